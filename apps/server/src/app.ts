@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { type Env, loadEnv } from './config/env.ts';
+import { engineFeature } from './features/engine/plugin.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
+import { spa } from './plugins/spa.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+export interface BuildOptions {
+  env?: Partial<Env>;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the whole application: external plugins first, then the application's own services, then routes,
+ * then the SPA. Tests call this and talk to the result through `inject`.
+ */
+export async function build(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const env: Env = { ...loadEnv(), ...options.env };
+  const app = Fastify({
+    logger: options.logger ?? { level: env.LOG_LEVEL },
+    trustProxy: env.TRUST_PROXY,
+    disableRequestLogging: env.NODE_ENV === 'test',
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('env', env);
+
+  // External
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(securityHeaders);
+
+  // Routes
+  await app.register(healthRoutes);
+  await app.register(engineFeature);
+
+  // The web app last: it owns the not-found handler.
+  await app.register(spa, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    env: Env;
+  }
+}

@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { spaPaths } from '@fullstop/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Path prefixes that belong to the API: an unknown path under them answers JSON, not the SPA's 404 page. */
+export const API_PREFIXES = [
+  '/auth',
+  '/clientProfile',
+  '/upload',
+  '/test',
+  '/report',
+  '/insight',
+  '/requests',
+  '/operator',
+  '/docs',
+  '/healthz',
+] as const;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+export function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '/';
+  return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+function normalise(pathname: string): string {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return trimmed || '/';
+}
+
+export interface SpaOptions {
+  distDir: string;
+}
+
+/**
+ * Serves the built web app. Hashed assets are cached for a year; HTML is revalidated on every visit.
+ * A path the SPA knows answers 200 with its page (a prerendered one when the build made it), and any other
+ * path answers the SPA's 404 page with status 404, so crawlers and monitors see the truth.
+ */
+export const spa = fp<SpaOptions>(async (app, opts) => {
+  const distDir = path.resolve(opts.distDir);
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn({ distDir }, 'web app not built: run "npm run build"; only the API is served');
+    return;
+  }
+  const known = new Set(spaPaths);
+  const htmlCache = new Map<string, string>();
+  const readHtml = (file: string): string => {
+    let html = htmlCache.get(file);
+    if (html === undefined) {
+      html = readFileSync(file, 'utf8');
+      htmlCache.set(file, html);
+    }
+    return html;
+  };
+  const pageFor = (pathname: string): string => {
+    const prerendered = path.join(distDir, pathname, 'index.html');
+    return pathname !== '/' && prerendered.startsWith(distDir) && existsSync(prerendered)
+      ? prerendered
+      : indexFile;
+  };
+  const notFoundFile = existsSync(path.join(distDir, '404.html'))
+    ? path.join(distDir, '404.html')
+    : indexFile;
+
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    serve: true,
+    setHeaders(res, filePath) {
+      const rel = path.relative(distDir, filePath);
+      res.setHeader('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+    },
+  });
+
+  const sendPage = (reply: FastifyReply, file: string, status: number) =>
+    reply
+      .code(status)
+      .header('cache-control', REVALIDATE)
+      .type('text/html; charset=utf-8')
+      .send(readHtml(file));
+
+  for (const route of known) {
+    app.get(route, { schema: { hide: true } }, async (request: FastifyRequest, reply) =>
+      sendPage(reply, pageFor(normalise(request.url.split('?')[0] ?? '/')), 200),
+    );
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) {
+      const pathname = normalise(request.url.split('?')[0] ?? '/');
+      if (known.has(pathname)) return sendPage(reply, pageFor(pathname), 200);
+      return sendPage(reply, notFoundFile, 404);
+    }
+    return reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' });
+  });
+});

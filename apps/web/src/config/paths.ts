@@ -1,0 +1,1 @@
+export { paths, type PathName } from '@fullstop/contracts';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** The user data the portal keeps after login (spec section 3: id, username, other fields). */
+export const userData = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(['client', 'operator']),
+  clientId: z.string().nullable(),
+});
+export type UserData = z.infer<typeof userData>;
+
+export const loginRequest = z.object({
+  email: z.email({ error: 'email must be a valid email address' }),
+  password: z.string({ error: 'password is required' }).min(1, { error: 'password is required' }),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const loginResponse = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  userData,
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const refreshRequest = z.object({
+  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }),
+});
+export type RefreshRequest = z.infer<typeof refreshRequest>;
+
+export const refreshResponse = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type RefreshResponse = z.infer<typeof refreshResponse>;
+
+export const forgotPasswordRequest = z.object({
+  email: z.email({ error: 'email must be a valid email address' }),
+});
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
+
+export const resetPasswordRequest = z.object({
+  token: z.string().min(1, { error: 'token is required' }),
+  password: z.string().min(10, { error: 'password must be at least 10 characters' }).max(256),
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/** The server's exact words for a wrong email or password; the portal maps it to its own text (spec section 8). */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
