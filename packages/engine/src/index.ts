@@ -1,2 +1,2 @@
 /** The test engine: one runner per kind behind one interface, (test, target) -> summary + artifacts. */
-export {};
+export * from './types.ts';

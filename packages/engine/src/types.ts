@@ -1,0 +1,110 @@
+import type { LoadInsight, RunTotals } from '@fullstop/contracts';
+
+/**
+ * The engine's one interface: every kind of test is a Runner that takes a test definition and a target and
+ * returns a summary plus the artifacts it wrote. The server's queue, reports and insights only see this.
+ */
+export const TEST_KINDS = [
+  'browser',
+  'accessibility',
+  'lighthouse',
+  'load',
+  'security-scan',
+  'security-checks',
+  'api',
+  'mobile-static',
+] as const;
+export type TestKind = (typeof TEST_KINDS)[number];
+
+/** One test of a client's suite, as the manifest declares it. */
+export interface TestDefinition {
+  /** Unique per client; the name the portal shows and `GET /test/run/{testName}` takes. */
+  name: string;
+  group: string;
+  kind: TestKind;
+  /** Kind-specific options, validated by the runner's own schema. */
+  options: Record<string, unknown>;
+  /** Kind-specific thresholds (e.g. p95 ms, minimum Lighthouse score). */
+  thresholds?: Record<string, number>;
+  /** Absolute folder of the suite version this test came from (Playwright spec files live there). */
+  suiteDir?: string;
+}
+
+/** What a test may reach: the client's website origin, plus origins an operator added. */
+export interface RunTarget {
+  baseUrl: string;
+  allowedOrigins: string[];
+  /** Loopback and private addresses are refused unless this is true (the demo needs it). */
+  allowPrivateAddresses: boolean;
+  /** Absolute paths of the client's uploaded builds, when there are any. */
+  androidApp?: string | null;
+  iosApp?: string | null;
+}
+
+export interface RunContext {
+  /** A fresh folder for this attempt; every artifact is written inside it. */
+  runDir: string;
+  signal: AbortSignal;
+  chromiumPath: string;
+  /** Parallel workers a browser runner may use. */
+  workers: number;
+  log: (message: string, data?: Record<string, unknown>) => void;
+  progress?: (p: { done: number; total: number; message?: string }) => void;
+}
+
+export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';
+
+export interface Artifact {
+  /** Path relative to the run folder. */
+  path: string;
+  kind: ArtifactKind;
+  contentType: string;
+  label?: string;
+}
+
+export type Risk = 'High' | 'Medium' | 'Low' | 'Informational';
+
+/** A finding of a security scan or a mobile static analysis. */
+export interface Finding {
+  /** Stable id, e.g. a ZAP rule id ("10038") or "wapiti:sql" or "mobile:debuggable". */
+  ruleId: string;
+  name: string;
+  risk: Risk;
+  url?: string;
+  evidence?: string;
+  description?: string;
+  solution?: string;
+}
+
+/** A single check or test case, for pass/fail kinds and JUnit output. */
+export interface CaseResult {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  durationMs: number;
+  error?: string;
+}
+
+export type RunnerSummary =
+  | { kind: 'load'; load: LoadInsight; failuresByUrl: { url: string; status: number | 'error'; count: number }[] }
+  | { kind: 'lighthouse'; pages: { url: string; scores: Record<string, number> }[] }
+  | { kind: 'security-scan'; findings: Finding[] }
+  | { kind: 'mobile-static'; findings: Finding[]; app: Record<string, unknown> }
+  | { kind: 'accessibility'; pages: { url: string; passed: boolean; violationsByImpact: Record<string, number> }[] }
+  | { kind: 'browser' | 'security-checks' | 'api'; cases: CaseResult[] };
+
+export interface RunnerResult {
+  status: 'passed' | 'failed' | 'error';
+  totals: RunTotals;
+  durationMs: number;
+  summary: RunnerSummary;
+  artifacts: Artifact[];
+  /** Why the run errored (not a test failure: the runner could not run). */
+  error?: string;
+}
+
+export interface Runner {
+  kind: TestKind;
+  /** Throws a ValidationError naming the field when options are wrong. */
+  validate(test: TestDefinition): void;
+  run(test: TestDefinition, target: RunTarget, ctx: RunContext): Promise<RunnerResult>;
+}
