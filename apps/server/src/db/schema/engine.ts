@@ -1,0 +1,2 @@
+// Tables of the test engine (suites, runs, results, reports, alerts). Owned by the engine feature.
+export {};

@@ -1,0 +1,2 @@
+// Tables of client requests. Owned by the requests feature.
+export {};
