@@ -5,6 +5,8 @@ const bool = z
   .enum(['0', '1', 'true', 'false'])
   .transform((v) => v === '1' || v === 'true');
 
+const seconds = z.coerce.number().int().positive();
+
 /**
  * Every setting the server reads, parsed once at start-up. A bad value stops the server with a message
  * naming the variable; nothing else in the code reads process.env.
@@ -20,6 +22,23 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   CONTACT_EMAIL: z.email().default('contact@fullstop.test'),
+  /** 32 random bytes, base64 or hex. Unset: generated once in DATA_DIR/server-key. Share it between API processes. */
+  SERVER_KEY: z.string().optional(),
+  /** Unset: generated once in DATA_DIR/operator-token. */
+  OPERATOR_TOKEN: z.string().min(24).optional(),
+  ACCESS_TOKEN_TTL: seconds.default(900),
+  REFRESH_TOKEN_TTL: seconds.default(30 * 24 * 3600),
+  RESET_TOKEN_TTL: seconds.default(3600),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  LOGIN_THROTTLE_WINDOW: seconds.default(900),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(1024 ** 3),
+  CACHE_TTL: seconds.default(60),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Fullstop QA <no-reply@fullstop.test>'),
+  FULLSTOP_DEMO: bool.default(true),
+  FULLSTOP_DEMO_EMAIL: z.email().default('demo@fullstop.test'),
+  FULLSTOP_DEMO_PASSWORD: z.string().min(8).default('fullstop-demo'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -37,4 +56,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 
 export function resolveDataDir(env: Env): string {
   return path.resolve(env.DATA_DIR);
+}
+
+/** The product's own address, used in emails and as the demo client's website. */
+export function publicUrl(env: Env): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }

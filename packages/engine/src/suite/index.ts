@@ -1,1 +1,4 @@
-export {};
+export * from './manifest.ts';
+export * from './suite-errors.ts';
+export * from './suite-files.ts';
+export * from './validate-suite.ts';

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** The one Drizzle type every feature uses; the same queries run on PGlite and on PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+/** The raw connection under Drizzle, for pg-boss and the few places that need the driver itself. */
+export type RawDatabase =
+  | { kind: 'pglite'; pglite: PGlite }
+  | { kind: 'postgres'; pool: pg.Pool; url: string };
+
+export interface Database {
+  db: Db;
+  raw: RawDatabase;
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const MIGRATIONS_DIR = path.resolve(here, '../../drizzle');
+/** Any constant will do: it only has to be the same in every process migrating one database. */
+const MIGRATION_LOCK_ID = 724_911_003;
+
+/** Wraps an open PGlite (a folder, memory, or a restored snapshot). Closing the Database closes it. */
+export function fromPglite(pglite: PGlite): Database {
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return { db, raw: { kind: 'pglite', pglite }, close: () => pglite.close() };
+}
+
+export async function openPglite(dir: string): Promise<Database> {
+  return fromPglite(await PGlite.create(dir));
+}
+
+export function openPostgres(url: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  return { db, raw: { kind: 'postgres', pool, url }, close: () => pool.end() };
+}
+
+/** Applies the migrations folder. On PostgreSQL an advisory lock lets several processes start at once. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  const { raw } = database;
+  if (raw.kind === 'pglite') {
+    await migratePglite(drizzlePglite({ client: raw.pglite }), { migrationsFolder: MIGRATIONS_DIR });
+    return;
+  }
+  const client = await raw.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migrateNodePg(drizzleNodePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    client.release();
+  }
+}

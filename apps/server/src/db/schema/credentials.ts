@@ -1,0 +1,60 @@
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { clients, createdAtColumn, idColumn, users } from './accounts.ts';
+
+/**
+ * A client's API key. Never stored in plain text: `lookupHash` is a keyed HMAC for finding the key,
+ * `encrypted` (AES-256-GCM under the server key) lets the portal show it again. A replaced key is deleted.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: idColumn(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    lookupHash: text('lookup_hash').notNull(),
+    encrypted: text('encrypted').notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('api_keys_lookup_key').on(t.lookupHash), uniqueIndex('api_keys_client_key').on(t.clientId)],
+);
+
+/** Refresh tokens, one row per issued token; a login starts a family, every refresh adds one to it. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: idColumn(),
+    familyId: text('family_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],
+);
+
+/** Failed logins per key ('account:<email>' or 'address:<ip>') in a fixed window; shared by every API process. */
+export const loginFailures = pgTable('login_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+});

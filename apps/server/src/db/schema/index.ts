@@ -1,0 +1,7 @@
+// Every table of the one schema. drizzle-kit reads this folder; features add their tables in their own file.
+export * from './accounts.ts';
+export * from './credentials.ts';
+export * from './uploads.ts';
+export * from './audit.ts';
+export * from './engine.ts';
+export * from './requests.ts';

@@ -1,0 +1,42 @@
+/**
+ * Typed engine errors with a stable `code`, so the server maps them to responses and logs without matching strings.
+ */
+export class ValidationError extends Error {
+  readonly code = 'validation_error';
+  /** The suite file at fault, when the error comes from a suite folder. */
+  readonly file?: string;
+  /** Dotted path of the field at fault, e.g. `options.pages.0`. */
+  readonly field: string;
+  readonly reason: string;
+
+  constructor(details: { field: string; reason: string; file?: string }) {
+    const where = details.file ? `${details.file}: ` : '';
+    super(`${where}${details.field}: ${details.reason}`);
+    this.name = 'ValidationError';
+    this.field = details.field;
+    this.reason = details.reason;
+    if (details.file !== undefined) this.file = details.file;
+  }
+}
+
+/** A test tried to reach an address its target does not allow (another origin, or a private address). */
+export class TargetPolicyError extends Error {
+  readonly code = 'target_policy';
+  readonly url: string;
+
+  constructor(url: string, reason: string) {
+    super(`${url} is not allowed: ${reason}`);
+    this.name = 'TargetPolicyError';
+    this.url = url;
+  }
+}
+
+/** The run was cancelled through its AbortSignal (time limit or a user action). */
+export class RunAbortedError extends Error {
+  readonly code = 'aborted';
+
+  constructor(message = 'the run was cancelled') {
+    super(message);
+    this.name = 'RunAbortedError';
+  }
+}

@@ -1,0 +1,64 @@
+import type { TargetGuard } from '../policy/target-guard.ts';
+
+/** Redirects a guarded request follows; each hop is checked against the target policy. */
+export const MAX_REDIRECTS = 5;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** Bodies larger than this are cut: checks only look at headers and the start of a page. */
+const MAX_BODY_CHARS = 2_000_000;
+
+export interface GuardedResponse {
+  /** The URL that answered (after redirects). */
+  url: string;
+  status: number;
+  headers: Headers;
+  setCookies: string[];
+  body: string;
+  durationMs: number;
+  redirects: string[];
+}
+
+export interface GuardedRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  followRedirects?: boolean;
+  timeoutMs?: number;
+  signal: AbortSignal;
+}
+
+/**
+ * fetch with the target policy on every hop: redirects are followed by hand so a redirect to another origin or a
+ * private address is refused like any other URL.
+ */
+export async function guardedRequest(guard: TargetGuard, url: string, init: GuardedRequestInit): Promise<GuardedResponse> {
+  const signal = AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)]);
+  const redirects: string[] = [];
+  let current = (await guard.check(url)).href;
+  let method = init.method ?? 'GET';
+  let body = init.body;
+  const started = performance.now();
+  for (;;) {
+    const response = await fetch(current, { method, headers: init.headers, body, redirect: 'manual', signal });
+    const location = response.headers.get('location');
+    const isRedirect = response.status >= 300 && response.status < 400 && location;
+    if (!isRedirect || init.followRedirects === false || redirects.length >= MAX_REDIRECTS) {
+      const text = (await response.text()).slice(0, MAX_BODY_CHARS);
+      return {
+        url: current,
+        status: response.status,
+        headers: response.headers,
+        setCookies: response.headers.getSetCookie(),
+        body: text,
+        durationMs: performance.now() - started,
+        redirects,
+      };
+    }
+    await response.body?.cancel();
+    redirects.push(current);
+    current = (await guard.check(new URL(location, current).href)).href;
+    if (response.status !== 307 && response.status !== 308) {
+      method = 'GET';
+      body = undefined;
+    }
+  }
+}
