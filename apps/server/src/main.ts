@@ -1,5 +1,6 @@
 import { build } from './app.ts';
 import { ConfigError } from './config/env.ts';
+import { DataDirLockedError } from './lib/data-dir.ts';
 
 async function main(): Promise<void> {
   const app = await build();
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(err.message);
   } else {
     console.error(err);

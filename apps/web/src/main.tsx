@@ -1,13 +1,23 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
-import './styles/global.css';
+import { createAppRouter } from './app/router.tsx';
+import { configuredVitalsHandler, reportWebVitals } from './lib/web-vitals.ts';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/marketing.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element');
-createRoot(root).render(
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element');
+
+const router = await createAppRouter();
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+// Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty.
+if (container.firstElementChild) hydrateRoot(container, app);
+else createRoot(container).render(app);
+
+reportWebVitals(configuredVitalsHandler());

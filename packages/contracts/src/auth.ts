@@ -11,8 +11,11 @@ export const userData = z.object({
 export type UserData = z.infer<typeof userData>;
 
 export const loginRequest = z.object({
-  email: z.email({ error: 'email must be a valid email address' }),
-  password: z.string({ error: 'password is required' }).min(1, { error: 'password is required' }),
+  email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
+  password: z
+    .string({ error: 'password is required' })
+    .min(1, { error: 'password is required' })
+    .max(1024, { error: 'password is too long' }),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -24,7 +27,7 @@ export const loginResponse = z.object({
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const refreshRequest = z.object({
-  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }),
+  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }).max(200, { error: 'token is too long' }),
 });
 export type RefreshRequest = z.infer<typeof refreshRequest>;
 
@@ -35,15 +38,23 @@ export const refreshResponse = z.object({
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
 export const forgotPasswordRequest = z.object({
-  email: z.email({ error: 'email must be a valid email address' }),
+  email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 export const resetPasswordRequest = z.object({
-  token: z.string().min(1, { error: 'token is required' }),
-  password: z.string().min(10, { error: 'password must be at least 10 characters' }).max(256),
+  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }).max(200),
+  password: z
+    .string({ error: 'password is required' })
+    .min(10, { error: 'password must be at least 10 characters' })
+    .max(256, { error: 'password must be at most 256 characters' }),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 /** The server's exact words for a wrong email or password; the portal maps it to its own text (spec section 8). */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+
+/** The answer to a password-reset request, the same whether or not the account exists (spec section 8). */
+export const FORGOT_PASSWORD_MESSAGE = 'If account exists, you should have received an email with your password!';
+
+export const PASSWORD_RESET_MESSAGE = 'Your password has been changed. You can now log in with it.';

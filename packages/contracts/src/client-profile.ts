@@ -25,3 +25,5 @@ export const uploadResponse = z.object({
   uploadTime: z.string(),
 });
 export type UploadResponse = z.infer<typeof uploadResponse>;
+
+export const UPLOAD_SUCCESS_MESSAGE = 'File uploaded successfully';

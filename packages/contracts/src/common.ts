@@ -12,4 +12,11 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 export const messageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponse>;
 
-export const idParam = z.object({ id: z.string().min(1).max(64) });
+/** Ids are server-made (UUIDs); anything else is refused before it reaches the database. */
+export const idString = z
+  .string({ error: 'id is required' })
+  .min(1, { error: 'id is required' })
+  .max(64, { error: 'id must be at most 64 characters' })
+  .regex(/^[A-Za-z0-9_-]+$/, { error: 'id may contain only letters, digits, "-" and "_"' });
+
+export const idParam = z.object({ id: idString });

@@ -20,3 +20,38 @@ export const reportFileParams = z.object({
   reportName: z.string().min(1).max(200),
   format: z.string().min(1).max(10),
 });
+
+export const alertRisk = z.enum(['High', 'Medium', 'Low', 'Informational']);
+
+/** A security-scan alert of the latest scan, as the operator API lists it. */
+export const securityAlert = z.object({
+  /** `ruleId@url`: what the false-positive calls name. */
+  alertId: z.string(),
+  ruleId: z.string(),
+  name: z.string(),
+  risk: alertRisk,
+  url: z.string().nullable(),
+  evidence: z.string().nullable(),
+  falsePositive: z.boolean(),
+});
+export type SecurityAlert = z.infer<typeof securityAlert>;
+
+export const securityAlertsResponse = z.object({
+  testName: z.string().nullable(),
+  scannedAt: z.string().nullable(),
+  alerts: z.array(securityAlert),
+});
+
+/** Marks an alert a false positive; without url, the rule on every URL. */
+export const falsePositiveRequest = z.object({
+  ruleId: z.string().min(1).max(100),
+  url: z.string().max(2000).optional(),
+  note: z.string().max(1000).optional(),
+});
+export type FalsePositiveRequest = z.infer<typeof falsePositiveRequest>;
+
+export const falsePositivesResponse = z.object({
+  falsePositives: z.array(
+    z.object({ ruleId: z.string(), url: z.string().nullable(), note: z.string().nullable(), createdAt: z.string() }),
+  ),
+});

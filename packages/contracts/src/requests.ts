@@ -1,10 +1,14 @@
 import { z } from 'zod';
 
 /** Client requests: a new feature to test, a manual test, or a free retest under the satisfaction guarantee. */
-export const clientRequestKind = z.enum(['new-feature', 'manual-test', 'retest']);
+export const clientRequestKind = z.enum(['new-feature', 'manual-test', 'retest'], {
+  error: 'kind must be one of new-feature, manual-test, retest',
+});
 export type ClientRequestKind = z.infer<typeof clientRequestKind>;
 
-export const clientRequestStatus = z.enum(['open', 'in-progress', 'done', 'declined']);
+export const clientRequestStatus = z.enum(['open', 'in-progress', 'done', 'declined'], {
+  error: 'status must be one of open, in-progress, done, declined',
+});
 export type ClientRequestStatus = z.infer<typeof clientRequestStatus>;
 
 export const createClientRequest = z.object({
@@ -26,3 +30,14 @@ export const clientRequest = z.object({
 export type ClientRequest = z.infer<typeof clientRequest>;
 
 export const clientRequestList = z.array(clientRequest);
+
+/** An operator answers a request by moving it along: open → in-progress → done, or declined. */
+export const updateClientRequest = z.object({ status: clientRequestStatus });
+export type UpdateClientRequest = z.infer<typeof updateClientRequest>;
+
+/** What operators see: every client's requests, with whose they are. */
+export const operatorClientRequest = clientRequest.extend({ clientId: z.string(), clientName: z.string() });
+export type OperatorClientRequest = z.infer<typeof operatorClientRequest>;
+export const operatorClientRequestList = z.array(operatorClientRequest);
+
+export const clientRequestParams = z.object({ id: z.string().min(1).max(64) });

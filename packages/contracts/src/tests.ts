@@ -39,3 +39,116 @@ export const runResultResponse = z.object({
   ),
 });
 export type RunResultResponse = z.infer<typeof runResultResponse>;
+
+/** `?wait=true` blocks until the run ends; `timeout` caps the wait (seconds), after which the answer says "still running". */
+export const runQuery = z.object({
+  wait: z
+    .enum(['true', 'false', '1', '0'], { error: 'wait must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  timeout: z.coerce.number({ error: 'timeout must be a number of seconds' }).int().min(1).max(3600).optional(),
+});
+
+export const testNameParams = z.object({
+  testName: z.string().min(1).max(100),
+});
+
+/** One entry of the run history (GET /test/runs). */
+export const runSummary = z.object({
+  runId: z.string(),
+  scope: z.string(),
+  status: runStatus,
+  totals: runTotals.nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummary>;
+
+export const runHistoryQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(200).default(20),
+  before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
+});
+
+export const runHistoryResponse = z.object({ runs: z.array(runSummary) });
+export type RunHistoryResponse = z.infer<typeof runHistoryResponse>;
+
+/** One attempt of one test of a run, kept even when a retry followed. */
+export const runAttempt = z.object({
+  attempt: z.number().int(),
+  status: z.enum(['running', 'passed', 'failed', 'error']),
+  workerId: z.string(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+/** GET /test/runs/{runId}: the run's outcome plus every test's attempts. */
+export const runDetailResponse = runResultResponse.extend({
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  tests: z.array(
+    z.object({
+      testName: z.string(),
+      group: z.string(),
+      kind: z.string(),
+      status: runStatus,
+      totals: runTotals.nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number().nullable(),
+      attempts: z.array(runAttempt),
+    }),
+  ),
+});
+export type RunDetailResponse = z.infer<typeof runDetailResponse>;
+
+/** POST /test/events/token: a short-lived token for `GET /test/events?token=` (EventSource cannot send headers). */
+export const eventsTokenResponse = z.object({ token: z.string(), expiresIn: z.number().int() });
+export type EventsTokenResponse = z.infer<typeof eventsTokenResponse>;
+
+/** Operator API: a suite folder as JSON, each file's content in UTF-8 or base64. */
+export const suiteImportRequest = z.object({
+  files: z
+    .array(
+      z.object({
+        path: z.string().min(1).max(300),
+        content: z.string(),
+        encoding: z.enum(['utf8', 'base64']).default('utf8'),
+      }),
+    )
+    .min(1, { error: 'files must list at least the manifest, suite.json' })
+    .max(200, { error: 'files may list at most 200 files' }),
+});
+export type SuiteImportRequest = z.infer<typeof suiteImportRequest>;
+
+export const suiteIssue = z.object({ file: z.string(), field: z.string(), reason: z.string() });
+
+export const suiteImportResponse = z.object({
+  message: z.string(),
+  version: z.number().int(),
+  tests: z.number().int(),
+  groups: testGroups,
+});
+export type SuiteImportResponse = z.infer<typeof suiteImportResponse>;
+
+/** A refused import: the message lists every problem, `issues` has them one by one. */
+export const suiteInvalidResponse = z.object({
+  message: z.string(),
+  code: z.string(),
+  issues: z.array(suiteIssue),
+});
+
+export const suiteHistoryResponse = z.object({
+  versions: z.array(
+    z.object({ version: z.number().int(), fileCount: z.number().int(), importedBy: z.string().nullable(), createdAt: z.string() }),
+  ),
+});
+
+/** Operator API: run a client's tests (all, or one by name). */
+export const operatorRunRequest = z.object({
+  testName: z.string().min(1).max(100).optional(),
+  wait: z.boolean().default(false),
+  timeout: z.number().int().min(1).max(3600).optional(),
+});
+
+export const targetOriginRequest = z.object({ origin: z.string().min(1).max(300) });
+export const targetOriginsResponse = z.object({ website: z.string(), origins: z.array(z.string()) });

@@ -60,6 +60,8 @@ export interface Artifact {
   kind: ArtifactKind;
   contentType: string;
   label?: string;
+  /** The path is a folder (e.g. Playwright's HTML report): zip it whole, serve its index.html. */
+  directory?: boolean;
 }
 
 export type Risk = 'High' | 'Medium' | 'Low' | 'Informational';
@@ -71,6 +73,8 @@ export interface Finding {
   name: string;
   risk: Risk;
   url?: string;
+  /** The parameter or cookie concerned, when there is one; part of a finding's identity with ruleId and url. */
+  param?: string;
   evidence?: string;
   description?: string;
   solution?: string;
@@ -85,11 +89,31 @@ export interface CaseResult {
 }
 
 export type RunnerSummary =
-  | { kind: 'load'; load: LoadInsight; failuresByUrl: { url: string; status: number | 'error'; count: number }[] }
-  | { kind: 'lighthouse'; pages: { url: string; scores: Record<string, number> }[] }
+  | {
+      kind: 'load';
+      load: LoadInsight;
+      failuresByUrl: { url: string; status: number | 'error'; count: number }[];
+      requestsPerSecond?: number;
+      /** Each configured threshold with the measured value; `load.customMetricThresholdMet` is all of them met. */
+      thresholdChecks?: { name: string; limit: number; actual: number; met: boolean }[];
+    }
+  | {
+      kind: 'lighthouse';
+      /** Scores 0-100 keyed performance, accessibility, best-practices, seo. */
+      pages: { url: string; scores: Record<string, number>; passed?: boolean; failedThresholds?: string[]; error?: string }[];
+    }
   | { kind: 'security-scan'; findings: Finding[] }
   | { kind: 'mobile-static'; findings: Finding[]; app: Record<string, unknown> }
-  | { kind: 'accessibility'; pages: { url: string; passed: boolean; violationsByImpact: Record<string, number> }[] }
+  | {
+      kind: 'accessibility';
+      pages: {
+        url: string;
+        passed: boolean;
+        violationsByImpact: Record<string, number>;
+        violations?: { id: string; impact: string; help: string; nodes: number }[];
+        error?: string;
+      }[];
+    }
   | { kind: 'browser' | 'security-checks' | 'api'; cases: CaseResult[] };
 
 export interface RunnerResult {
@@ -100,6 +124,8 @@ export interface RunnerResult {
   artifacts: Artifact[];
   /** Why the run errored (not a test failure: the runner could not run). */
   error?: string;
+  /** Stable code of that error: `validation_error`, `target_policy`, `aborted`, or absent for a crash. */
+  errorCode?: string;
 }
 
 export interface Runner {

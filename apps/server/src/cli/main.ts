@@ -1,4 +1,14 @@
-import { Command } from 'commander';
+import { ConfigError } from '../config/env.ts';
+import { OperatorApiError } from './operator-client.ts';
+import { createProgram } from './program.ts';
 
-const program = new Command('fullstop').description('Fullstop QA operator CLI');
-await program.parseAsync(process.argv);
+try {
+  await createProgram().parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof OperatorApiError || err instanceof ConfigError) {
+    console.error(`fullstop: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exitCode = 1;
+}

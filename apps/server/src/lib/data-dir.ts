@@ -55,6 +55,8 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       update: 5_000,
       retries: 0,
       realpath: false,
+      // A missed refresh (a long pause of the event loop) must not crash a running server.
+      onCompromised: (err) => process.emitWarning(`data directory lock: ${err.message}`),
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);

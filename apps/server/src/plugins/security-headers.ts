@@ -27,11 +27,13 @@ export const securityHeaders = fp(async (app) => {
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // Matches frame-ancestors 'none' for browsers that only know the older header.
+    frameguard: { action: 'deny' },
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header(
       'permissions-policy',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
     );
     if (request.protocol === 'https') {
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');

@@ -34,6 +34,17 @@ function normalise(pathname: string): string {
 
 export interface SpaOptions {
   distDir: string;
+  /** The mailbox the contact form writes to; defaults to the server's CONTACT_EMAIL. */
+  contactEmail?: string;
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Page-level settings the web app reads from its HTML, so one build serves any configuration. */
+export function injectSettings(html: string, settings: { contactEmail?: string | undefined }): string {
+  if (!settings.contactEmail) return html;
+  const meta = `<meta name="fullstop-contact-email" content="${escapeAttr(settings.contactEmail)}">`;
+  return html.replace('</head>', `${meta}</head>`);
 }
 
 /**
@@ -49,24 +60,26 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
     return;
   }
   const known = new Set(spaPaths);
+  const contactEmail = opts.contactEmail ?? (app.hasDecorator('env') ? app.env.CONTACT_EMAIL : undefined);
+  // The build writes the bare SPA shell to shell.html when index.html holds the prerendered home page.
+  const shellFile = existsSync(path.join(distDir, 'shell.html')) ? path.join(distDir, 'shell.html') : indexFile;
   const htmlCache = new Map<string, string>();
   const readHtml = (file: string): string => {
     let html = htmlCache.get(file);
     if (html === undefined) {
-      html = readFileSync(file, 'utf8');
+      html = injectSettings(readFileSync(file, 'utf8'), { contactEmail });
       htmlCache.set(file, html);
     }
     return html;
   };
   const pageFor = (pathname: string): string => {
+    if (pathname === '/') return indexFile;
     const prerendered = path.join(distDir, pathname, 'index.html');
-    return pathname !== '/' && prerendered.startsWith(distDir) && existsSync(prerendered)
-      ? prerendered
-      : indexFile;
+    return prerendered.startsWith(distDir + path.sep) && existsSync(prerendered) ? prerendered : shellFile;
   };
   const notFoundFile = existsSync(path.join(distDir, '404.html'))
     ? path.join(distDir, '404.html')
-    : indexFile;
+    : shellFile;
 
   await app.register(fastifyStatic, {
     root: distDir,

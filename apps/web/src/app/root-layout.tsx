@@ -1,5 +1,22 @@
 import { Outlet } from 'react-router';
+import { CookieConsent } from '@/components/cookie-consent.tsx';
+import { Footer } from '@/components/footer.tsx';
+import { Header } from '@/components/header.tsx';
+import { ScrollManager } from '@/components/scroll-manager.tsx';
 
 export function RootLayout() {
-  return <Outlet />;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <ScrollManager />
+      <Header />
+      <main id="main" className="site-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+      <CookieConsent />
+    </>
+  );
 }

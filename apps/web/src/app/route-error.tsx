@@ -1,16 +1,20 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
+/** The router's generic fallback. It renders without the layout, so it carries its own minimal frame. */
 export function RouteError() {
   const error = useRouteError();
   const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
+    ? `${error.status} ${error.statusText}`.trim()
     : error instanceof Error
       ? error.message
       : String(error);
   return (
-    <main>
+    <main id="main" className="status-page container">
       <h1>Unexpected Application Error!</h1>
-      <p>{detail}</p>
+      <p className="lead" style={{ margin: '0 auto 24px' }}>{detail}</p>
+      <a className="btn btn--primary" href="/">
+        Back to the home page
+      </a>
     </main>
   );
 }

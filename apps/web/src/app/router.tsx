@@ -1,18 +1,40 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
 import { portalRoutes } from '@/features/portal/routes.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
-import { NotFoundPage } from './not-found-page.tsx';
 
 /**
- * One data router for the whole site. Marketing and portal routes come from their features; portal code is
- * lazy-loaded so marketing pages never download it.
+ * One route table for the whole site. Marketing and portal routes come from their features, each page
+ * lazy-loaded, so a marketing page never downloads portal code. The build prerenders from the same table.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [...marketingRoutes, ...portalRoutes, { path: '*', element: <NotFoundPage /> }],
   },
-]);
+];
+
+type LazyLoader = () => Promise<Partial<RouteObject>>;
+
+/**
+ * Loads the lazy modules of the routes matching `location` into the table, so the first render is the
+ * finished page: a prerendered page then hydrates in place instead of flashing empty.
+ */
+export async function resolveLazyRoutes(table: RouteObject[], location: string | Partial<Location>): Promise<void> {
+  const matches = matchRoutes(table, location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const module = await (route.lazy as LazyLoader)();
+      Object.assign(route, { ...module, lazy: undefined });
+    }),
+  );
+}
+
+export async function createAppRouter() {
+  await resolveLazyRoutes(routes, window.location);
+  return createBrowserRouter(routes);
+}

@@ -62,6 +62,9 @@ export function validateSuite(
     group.tests.forEach((t, ti) => {
       const at = `groups.${gi}.tests.${ti}`;
       const key = t.name.toLowerCase();
+      if (key === 'all') {
+        issues.push({ file: MANIFEST_FILE, field: `${at}.name`, reason: '"all" is reserved: GET /test/run/all runs every test' });
+      }
       const first = seenTests.get(key);
       if (first) {
         issues.push({

@@ -1,2 +1,146 @@
+import type { RunTotals } from '@fullstop/contracts';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { clients, createdAtColumn, idColumn } from './accounts.ts';
+
 // Tables of the test engine (suites, runs, results, reports, alerts). Owned by the engine feature.
-export {};
+
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** One imported version of a client's suite; the newest is the one that runs. Files live in `dir`. */
+export const engineSuites = pgTable(
+  'engine_suites',
+  {
+    id: idColumn(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    dir: text('dir').notNull(),
+    /** The validated manifest (suite.json), so listing tests needs no file read. */
+    manifest: jsonb('manifest').notNull(),
+    fileCount: integer('file_count').notNull(),
+    importedBy: text('imported_by'),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('engine_suites_client_version_key').on(t.clientId, t.version)],
+);
+
+export const runStatuses = ['queued', 'running', 'passed', 'failed', 'error', 'cancelled'] as const;
+export type RunStatusValue = (typeof runStatuses)[number];
+
+/** A request to run tests: "all", or one test by name. */
+export const engineRuns = pgTable(
+  'engine_runs',
+  {
+    id: idColumn(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    suiteId: text('suite_id')
+      .notNull()
+      .references(() => engineSuites.id, { onDelete: 'cascade' }),
+    /** 'all' or the test's name. */
+    scope: text('scope').notNull(),
+    status: text('status', { enum: runStatuses }).notNull().default('queued'),
+    requestedBy: text('requested_by'),
+    totals: jsonb('totals').$type<RunTotals>(),
+    createdAt: createdAtColumn(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('engine_runs_client_created_idx').on(t.clientId, t.createdAt)],
+);
+
+/** One test inside a run: the unit of work on the queue (one pg-boss job). */
+export const engineRunTests = pgTable(
+  'engine_run_tests',
+  {
+    id: idColumn(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => engineRuns.id, { onDelete: 'cascade' }),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    testName: text('test_name').notNull(),
+    groupName: text('group_name').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: runStatuses }).notNull().default('queued'),
+    jobId: text('job_id'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(1),
+    totals: jsonb('totals').$type<RunTotals>(),
+    /** The runner's summary (RunnerSummary), what insights are computed from. */
+    summary: jsonb('summary'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    progress: jsonb('progress').$type<{ done: number; total: number; message?: string }>(),
+    /** Folder of this test's reports; formats written there. */
+    reportDir: text('report_dir'),
+    reportFormats: jsonb('report_formats').$type<string[]>(),
+    createdAt: createdAtColumn(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('engine_run_tests_run_idx').on(t.runId),
+    index('engine_run_tests_client_test_idx').on(t.clientId, t.testName, t.finishedAt),
+    index('engine_run_tests_client_kind_idx').on(t.clientId, t.kind, t.finishedAt),
+    index('engine_run_tests_client_updated_idx').on(t.clientId, t.updatedAt),
+  ],
+);
+
+/** Every attempt of a run test, kept after retries, with its log and the heartbeat that proves it alive. */
+export const engineAttempts = pgTable(
+  'engine_attempts',
+  {
+    id: idColumn(),
+    runTestId: text('run_test_id')
+      .notNull()
+      .references(() => engineRunTests.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    workerId: text('worker_id').notNull(),
+    status: text('status', { enum: ['running', 'passed', 'failed', 'error'] }).notNull().default('running'),
+    error: text('error'),
+    /** Relative to the run test's folder. */
+    logPath: text('log_path'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('engine_attempts_run_test_attempt_key').on(t.runTestId, t.attempt),
+    index('engine_attempts_status_heartbeat_idx').on(t.status, t.heartbeatAt),
+  ],
+);
+
+/** Security-scan alerts an operator marked false positives; an empty url covers the rule on every URL. */
+export const engineFalsePositives = pgTable(
+  'engine_false_positives',
+  {
+    id: idColumn(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    ruleId: text('rule_id').notNull(),
+    url: text('url').notNull().default(''),
+    note: text('note'),
+    createdBy: text('created_by'),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('engine_false_positives_key').on(t.clientId, t.ruleId, t.url)],
+);
+
+/** Origins beyond the client's website that its tests may reach, added by an operator. */
+export const engineTargetOrigins = pgTable(
+  'engine_target_origins',
+  {
+    id: idColumn(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex('engine_target_origins_key').on(t.clientId, t.origin)],
+);

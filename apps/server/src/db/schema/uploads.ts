@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { clients, createdAtColumn, idColumn, users } from './accounts.ts';
 
 /** Every accepted mobile build; the client row points at the current one per platform. */

@@ -1,4 +1,143 @@
 import type { Command } from 'commander';
+import type { RunQueuedResponse, RunResultResponse, SuiteImportResponse } from '@fullstop/contracts';
+import { readSuiteFolder, SuiteValidationError } from '@fullstop/engine';
+import { clientFor, defaultServer, OperatorApiError } from '../../cli/operator-client.ts';
+import { runWorkerProcess } from './worker-process.ts';
 
-/** Operator commands of the engine: suite import, run, worker. */
-export function registerEngineCommands(_program: Command): void {}
+type RunAnswer = RunResultResponse | RunQueuedResponse;
+
+function printResult(r: RunAnswer): void {
+  console.log(r.message);
+  if ('tests' in r) {
+    for (const t of r.tests) {
+      const totals = t.totals ? ` ${t.totals.passedTests}/${t.totals.totalTests} passed` : '';
+      console.log(`  ${t.status.padEnd(9)} ${t.testName}${totals}${t.error ? ` (${t.error})` : ''}`);
+    }
+  }
+}
+
+/** Operator commands of the engine: suite import, run, alerts, origins, worker. */
+export function registerEngineCommands(program: Command): void {
+  const suite = program.command('suite').description("a client's test suite");
+  suite
+    .command('import')
+    .description('validate a suite folder (suite.json + spec files) and store it as the client’s next version')
+    .requiredOption('--client <id>', 'client id')
+    .argument('<dir>', 'the suite folder')
+    .action(async (dir: string, opts: { client: string }, cmd: Command) => {
+      let files;
+      try {
+        files = await readSuiteFolder(dir);
+      } catch (err) {
+        if (err instanceof SuiteValidationError) throw new OperatorApiError(`the suite is not valid:\n${err.message}`, 0, null);
+        throw new OperatorApiError(`cannot read ${dir}: ${(err as Error).message}`, 0, null);
+      }
+      const body = { files: [...files].map(([p, c]) => ({ path: p, content: c.toString('base64'), encoding: 'base64' })) };
+      const res = await clientFor(cmd).post<SuiteImportResponse>(`/operator/clients/${encodeURIComponent(opts.client)}/suite`, body);
+      console.log(res.message);
+      for (const [group, tests] of Object.entries(res.groups)) console.log(`  ${group}: ${tests.join(', ')}`);
+    });
+  suite
+    .command('history')
+    .description('every imported version')
+    .requiredOption('--client <id>', 'client id')
+    .action(async (opts: { client: string }, cmd: Command) => {
+      const res = await clientFor(cmd).get<{ versions: { version: number; fileCount: number; createdAt: string }[] }>(
+        `/operator/clients/${encodeURIComponent(opts.client)}/suite`,
+      );
+      for (const v of res.versions) console.log(`v${v.version}  ${v.createdAt}  ${v.fileCount} files`);
+    });
+
+  program
+    .command('run')
+    .description('run a client’s tests (all, or --test NAME); with --wait, exit 1 unless every test passed')
+    .option('--client <id>', 'client id (with the operator token)')
+    .option('--api-key <key>', "a client's API key instead of --client (default: $FULLSTOP_API_KEY), as a client's CI would")
+    .option('--test <name>', 'one test by name')
+    .option('--wait', 'wait for the run to end and report pass/fail', false)
+    .option('--timeout <seconds>', 'longest wait', '1800')
+    .action(async (opts: { client?: string; apiKey?: string; test?: string; wait: boolean; timeout: string }, cmd: Command) => {
+      const timeout = Number(opts.timeout);
+      if (!Number.isInteger(timeout) || timeout < 1 || timeout > 3600) throw new OperatorApiError('--timeout must be 1-3600 seconds', 0, null);
+      const apiKey = opts.apiKey ?? process.env.FULLSTOP_API_KEY;
+      let res: RunAnswer;
+      if (opts.client) {
+        res = await clientFor(cmd).post<RunAnswer>(`/operator/clients/${encodeURIComponent(opts.client)}/runs`, {
+          ...(opts.test ? { testName: opts.test } : {}),
+          wait: opts.wait,
+          timeout,
+        });
+      } else if (apiKey) {
+        const server = cmd.optsWithGlobals<{ server?: string }>().server ?? defaultServer();
+        const url = new URL(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}`, server);
+        if (opts.wait) url.search = `wait=true&timeout=${timeout}`;
+        const r = await fetch(url, { headers: { 'x-api-key': apiKey } }).catch((err: unknown) => {
+          throw new OperatorApiError(`Cannot reach the Fullstop server at ${server}: ${(err as Error).message}`, 0, null);
+        });
+        const body = (await r.json().catch(() => ({}))) as RunAnswer & { message?: string };
+        if (!r.ok) throw new OperatorApiError(`run failed (${r.status}): ${body.message ?? r.statusText}`, r.status, body);
+        res = body;
+      } else {
+        throw new OperatorApiError('say which client: --client <id> (operator) or --api-key <key> / FULLSTOP_API_KEY', 0, null);
+      }
+      printResult(res);
+      if (opts.wait && (!('passed' in res) || !res.passed)) process.exitCode = 1;
+    });
+
+  const alerts = program.command('alerts').description("security-scan alerts of a client's latest scan");
+  alerts
+    .command('list')
+    .requiredOption('--client <id>', 'client id')
+    .action(async (opts: { client: string }, cmd: Command) => {
+      const res = await clientFor(cmd).get<{ alerts: { alertId: string; risk: string; name: string; falsePositive: boolean }[] }>(
+        `/operator/clients/${encodeURIComponent(opts.client)}/alerts`,
+      );
+      if (res.alerts.length === 0) console.log('no alerts');
+      for (const a of res.alerts) console.log(`${(a.falsePositive ? 'False Positive' : a.risk).padEnd(14)} ${a.alertId}  ${a.name}`);
+    });
+  alerts
+    .command('false-positive')
+    .description('count an alert under "False Positives" instead of its risk')
+    .requiredOption('--client <id>', 'client id')
+    .requiredOption('--rule <ruleId>', 'the alert’s rule id, e.g. 10038')
+    .option('--url <url>', 'only on this URL (default: the rule on every URL)')
+    .option('--note <text>', 'why')
+    .option('--undo', 'count it by its risk again')
+    .action(async (opts: { client: string; rule: string; url?: string; note?: string; undo?: boolean }, cmd: Command) => {
+      const client = clientFor(cmd);
+      const body = { ruleId: opts.rule, ...(opts.url ? { url: opts.url } : {}), ...(opts.note && !opts.undo ? { note: opts.note } : {}) };
+      const res = await client.request<{ message: string }>(opts.undo ? 'DELETE' : 'POST', `/operator/clients/${encodeURIComponent(opts.client)}/false-positives`, body);
+      console.log(res.message);
+    });
+
+  const origins = program.command('origins').description('origins beyond its website a client’s tests may reach');
+  for (const [name, method] of [
+    ['add', 'POST'],
+    ['remove', 'DELETE'],
+  ] as const) {
+    origins
+      .command(name)
+      .requiredOption('--client <id>', 'client id')
+      .argument('<origin>', 'e.g. https://api.example.com')
+      .action(async (origin: string, opts: { client: string }, cmd: Command) => {
+        const res = await clientFor(cmd).request<{ message: string }>(method, `/operator/clients/${encodeURIComponent(opts.client)}/origins`, { origin });
+        console.log(res.message);
+      });
+  }
+  origins
+    .command('list')
+    .requiredOption('--client <id>', 'client id')
+    .action(async (opts: { client: string }, cmd: Command) => {
+      const res = await clientFor(cmd).get<{ website: string; origins: string[] }>(`/operator/clients/${encodeURIComponent(opts.client)}/origins`);
+      console.log(`website: ${res.website}`);
+      for (const o of res.origins) console.log(`  + ${o}`);
+    });
+
+  program
+    .command('worker')
+    .description('run queued tests in this process (PostgreSQL only: DATABASE_URL; DATA_DIR must be storage shared with the API)')
+    .option('--concurrency <n>', 'tests at once', '2')
+    .action(async (opts: { concurrency: string }) => {
+      await runWorkerProcess(Number(opts.concurrency));
+    });
+}

@@ -1,3 +1,156 @@
+import { Link } from 'react-router';
+import { paths } from '@/config/paths.ts';
+import { usePageTitle } from '@/components/page-title.ts';
+import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
+import { BugReportArt, LogNoiseArt } from './bug-report-art.tsx';
+import { ProcessDiagram } from './process-diagram.tsx';
+import { RunAllTestsDemo } from './run-all-tests-demo.tsx';
+import { ScrollCover } from './scroll-cover.tsx';
+
+const SECTIONS = [
+  { id: 'what-section', label: 'What We Do' },
+  { id: 'why-section', label: 'Why Us' },
+  { id: 'how-section', label: 'How We Work' },
+] as const;
+
+const PITCH = [
+  'One click: "Run all tests", from the portal or your CI',
+  'Simple, on-point bug reports',
+  'Test procedures that keep improving',
+  'Performance, availability and more, tested for you',
+];
+
+const WHAT = [
+  { title: 'Web applications', text: 'Functionality, usability, performance, accessibility to WCAG, security, load, API and regression testing, on the devices your users have.' },
+  { title: 'Mobile applications', text: 'Functionality and usability, performance, mobile browsers and automated UI tests for your Android and iOS builds.' },
+  { title: 'Performance and availability', text: 'Load tests with real percentiles and availability checks, so you hear about slow pages before your customers do.' },
+  { title: 'Security', text: 'Passive and active scans of your public surface, with each finding explained and ranked by risk.' },
+];
+
+const WHY = [
+  { title: 'Manual fallback', text: 'A feature not automated yet is still tested: by hand, by our QA engineers.' },
+  { title: 'Payments, safely', text: 'Checkout flows are tested end to end with sandbox cards, never real money.' },
+  { title: 'Tests that keep up', text: 'When your developers change something, we update the tests. You never maintain a suite.' },
+  { title: 'Satisfaction guarantee', text: 'Missed an issue within scope after a deployment? We retest it for free.' },
+  { title: 'Start within 48 hours', text: 'No hiring, no onboarding months. Your first tests run within two days.' },
+  { title: 'Month to month', text: 'No annual contract. Unlimited test runs via the portal or the API.' },
+];
+
+const HOW = [
+  { title: 'Onboard', text: 'Tell us about your app and its critical journeys. We start within 48 hours.' },
+  { title: 'Write tests', text: 'We write each feature test with 3 testing scenarios, automated where it pays off.' },
+  { title: 'Run', text: 'Run everything with one click in the portal, or from your CI through the API, as often as you like.' },
+  { title: 'Report', text: 'You get short, reproducible bug reports and reports in the formats your team uses.' },
+  { title: 'Improve', text: 'As your product changes, we change the tests, and the procedures get better every month.' },
+];
+
 export function HomePage() {
-  return <main><h1>We Test so you don&apos;t have to (period).</h1></main>;
+  usePageTitle(null);
+  return (
+    <>
+      <ScrollIndicator items={SECTIONS} />
+      <section id="welcome-section" className="section hero" aria-labelledby="welcome-title">
+        <div className="container split">
+          <div>
+            <span className="eyebrow">Managed QA for web and mobile</span>
+            <h1 id="welcome-title">
+              We Test so you don&apos;t have to <span className="hero__period">(period)</span>.
+            </h1>
+            <p className="lead">
+              Fullstop is your QA team on demand: we write, run and maintain the tests of your web and mobile
+              applications after every deployment, and you get the results.
+            </p>
+            <ul className="check-list hero__pitch">
+              {PITCH.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+            <div className="btn-row">
+              <Link className="btn btn--primary" to={paths.contactUs}>
+                Talk to us
+              </Link>
+              <Link className="btn btn--ghost" to={paths.pricing}>
+                See pricing
+              </Link>
+            </div>
+          </div>
+          <RunAllTestsDemo />
+        </div>
+      </section>
+
+      <section id="what-section" className="section section--tint" aria-labelledby="what-title">
+        <div className="container">
+          <div className="section-head">
+            <span className="eyebrow">What We Do</span>
+            <h2 id="what-title">Post-deployment testing, done for you</h2>
+            <p className="lead">Every release is checked the way your users will meet it, and you hear only what matters.</p>
+          </div>
+          <div className="split split--top">
+            <div className="grid grid--2 what-grid">
+              {WHAT.map((item) => (
+                <article key={item.title} className="card card--compact">
+                  <h3>{item.title}</h3>
+                  <p>{item.text}</p>
+                </article>
+              ))}
+            </div>
+            <ScrollCover image={<BugReportArt />} cover={<LogNoiseArt />} />
+          </div>
+          <p className="more-link">
+            <Link to={paths.services}>Everything we test, in detail</Link>
+          </p>
+        </div>
+      </section>
+
+      <section id="why-section" className="section" aria-labelledby="why-title">
+        <div className="container">
+          <div className="section-head section-head--center">
+            <span className="eyebrow">Why Us</span>
+            <h2 id="why-title">A QA team without the overhead</h2>
+            <p className="lead">All the coverage of an in-house team, none of the hiring, tooling or upkeep.</p>
+          </div>
+          <div className="grid grid--3">
+            {WHY.map((item) => (
+              <article key={item.title} className="card card--compact feature-card">
+                <h3>{item.title}</h3>
+                <p>{item.text}</p>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section id="how-section" className="section section--tint" aria-labelledby="how-title">
+        <div className="container">
+          <div className="section-head section-head--center">
+            <span className="eyebrow">How We Work</span>
+            <h2 id="how-title">From first call to green builds</h2>
+          </div>
+          <div className="split">
+            <ProcessDiagram />
+            <ol className="steps">
+              {HOW.map((step) => (
+                <li key={step.title}>
+                  <h3>{step.title}</h3>
+                  <p>{step.text}</p>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </div>
+      </section>
+
+      <section className="section section--dark cta-band" aria-labelledby="home-cta-title">
+        <div className="container cta-band__inner">
+          <div>
+            <h2 id="home-cta-title">Ready to stop testing yourself?</h2>
+            <p>$200 per feature per month, 3 testing scenarios each. Start within 48 hours.</p>
+          </div>
+          <Link className="btn btn--light" to={paths.contactUs}>
+            Contact Us
+          </Link>
+        </div>
+      </section>
+    </>
+  );
 }

@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { registerEngineCommands } from '../features/engine/cli.ts';
+import { registerClientCommands } from './client-commands.ts';
+
+/** The `fullstop` CLI: every command talks to the running server's operator API. */
+export function createProgram(): Command {
+  const program = new Command('fullstop')
+    .description('Fullstop QA operator CLI (talks to the running server)')
+    .option('--server <url>', 'server address (default: http://127.0.0.1:$PORT)')
+    .option('--token <token>', 'operator token (default: read from $DATA_DIR/operator-token)')
+    .option('--data-dir <dir>', 'data directory holding the operator token (default: $DATA_DIR or ./data)')
+    .showHelpAfterError();
+  registerClientCommands(program);
+  registerEngineCommands(program);
+  return program;
+}

@@ -1,0 +1,90 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
+import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
+import { loadOperatorToken } from '../operator/token.ts';
+import { findClientIdByApiKey } from './api-keys.ts';
+import { sha256, verifyAccessToken } from './tokens.ts';
+
+export interface Principal {
+  userId: string | null;
+  clientId: string | null;
+  role: 'client' | 'operator';
+  via: 'bearer' | 'api-key' | 'operator-token';
+}
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Refuses, as "not found", a caller who may not touch this client: a client's user or key reaches only its
+ * own client, an operator reaches all. Never says whether another client exists.
+ */
+export function assertClientAccess(principal: Principal | null, clientId: string, what = 'Client'): void {
+  if (!principal) throw new UnauthorizedError();
+  if (principal.role === 'operator') return;
+  if (principal.clientId !== clientId) throw new NotFoundError(`${what} not found`);
+}
+
+/** The client a data call is about: the caller's own one. Operators must name one (they have none). */
+export function ownClientId(principal: Principal | null): string {
+  if (!principal) throw new UnauthorizedError();
+  if (!principal.clientId) throw new ForbiddenError('This call needs a client account or a client API key');
+  return principal.clientId;
+}
+
+export const authGuard = fp(async (app) => {
+  const keys = loadServerKeys(app.paths.dataDir, app.env.SERVER_KEY);
+  const operatorToken = loadOperatorToken(app.paths.dataDir, app.env.OPERATOR_TOKEN);
+  const operatorHash = Buffer.from(sha256(operatorToken), 'hex');
+  app.decorate('keys', keys);
+  app.decorateRequest('principal', null);
+
+  const resolve = async (request: FastifyRequest): Promise<Principal> => {
+    const bearer = bearerOf(request);
+    if (bearer) {
+      if (timingSafeEqual(Buffer.from(sha256(bearer), 'hex'), operatorHash)) {
+        return { userId: null, clientId: null, role: 'operator', via: 'operator-token' };
+      }
+      const claims = await verifyAccessToken(keys.jwt, bearer);
+      if (!claims) throw new UnauthorizedError('Invalid or expired access token', 'INVALID_TOKEN');
+      return { ...claims, via: 'bearer' };
+    }
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey.length > 0) {
+      const clientId = await findClientIdByApiKey(app.db, keys, apiKey.trim());
+      if (!clientId) throw new UnauthorizedError('Invalid API key', 'INVALID_API_KEY');
+      return { userId: null, clientId, role: 'client', via: 'api-key' };
+    }
+    throw new UnauthorizedError('Authentication required: send a bearer token or an x-api-key header');
+  };
+
+  const authenticate: preHandlerAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.principal = await resolve(request);
+  };
+  const requireOperator: preHandlerAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.principal = await resolve(request);
+    if (request.principal.role !== 'operator') throw new ForbiddenError('Operators only');
+  };
+  app.decorate('authenticate', authenticate);
+  app.decorate('requireOperator', requireOperator);
+});
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    keys: ServerKeys;
+    /** preHandler: bearer access token, operator token or x-api-key; sets request.principal or answers 401. */
+    authenticate: preHandlerAsyncHookHandler;
+    /** preHandler: like authenticate, then 403 unless the caller is an operator. */
+    requireOperator: preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    /** Who is calling; set by app.authenticate / app.requireOperator, null before. */
+    principal: Principal | null;
+  }
+}

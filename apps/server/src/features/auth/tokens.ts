@@ -1,0 +1,45 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import type { UserRole } from '../../db/schema/index.ts';
+
+const ISSUER = 'fullstop';
+const AUDIENCE = 'fullstop-api';
+
+export interface AccessClaims {
+  userId: string;
+  clientId: string | null;
+  role: UserRole;
+}
+
+export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttlSeconds: number): Promise<string> {
+  return new SignJWT({ cid: claims.clientId, role: claims.role })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(key);
+}
+
+/** Null for anything that is not a valid, unexpired token of ours. */
+export async function verifyAccessToken(key: Uint8Array, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+    const role = payload.role;
+    if (typeof payload.sub !== 'string' || (role !== 'client' && role !== 'operator')) return null;
+    const cid = payload.cid;
+    return { userId: payload.sub, clientId: typeof cid === 'string' ? cid : null, role };
+  } catch {
+    return null;
+  }
+}
+
+/** An opaque random token (refresh, reset); only its hash is stored. */
+export function randomToken(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { runners as registry, type Runner, type TestKind } from '@fullstop/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
+import type { Db, RawDatabase } from '../../db/database.ts';
+import type { Paths } from '../../lib/data-dir.ts';
+import type { EngineConfig } from './config.ts';
+import type { EngineDeps } from './deps.ts';
+import { startBoss } from './queue/boss.ts';
+import { startWorkers, type WorkerPool } from './queue/workers.ts';
+import { EngineBus } from './runs/events.ts';
+
+/** How long a stopping process waits for its aborted runs to record their attempts. */
+const STOP_GRACE_MS = 15_000;
+
+export interface Engine {
+  deps: EngineDeps;
+  /** Starts `count` in-process workers (the server does this from ENGINE_WORKERS; tests call it themselves). */
+  startWorkers(count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createEngine(input: {
+  db: Db;
+  raw: RawDatabase;
+  paths: Paths;
+  config: EngineConfig;
+  log: FastifyBaseLogger;
+  demoClientId: string | null;
+  runners?: Partial<Record<TestKind, Runner>>;
+  onResultsChanged?: (clientId: string) => void;
+}): Engine {
+  let boss: Promise<PgBoss> | null = null;
+  const pools: WorkerPool[] = [];
+  const deps: EngineDeps = {
+    db: input.db,
+    raw: input.raw,
+    paths: input.paths,
+    config: input.config,
+    runners: input.runners ?? registry,
+    bus: new EngineBus(),
+    log: input.log,
+    workerId: `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    demoClientId: input.demoClientId,
+    workerIds: [],
+    onResultsChanged: input.onResultsChanged ?? (() => {}),
+    boss() {
+      boss ??= startBoss(input.raw, (err) => input.log.error({ err }, 'queue error'));
+      return boss;
+    },
+  };
+  return {
+    deps,
+    async startWorkers(count) {
+      if (count > 0) pools.push(await startWorkers(deps, count, { embedded: input.raw.kind === 'pglite' }));
+    },
+    async stop() {
+      for (const p of pools.splice(0)) await p.stop();
+      if (boss) {
+        const b = await boss.catch(() => null);
+        await b?.stop({ graceful: true, wait: true, timeout: STOP_GRACE_MS }).catch(() => {});
+        boss = null;
+      }
+    },
+  };
+}

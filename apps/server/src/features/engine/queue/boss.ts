@@ -1,0 +1,55 @@
+import PgBoss from 'pg-boss';
+import type { RawDatabase } from '../../../db/database.ts';
+
+/** The one queue of the engine: one job per test of a run. */
+export const RUN_QUEUE = 'engine-run';
+
+export interface RunJobData {
+  runTestId: string;
+  clientId: string;
+}
+
+/** What pg-boss needs of a database: a function that runs SQL and answers `{ rows }`. */
+export interface BossDb {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * PGlite as pg-boss's database. pg-boss sends its schema plans as one multi-statement string without
+ * parameters, which only PGlite's `exec` (simple protocol) accepts; everything with parameters goes to `query`.
+ */
+export function pgliteBossDb(pglite: { query: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }>; exec: (t: string) => Promise<{ rows: unknown[] }[]> }): BossDb {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length > 0) return pglite.query(text, values);
+      const results = await pglite.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
+  };
+}
+
+/**
+ * One pg-boss on the application's database. No cron (`schedule: false`) and a slow maintenance loop: the
+ * engine's own reaper finds dead attempts by heartbeat, pg-boss's expiry is only the backstop.
+ */
+export async function startBoss(raw: RawDatabase, onError: (err: Error) => void): Promise<PgBoss> {
+  const common = {
+    schedule: false,
+    supervise: true,
+    migrate: true,
+    maintenanceIntervalSeconds: 60,
+  } as const;
+  const boss =
+    raw.kind === 'pglite'
+      ? new PgBoss({ ...common, db: pgliteBossDb(raw.pglite) })
+      : new PgBoss({ ...common, connectionString: raw.url, max: 4 });
+  boss.on('error', onError);
+  await boss.start();
+  if (!(await boss.getQueue(RUN_QUEUE))) {
+    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, policy: 'standard' }).catch(async (err: unknown) => {
+      // Two processes starting at once both try to create it; the loser finds it there.
+      if (!(await boss.getQueue(RUN_QUEUE))) throw err;
+    });
+  }
+  return boss;
+}

@@ -1,0 +1,43 @@
+import type { RunTarget } from '@fullstop/engine';
+import { eq } from 'drizzle-orm';
+import { clients, engineTargetOrigins } from '../../../db/schema/index.ts';
+import type { EngineDeps } from '../deps.ts';
+
+/**
+ * What a client's tests may reach: its website's origin plus origins an operator added. Loopback and private
+ * addresses only when the server allows them, or for the demo client, which tests this product on localhost.
+ */
+export async function runTargetFor(deps: Pick<EngineDeps, 'db' | 'config' | 'demoClientId'>, clientId: string): Promise<RunTarget> {
+  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!client) throw new Error(`client ${clientId} no longer exists`);
+  const extra = await deps.db
+    .select({ origin: engineTargetOrigins.origin })
+    .from(engineTargetOrigins)
+    .where(eq(engineTargetOrigins.clientId, clientId));
+  const origins = new Set<string>();
+  try {
+    origins.add(new URL(client.website).origin);
+  } catch {
+    // An unparsable website: the runners refuse every URL and say why.
+  }
+  for (const o of extra) origins.add(o.origin);
+  return {
+    baseUrl: client.website,
+    allowedOrigins: [...origins],
+    allowPrivateAddresses: deps.config.allowPrivateTargets || clientId === deps.demoClientId,
+    androidApp: client.androidAppPath,
+    iosApp: client.iosAppPath,
+  };
+}
+
+/** An origin an operator may add: http(s), no path, query or credentials. Returns the normalised origin. */
+export function parseOrigin(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+import pino from 'pino';
+import { ConfigError, loadEnv } from '../../config/env.ts';
+import { migrateDatabase, openPostgres } from '../../db/database.ts';
+import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
+import { loadEngineConfig } from './config.ts';
+import { createEngine } from './engine-service.ts';
+
+/**
+ * `fullstop worker`: a process that only runs queued tests. PostgreSQL only, because the embedded database
+ * admits one process (docs/decisions/0041). Runs until SIGINT/SIGTERM, then lets its runs end their attempts.
+ */
+export async function runWorkerProcess(concurrency: number): Promise<void> {
+  const env = loadEnv();
+  if (!env.DATABASE_URL) {
+    throw new ConfigError(
+      'fullstop worker needs DATABASE_URL (PostgreSQL): the embedded database admits a single process, whose ' +
+        'in-process workers (ENGINE_WORKERS) already run the tests.',
+    );
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new ConfigError('--concurrency must be 1-64');
+  const log = pino({ level: env.LOG_LEVEL });
+  const paths = dataPaths(env.DATA_DIR);
+  ensureDataDirs(paths);
+  const database = openPostgres(env.DATABASE_URL, concurrency + 4);
+  await migrateDatabase(database);
+  const engine = createEngine({
+    db: database.db,
+    raw: database.raw,
+    paths,
+    config: loadEngineConfig(process.env, env.NODE_ENV),
+    log,
+    demoClientId: null,
+  });
+  await engine.startWorkers(concurrency);
+  log.info({ concurrency, workerId: engine.deps.workerId }, 'worker started');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  log.info('worker stopping');
+  await engine.stop();
+  await database.close();
+}

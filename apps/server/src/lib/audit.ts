@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { auditEvents } from '../db/schema/index.ts';
+
+export type AuditType =
+  | 'login.success'
+  | 'login.failure'
+  | 'login.throttled'
+  | 'token.reuse'
+  | 'password.reset-requested'
+  | 'password.reset'
+  | 'api-key.generated'
+  | 'upload.accepted'
+  | 'upload.rejected'
+  | 'client.created'
+  | 'user.created';
+
+export interface AuditEvent {
+  type: AuditType;
+  clientId?: string | null;
+  userId?: string | null;
+  address?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Records a security event. A failure to record is logged and never fails the request it describes. */
+export async function audit(db: Db, log: FastifyBaseLogger, event: AuditEvent): Promise<void> {
+  try {
+    await db.insert(auditEvents).values({
+      type: event.type,
+      clientId: event.clientId ?? null,
+      userId: event.userId ?? null,
+      address: event.address ?? null,
+      details: event.details ?? null,
+    });
+  } catch (err) {
+    log.error({ err, event: event.type }, 'could not record an audit event');
+  }
+}

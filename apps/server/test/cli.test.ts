@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, login } from './helpers/app.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/fullstop.js');
+
+describe('fullstop CLI against a listening server', () => {
+  let app: FastifyInstance;
+  let server: string;
+  const cli = (...args: string[]) =>
+    run(process.execPath, [BIN, '--server', server, '--data-dir', app.paths.dataDir, ...args], { timeout: 30_000 });
+
+  beforeAll(async () => {
+    app = await buildTestApp();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => app?.close());
+
+  it('creates a client (JSON), lists it, adds a user who can log in', async () => {
+    const created = JSON.parse(
+      (await cli('client', 'create', '--name', 'Acme', '--website', 'https://acme.test', '--email', 'owner@acme.test', '--password', 'acme password 1', '--json')).stdout,
+    ) as { clientId: string; userId: string; apiKey: string };
+    expect(created.apiKey).toMatch(/^fsk_/);
+    const profile = await app.inject({ method: 'GET', url: `/clientProfile/${created.clientId}`, headers: { 'x-api-key': created.apiKey } });
+    expect(profile.json()).toMatchObject({ clientName: 'Acme', website: 'https://acme.test' });
+
+    const list = (await cli('client', 'list')).stdout;
+    expect(list).toContain(created.clientId);
+    expect(list).toContain('Acme');
+
+    const user = (await cli('user', 'create', '--client', created.clientId, '--email', 'dev@acme.test', '--password', 'dev password 12')).stdout;
+    expect(user).toMatch(/user id: \S+/);
+    const session = await login(app, 'dev@acme.test', 'dev password 12');
+    expect(session.userData.clientId).toBe(created.clientId);
+  });
+
+  it('prints the text form and fails clearly', async () => {
+    const text = (await cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1')).stdout;
+    expect(text).toMatch(/client id: .+\nuser id: .+\nAPI key: +fsk_/);
+    // Three independent failures, run side by side to keep the suite quick.
+    const dup = cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1');
+    const badToken = run(process.execPath, [BIN, '--server', server, '--token', 'wrong', 'client', 'list'], { timeout: 30_000 });
+    const down = run(process.execPath, [BIN, '--server', 'http://127.0.0.1:1', '--token', 'x', 'client', 'list'], { timeout: 30_000 });
+    await Promise.all([
+      expect(dup).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') }),
+      expect(badToken).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('401') }),
+      expect(down).rejects.toMatchObject({ stderr: expect.stringContaining('Cannot reach the Fullstop server') }),
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoginResponse } from '@fullstop/contracts';
+import type { FastifyInstance } from 'fastify';
+import { build } from '../../src/app.ts';
+import type { Env } from '../../src/config/env.ts';
+import { createClient, createUser } from '../../src/features/accounts/service.ts';
+import { freshDatabase } from './database.ts';
+
+export { TEST_DATABASE_URL } from './database.ts';
+
+export interface TestAppOptions {
+  env?: Partial<Env>;
+}
+
+/**
+ * The real app on a fresh migrated database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set) with its
+ * own temporary DATA_DIR. Close it with `app.close()`; the data directory is removed then.
+ */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-test-'));
+  const database = await freshDatabase();
+  const app = await build({
+    database,
+    logger: false,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      DATABASE_URL: undefined,
+      FULLSTOP_DEMO: false,
+      ...options.env,
+    },
+  });
+  app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
+  await app.ready();
+  return app;
+}
+
+export interface TestClient {
+  clientId: string;
+  userId: string;
+  apiKey: string;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+
+/** A client with one user, created directly in the database (fast; no HTTP). */
+export async function createTestClient(
+  app: FastifyInstance,
+  input: { name?: string; website?: string; email?: string; password?: string } = {},
+): Promise<TestClient> {
+  counter += 1;
+  const email = input.email ?? `user${counter}-${Date.now()}@example.test`;
+  const password = input.password ?? 'correct horse battery';
+  const { clientId, apiKey } = await createClient(app.db, app.keys, {
+    name: input.name ?? `Client ${counter}`,
+    website: input.website ?? 'https://example.test',
+  });
+  const { userId } = await createUser(app.db, { email, password, clientId });
+  return { clientId, userId, apiKey, email, password };
+}
+
+export async function createTestOperator(
+  app: FastifyInstance,
+  input: { email?: string; password?: string } = {},
+): Promise<{ userId: string; email: string; password: string }> {
+  counter += 1;
+  const email = input.email ?? `operator${counter}-${Date.now()}@example.test`;
+  const password = input.password ?? 'operator password 1';
+  const { userId } = await createUser(app.db, { email, password, clientId: null, role: 'operator' });
+  return { userId, email, password };
+}
+
+/** Logs in through the real route and returns the spec's login response. */
+export async function login(app: FastifyInstance, email: string, password: string): Promise<LoginResponse> {
+  const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json<LoginResponse>();
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}

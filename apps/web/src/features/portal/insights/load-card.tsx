@@ -1,0 +1,79 @@
+import type { LoadInsight } from '@fullstop/contracts';
+import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ReactNode } from 'react';
+import { Carousel } from './carousel.tsx';
+import { InsightCard } from './insight-card.tsx';
+import { dataTransfer, formatNumber, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
+
+export const LOAD_PANEL_HEIGHT = 200;
+export const LINE_ANIMATION_MS = 1500;
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <figure className="portal-panel">
+      <figcaption className="portal-panel__title">{title}</figcaption>
+      {children}
+    </figure>
+  );
+}
+
+export function LoadCard({ load }: { load: LoadInsight }) {
+  const summary = loadSummary(load);
+  return (
+    <InsightCard title="Load Insights">
+      <Carousel label="Load test panels">
+        <Panel title="Requests Overview">
+          <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
+            <BarChart data={requestsOverview(load)}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="name" tickLine={false} />
+              <YAxis allowDecimals={false} width={48} />
+              <Tooltip formatter={(v) => formatNumber(Number(v))} />
+              <Bar dataKey="value" name="Requests" fill="var(--portal-brand, #2563eb)" radius={[4, 4, 0, 0]} />
+            </BarChart>
+          </ResponsiveContainer>
+          <dl className="portal-summary">
+            <div>
+              <dt>Total Requests</dt>
+              <dd>{formatNumber(summary.totalRequests)}</dd>
+            </div>
+            <div>
+              <dt>Success Rate</dt>
+              <dd>{summary.successRate}</dd>
+            </div>
+            <div>
+              <dt>Failed Requests Rate</dt>
+              <dd>{summary.failedRate}</dd>
+            </div>
+            <div>
+              <dt>Custom Metric Threshold Met</dt>
+              <dd>{summary.thresholdMet}</dd>
+            </div>
+          </dl>
+        </Panel>
+        <Panel title="Response Times">
+          <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
+            <LineChart data={responseTimes(load)}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="name" tickLine={false} interval={0} fontSize={12} />
+              <YAxis unit=" ms" width={64} />
+              <Tooltip formatter={(v) => `${formatNumber(Number(v))} ms`} />
+              <Line type="monotone" dataKey="ms" name="Time" stroke="#7c3aed" strokeWidth={2} animationDuration={LINE_ANIMATION_MS} />
+            </LineChart>
+          </ResponsiveContainer>
+        </Panel>
+        <Panel title="Data Transfer">
+          <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
+            <BarChart data={dataTransfer(load)}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="name" tickLine={false} />
+              <YAxis width={72} tickFormatter={(v: number) => formatNumber(v)} />
+              <Tooltip formatter={(v) => `${formatNumber(Number(v))} bytes`} />
+              <Bar dataKey="bytes" name="Bytes" fill="#0d9488" radius={[4, 4, 0, 0]} />
+            </BarChart>
+          </ResponsiveContainer>
+        </Panel>
+      </Carousel>
+    </InsightCard>
+  );
+}

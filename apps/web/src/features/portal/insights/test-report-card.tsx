@@ -1,0 +1,39 @@
+import type { TestReportInsight } from '@fullstop/contracts';
+import { Cell, Pie, PieChart, ResponsiveContainer, Tooltip } from 'recharts';
+import { InsightCard } from './insight-card.tsx';
+import { OUTCOME_COLOURS, outcomeSlices } from './insights-math.ts';
+
+export const PIE_HEIGHT = 250;
+export const PIE_RADIUS = 80;
+
+export function TestReportCard({ title, report }: { title: string; report: TestReportInsight }) {
+  const slices = outcomeSlices(report);
+  return (
+    <InsightCard title={title}>
+      <div className="portal-split">
+        <ResponsiveContainer width="100%" height={PIE_HEIGHT}>
+          <PieChart>
+            <Pie data={slices} dataKey="value" nameKey="name" outerRadius={PIE_RADIUS} cx="50%" cy="50%">
+              {slices.map((slice) => (
+                <Cell key={slice.name} fill={OUTCOME_COLOURS[slice.name]} />
+              ))}
+            </Pie>
+            <Tooltip />
+          </PieChart>
+        </ResponsiveContainer>
+        <div>
+          <ul className="portal-key" aria-label="Test outcomes">
+            {slices.map((slice) => (
+              <li key={slice.name}>
+                <span className="portal-key__swatch" style={{ background: OUTCOME_COLOURS[slice.name] }} aria-hidden="true" />
+                <span className="portal-key__label">{slice.name}</span>
+                <span className="portal-key__value">{slice.value}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="portal-muted">Test Duration: {report.duration} seconds</p>
+        </div>
+      </div>
+    </InsightCard>
+  );
+}

@@ -1,0 +1,63 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { describeError } from '@/lib/http-client.ts';
+import { CollapsibleGroup } from '../components/collapsible-group.tsx';
+import { useGetReportsQuery } from '../store/portal-api.ts';
+import { useClientProfile } from '../store/use-client-profile.ts';
+import { formatWhen, lastUpdated, openReport, reportFormats } from './report-files.ts';
+
+export function ReportsPage() {
+  const profile = useClientProfile();
+  const apiKey = profile.data?.apiToken || null;
+  const reports = useGetReportsQuery(apiKey ?? skipToken);
+  const groups = Object.entries(reports.data ?? {}).filter(([, entries]) => Object.keys(entries).length > 0);
+
+  const open = (name: string, format: string) => {
+    if (!apiKey) return;
+    openReport(name, format, apiKey).catch((error: unknown) => {
+      console.error('Could not open the report', error);
+      window.alert(`Could not open the report: ${describeError(error)}`);
+    });
+  };
+
+  const loading = profile.isLoading || reports.isLoading;
+  return (
+    <section aria-labelledby="reports-title">
+      <h1 id="reports-title" className="portal-page-title">
+        Reports
+      </h1>
+      {loading ? (
+        <p className="portal-muted" role="status">Loading reports…</p>
+      ) : groups.length === 0 ? (
+        <p className="portal-empty">No reports available.</p>
+      ) : (
+        <div className="portal-stack">
+          {groups.map(([group, entries]) => (
+            <CollapsibleGroup key={group} name={group} count={Object.keys(entries).length}>
+              <ul className="portal-rows">
+                {Object.entries(entries).map(([name, entry]) => (
+                  <li key={name} className="portal-row portal-row--report">
+                    <span className="portal-row__name">{name}</span>
+                    <span className="portal-row__formats">
+                      {reportFormats(entry).map(({ format }) => (
+                        <button
+                          key={format}
+                          type="button"
+                          className="btn btn--ghost portal-btn-sm"
+                          aria-label={`Open ${name} as ${format.toUpperCase()}`}
+                          onClick={() => open(name, format)}
+                        >
+                          {format.toUpperCase()}
+                        </button>
+                      ))}
+                    </span>
+                    <span className="portal-row__meta">Last Updated: {formatWhen(lastUpdated(entry))}</span>
+                  </li>
+                ))}
+              </ul>
+            </CollapsibleGroup>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import { useClientProfile } from '../store/use-client-profile.ts';
+import { ApiKeyPanel } from './api-key-panel.tsx';
+import { AppUpload } from './app-upload.tsx';
+
+export function SetupPage() {
+  const profile = useClientProfile();
+  return (
+    <section aria-labelledby="setup-title">
+      <h1 id="setup-title" className="portal-page-title">
+        Setup
+      </h1>
+      {profile.isLoading ? (
+        <p className="portal-muted" role="status">Loading your profile…</p>
+      ) : !profile.data ? (
+        <p className="portal-empty">Your client profile could not be loaded. Please try again later.</p>
+      ) : (
+        <div className="portal-stack">
+          <ApiKeyPanel profile={profile.data} />
+          <section className="portal-card" aria-labelledby="mobile-testing-title">
+            <h2 id="mobile-testing-title" className="portal-card__title">
+              Mobile Testing
+            </h2>
+            <div className="portal-grid-2">
+              <AppUpload platform="android" profile={profile.data} />
+              <AppUpload platform="ios" profile={profile.data} />
+            </div>
+          </section>
+        </div>
+      )}
+    </section>
+  );
+}

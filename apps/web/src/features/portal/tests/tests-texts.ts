@@ -1,0 +1,16 @@
+import type { RunQueuedResponse } from '@fullstop/contracts';
+
+export const TESTS_TEXT = {
+  empty: 'No tests available.',
+  runAllError: 'Error running all tests: ',
+  runOneError: (testName: string) => `Error running ${testName} test: `,
+} as const;
+
+/** The alert after a run was accepted: the server's message and the run's id, to find it in Reports later. */
+export function runAcceptedText(result: RunQueuedResponse): string {
+  return result.runId ? `${result.message} (run ${result.runId})` : result.message;
+}
+
+export function countTests(groups: Record<string, string[]>): number {
+  return Object.values(groups).reduce((sum, tests) => sum + tests.length, 0);
+}

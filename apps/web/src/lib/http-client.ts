@@ -1,0 +1,210 @@
+import { refreshResponse, type RefreshResponse } from '@fullstop/contracts';
+import * as storage from './auth-storage.ts';
+import { NetworkError, toHttpError } from './http-errors.ts';
+
+export { HttpError, NetworkError, describeError } from './http-errors.ts';
+
+/** bearer: the access token; apiKey: x-api-key (the client's key, as CI uses it); none: public calls. */
+export type AuthMode = 'bearer' | 'apiKey' | 'none';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  json?: unknown;
+  form?: FormData;
+  auth?: AuthMode;
+  /** The key for an `apiKey` call; the stored apiKey when left out. */
+  apiKey?: string | null;
+  responseType?: 'json' | 'blob' | 'text' | 'none';
+  /** False for calls that must not start a refresh (the logout's clearCache calls). */
+  refreshOnUnauthorized?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface UploadOptions {
+  apiKey?: string | null;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Sends one attempt with the given auth headers; the client decides whether to retry it. */
+type Attempt = (headers: Record<string, string>) => Promise<Response>;
+
+export interface HttpClientDeps {
+  fetch?: typeof fetch;
+  /** Where the browser goes when the session cannot be renewed. */
+  redirectToLogin?: () => void;
+  /** Serialises refreshes across tabs, so two tabs never spend one rotating refresh token twice. */
+  lock?: <T>(run: () => Promise<T>) => Promise<T>;
+  baseUrl?: string;
+}
+
+export const REFRESH_PATH = '/auth/refresh-token';
+const LOCK_NAME = 'fullstop-token-refresh';
+
+function browserLock<T>(run: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request(LOCK_NAME, run) as Promise<T>) : run();
+}
+
+/**
+ * The one HTTP client of the web app. It alone reads and writes the stored tokens: it adds the bearer token or
+ * the x-api-key header, and on a 401 renews the tokens once while every other call that failed meanwhile waits
+ * for that same renewal and is then retried. When there is nothing to renew with, or renewal fails, it clears
+ * caches (its listeners), removes the stored auth data and sends the browser to /login.
+ */
+export function createHttpClient(deps: HttpClientDeps = {}) {
+  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+  const redirectToLogin = deps.redirectToLogin ?? (() => window.location.assign('/login'));
+  const lock = deps.lock ?? browserLock;
+  const baseUrl = deps.baseUrl ?? '';
+  const sessionEndListeners = new Set<() => void>();
+  const tokenListeners = new Set<(tokens: RefreshResponse) => void>();
+  let inflightRefresh: Promise<boolean> | null = null;
+  let sessionEnded = false;
+
+  function authHeaders(auth: AuthMode, apiKey: string | null | undefined): Record<string, string> {
+    if (auth === 'none') return {};
+    if (auth === 'apiKey') {
+      const key = apiKey ?? storage.getApiKey();
+      if (key) return { 'x-api-key': key };
+    }
+    const token = storage.getAccessToken();
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  async function renew(usedToken: string | null): Promise<boolean> {
+    return lock(async () => {
+      // Another call, or another tab, renewed the tokens after this request left: just retry with them.
+      const current = storage.getAccessToken();
+      if (current && current !== usedToken) return true;
+      const refreshToken = storage.getRefreshToken();
+      if (!refreshToken) return false;
+      try {
+        const res = await doFetch(`${baseUrl}${REFRESH_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: refreshToken }),
+        });
+        if (!res.ok) return false;
+        const tokens = refreshResponse.parse(await res.json());
+        storage.storeTokens(tokens);
+        for (const listener of tokenListeners) listener(tokens);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** One renewal for every call that failed with the same token: the rest wait on its promise. */
+  function renewOnce(usedToken: string | null): Promise<boolean> {
+    const current = storage.getAccessToken();
+    if (current && current !== usedToken) return Promise.resolve(true);
+    inflightRefresh ??= renew(usedToken).finally(() => {
+      inflightRefresh = null;
+    });
+    return inflightRefresh;
+  }
+
+  function endSession(): void {
+    if (sessionEnded) return;
+    sessionEnded = true;
+    for (const listener of sessionEndListeners) {
+      try {
+        listener();
+      } catch (error) {
+        console.error('A session-end listener failed', error);
+      }
+    }
+    storage.clearAuth();
+    redirectToLogin();
+  }
+
+  async function send(attempt: Attempt, auth: AuthMode, apiKey: string | null | undefined, refresh: boolean) {
+    const headers = authHeaders(auth, apiKey);
+    const usedToken = headers.authorization ? storage.getAccessToken() : null;
+    let res = await attempt(headers);
+    // A 401 on a bearer call means the access token expired; an API key cannot be renewed, so it is just an error.
+    if (res.status === 401 && refresh && headers.authorization) {
+      const renewed = await renewOnce(usedToken);
+      if (!renewed) {
+        endSession();
+        throw await toHttpError(res);
+      }
+      res = await attempt(authHeaders(auth, apiKey));
+    }
+    if (!res.ok) throw await toHttpError(res);
+    return res;
+  }
+
+  async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    const { method = 'GET', json, form, auth = 'bearer', responseType = 'json' } = options;
+    const attempt: Attempt = async (headers) => {
+      const init: RequestInit = { method, headers: { accept: 'application/json', ...headers }, signal: options.signal };
+      if (json !== undefined) {
+        init.headers = { ...init.headers, 'content-type': 'application/json' };
+        init.body = JSON.stringify(json);
+      } else if (form) {
+        init.body = form;
+      }
+      try {
+        return await doFetch(`${baseUrl}${path}`, init);
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') throw error;
+        throw new NetworkError(error);
+      }
+    };
+    const res = await send(attempt, auth, options.apiKey, options.refreshOnUnauthorized ?? true);
+    if (responseType === 'none') return undefined as T;
+    if (responseType === 'blob') return (await res.blob()) as T;
+    if (responseType === 'text') return (await res.text()) as T;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** A multipart POST through XMLHttpRequest, the one browser API that reports upload progress. */
+  async function upload<T = unknown>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+    const attempt: Attempt = (headers) =>
+      new Promise<Response>((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', `${baseUrl}${path}`);
+        for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+        xhr.setRequestHeader('accept', 'application/json');
+        xhr.upload.onprogress = (event) => {
+          if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
+        };
+        xhr.onload = () =>
+          resolve(
+            new Response(xhr.status === 204 ? null : xhr.responseText, {
+              status: xhr.status,
+              headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'text/plain' },
+            }),
+          );
+        xhr.onerror = () => reject(new NetworkError());
+        xhr.onabort = () => reject(new NetworkError('aborted'));
+        xhr.send(form);
+      });
+    const auth: AuthMode = options.apiKey ? 'apiKey' : 'bearer';
+    const res = await send(attempt, auth, options.apiKey, true);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    request,
+    upload,
+    /** Called when the session ends for good: clear in-memory caches here. */
+    onSessionEnd(listener: () => void) {
+      sessionEndListeners.add(listener);
+      return () => sessionEndListeners.delete(listener);
+    },
+    onTokensRefreshed(listener: (tokens: RefreshResponse) => void) {
+      tokenListeners.add(listener);
+      return () => tokenListeners.delete(listener);
+    },
+  };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+/** The app's client. Tests build their own with createHttpClient. */
+export const http = createHttpClient();

@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/**
+ * GET /clientProfile/{id} (cached, as served; and with the cache bypassed, i.e. a real database read) and
+ * the x-api-key variant, against a bare Fastify route measured in the same run, on PGlite and on PostgreSQL.
+ * Each server is its own process, like production; autocannon runs here.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = 10;
+const PORTS = { bare: 3125, pglite: 3123, postgres: 3124 };
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Figures {
+  name: string;
+  rps: number;
+  p99: number;
+  errors: number;
+}
+
+function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    const port = env.PORT;
+    const poll = async () => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/${script.includes('bare') ? 'bare' : 'healthz'}`);
+        if (res.ok) return resolve(child);
+      } catch {
+        // not up yet
+      }
+      setTimeout(poll, 200);
+    };
+    void poll();
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 }); // warm-up
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  return { name, rps: Math.round(r.requests.average), p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+async function json<T>(url: string, init: RequestInit): Promise<T> {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<Figures[]> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `fullstop-bench-${kind}-`));
+  const dbName = `fullstop_bench_${Date.now()}`;
+  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(PORTS[kind]), FULLSTOP_DEMO: '0' };
+  if (kind === 'postgres') {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(PG_URL);
+    url.pathname = `/${dbName}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const base = `http://127.0.0.1:${PORTS[kind]}`;
+  const server = await start('apps/server/src/main.ts', env);
+  const results: Figures[] = [];
+  try {
+    const operator = readFileSync(path.join(dataDir, 'operator-token'), 'utf8').trim();
+    const created = await json<{ clientId: string; apiKey: string }>(`${base}/operator/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}` },
+      body: JSON.stringify({ name: 'Bench', website: 'https://bench.test', email: 'bench@bench.test', password: 'bench password 1' }),
+    });
+    const session = await json<{ accessToken: string }>(`${base}/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ email: 'bench@bench.test', password: 'bench password 1' }),
+    });
+    const url = `${base}/clientProfile/${created.clientId}`;
+    const auth = { authorization: `Bearer ${session.accessToken}` };
+    results.push(await measure(`${kind}: GET /clientProfile/{id} cached (bearer)`, url, auth));
+    results.push(await measure(`${kind}: GET /clientProfile/{id} cached (x-api-key: key looked up in the DB)`, url, { 'x-api-key': created.apiKey }));
+    // Every request empties the cache first: the profile comes from the database each time.
+    results.push(await measureUncached(`${kind}: GET /clientProfile/{id} uncached (database read)`, url, auth));
+  } finally {
+    await stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (kind === 'postgres') {
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+  for (const r of results) r.name += `  (${(r.rps / bare.rps).toFixed(2)}x bare)`;
+  return results;
+}
+
+/** Alternates a clearCache call with each read, then counts only the reads. */
+async function measureUncached(name: string, url: string, auth: Record<string, string>): Promise<Figures> {
+  const clear = new URL('/clientProfile/clearCache', url).toString();
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      { method: 'POST', path: new URL(clear).pathname, headers: auth },
+      { method: 'GET', path: new URL(url).pathname, headers: auth },
+    ],
+  });
+  // Half the requests are the (cheap) clear calls; the figure is the rate of profile reads.
+  return { name, rps: Math.round(r.requests.average / 2), p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const bareServer = await start('bench/api/bare-server.ts', { PORT: String(PORTS.bare) });
+const rows: Figures[] = [];
+try {
+  const bare = await measure('bare Fastify route', `http://127.0.0.1:${PORTS.bare}/bare`);
+  rows.push(bare);
+  rows.push(...(await benchServer('pglite', bare)));
+  if (await postgresReachable()) rows.push(...(await benchServer('postgres', bare)));
+  else console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
+  // The baseline again at the end: the machine is shared, so its drift shows here.
+  rows.push(await measure('bare Fastify route (again, at the end)', `http://127.0.0.1:${PORTS.bare}/bare`));
+} finally {
+  await stop(bareServer);
+}
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores\n`);
+console.log(['requests/s'.padStart(10), 'p99 ms'.padStart(7), 'errors'.padStart(6), '  what'].join(' '));
+for (const r of rows) console.log([String(r.rps).padStart(10), String(r.p99).padStart(7), String(r.errors).padStart(6), ` ${r.name}`].join(' '));

@@ -1,0 +1,110 @@
+/**
+ * Engine benchmarks: figures, never pass/fail (see ../README.md).
+ *  1. The load runner's requests per second against wrk, on the same local target, in the same run (target >= 0.9).
+ *  2. A 10-test browser suite with 1 and 2 Playwright workers: wall times.
+ *  3. Run-all wall time against the suite's longest single test: measured through the server (queue + workers),
+ *     added by the server's owner in `runAllVsLongest` below.
+ * Needs wrk (`apt-get install -y wrk`).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { browserRunner, loadRunner, type RunContext, type RunTarget } from '@fullstop/engine';
+import { startHardenedServer } from '../../packages/engine/test/fixtures/hardened-server.ts';
+import { startTargetProcess } from './target-process.ts';
+import { wrkRequestsPerSecond } from './wrk.ts';
+
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const LOAD_CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function context(root: string, name: string, workers = 1): Promise<RunContext> {
+  const runDir = path.join(root, name);
+  await mkdir(runDir, { recursive: true });
+  return { runDir, signal: new AbortController().signal, chromiumPath: CHROMIUM_PATH, workers, log: () => undefined };
+}
+
+const local = (baseUrl: string): RunTarget => ({ baseUrl, allowedOrigins: [], allowPrivateAddresses: true });
+
+async function loadVersusWrk(root: string): Promise<void> {
+  const target = await startTargetProcess();
+  try {
+    console.log(`\n## Load runner vs wrk (${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s, ${ROUNDS} rounds, target in its own process)`);
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
+      const result = await loadRunner.run(
+        { name: 'bench load', group: 'bench', kind: 'load', options: { connections: LOAD_CONNECTIONS, durationSeconds: LOAD_SECONDS } },
+        local(`${target.url}/`),
+        await context(root, `load-${round}`),
+      );
+      if (result.summary.kind !== 'load') throw new Error(result.error ?? 'load run failed');
+      const runner = result.summary.requestsPerSecond ?? 0;
+      ratios.push(runner / wrk);
+      const l = result.summary.load;
+      console.log(
+        `round ${round}: wrk ${wrk.toFixed(0)} req/s, load runner ${runner.toFixed(0)} req/s, ratio ${(runner / wrk).toFixed(3)} ` +
+          `(runner: ${l.totalRequests} requests, p95 ${l.ninetyFifthPercentileResponseTime.toFixed(3)} ms, avg ${l.averageResponseTime.toFixed(3)} ms)`,
+      );
+    }
+    const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
+    console.log(`ratio mean ${mean.toFixed(3)}, best ${Math.max(...ratios).toFixed(3)} (target >= 0.9)`);
+  } finally {
+    target.stop();
+  }
+}
+
+const SPEC = (i: number) => `
+test('visitor journey ${i}', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Hardened' })).toBeVisible();
+  await page.getByRole('link', { name: 'About us' }).click();
+  await expect(page.getByRole('heading', { name: 'About' })).toBeVisible();
+});
+`;
+
+async function browserWorkers(root: string): Promise<void> {
+  const server = await startHardenedServer();
+  const suiteDir = path.join(root, 'suite');
+  await mkdir(suiteDir, { recursive: true });
+  await writeFile(
+    path.join(suiteDir, 'journeys.spec.ts'),
+    `import { expect, test } from '@playwright/test';\n${Array.from({ length: 10 }, (_, i) => SPEC(i + 1)).join('')}`,
+  );
+  try {
+    console.log('\n## 10-test browser suite (Debian Chromium, fullyParallel)');
+    for (const workers of [1, 2]) {
+      const started = performance.now();
+      const result = await browserRunner.run(
+        { name: 'bench browser', group: 'bench', kind: 'browser', options: {}, suiteDir },
+        local(server.url),
+        await context(root, `browser-${workers}`, workers),
+      );
+      const wall = (performance.now() - started) / 1000;
+      console.log(
+        `workers ${workers}: wall ${wall.toFixed(1)} s (Playwright's own duration ${(result.durationMs / 1000).toFixed(1)} s), ` +
+          `${result.totals.passedTests}/${result.totals.totalTests} passed${result.error ? `, error: ${result.error}` : ''}`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Run-all wall time against the longest single test (target <= 1.2): needs the server's queue and workers.
+ * The server's owner fills this in; until then it says so.
+ */
+async function runAllVsLongest(): Promise<void> {
+  console.log('\n## Run all vs longest single test\nnot measured here yet (needs the server: queue + workers)');
+}
+
+const root = await mkdtemp(path.join(tmpdir(), 'fullstop-bench-engine-'));
+try {
+  await loadVersusWrk(root);
+  await browserWorkers(root);
+  await runAllVsLongest();
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

@@ -1,0 +1,54 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext } from '@playwright/test';
+
+const outputDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.output');
+
+/**
+ * The operator token of the server under test: E2E_OPERATOR_TOKEN, or the file the server wrote in its data
+ * directory (playwright.config.ts names that folder after the port and the runner's pid, our parent process).
+ */
+export function operatorToken(): string {
+  if (process.env.E2E_OPERATOR_TOKEN) return process.env.E2E_OPERATOR_TOKEN;
+  const port = process.env.E2E_PORT ?? '3100';
+  const own = path.join(outputDir, `data-${port}-${process.ppid}`, 'operator-token');
+  if (existsSync(own)) return readFileSync(own, 'utf8').trim();
+  const candidates = readdirSync(outputDir)
+    .filter((name) => name.startsWith(`data-${port}-`))
+    .map((name) => path.join(outputDir, name, 'operator-token'))
+    .filter((file) => existsSync(file))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!candidates[0]) throw new Error('No operator token: set E2E_OPERATOR_TOKEN or start the server through playwright.config.ts');
+  return readFileSync(candidates[0], 'utf8').trim();
+}
+
+export interface E2eClient {
+  clientId: string;
+  apiKey: string;
+  email: string;
+  password: string;
+  username: string;
+}
+
+let counter = 0;
+
+/** A fresh client of its own, so a test that changes a key or uploads a build never disturbs another test. */
+export async function createClient(request: APIRequestContext, label = 'portal'): Promise<E2eClient> {
+  counter += 1;
+  const unique = `${label}-${process.pid}-${Date.now()}-${counter}`;
+  const body = {
+    name: `E2E ${unique}`,
+    website: 'https://example.test',
+    email: `${unique}@e2e.test`,
+    password: 'e2e-password-123',
+    username: `E2E ${label}`,
+  };
+  const res = await request.post('/operator/clients', {
+    headers: { authorization: `Bearer ${operatorToken()}` },
+    data: body,
+  });
+  if (res.status() !== 201) throw new Error(`creating a client failed: ${res.status()} ${await res.text()}`);
+  const created = (await res.json()) as { clientId: string; apiKey: string };
+  return { ...created, email: body.email, password: body.password, username: body.username };
+}

@@ -1,0 +1,67 @@
+import type { LoginResponse } from '@fullstop/contracts';
+import { test as base, expect, type Page } from '@playwright/test';
+import { createClient, type E2eClient } from './operator.ts';
+
+/** Created by the server at start-up on a fresh data directory. */
+export const DEMO = { email: 'demo@fullstop.test', password: 'fullstop-demo' } as const;
+
+export const AUTH_KEYS = ['userData', 'accessToken', 'refreshToken', 'apiKey', 'isAuthenticated'] as const;
+
+export async function storedAuth(page: Page): Promise<Record<(typeof AUTH_KEYS)[number], string | null>> {
+  return page.evaluate(
+    (keys) => Object.fromEntries(keys.map((k) => [k, localStorage.getItem(k)])) as Record<(typeof keys)[number], string | null>,
+    [...AUTH_KEYS],
+  );
+}
+
+/** Logs in through the API and stores the session as the portal does, without the login form. */
+export async function loginThroughApi(page: Page, credentials: { email: string; password: string }): Promise<LoginResponse> {
+  const res = await page.request.post('/auth/login', { data: credentials });
+  expect(res.status(), await res.text()).toBe(200);
+  const session = (await res.json()) as LoginResponse;
+  await page.goto('/404-blank-for-storage');
+  await page.evaluate((s) => {
+    localStorage.setItem('accessToken', s.accessToken);
+    localStorage.setItem('refreshToken', s.refreshToken);
+    localStorage.setItem('userData', JSON.stringify(s.userData));
+    localStorage.setItem('isAuthenticated', 'true');
+  }, session);
+  return session;
+}
+
+/** Logs in through the form, closes the success popup, and lands on the dashboard. */
+export async function loginThroughForm(page: Page, credentials: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(page.getByRole('dialog')).toContainText('Login successful!');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+interface PortalFixtures {
+  /** A fresh client of this test's own. */
+  client: E2eClient;
+  /** A page logged in as that client. */
+  clientPage: Page;
+}
+
+export const test = base.extend<PortalFixtures>({
+  page: async ({ page }, use) => {
+    // The cookie banner is answered, so it never covers what a test clicks or a screenshot shows.
+    await page.addInitScript(() => {
+      if (localStorage.getItem('cookieConsent') === null) localStorage.setItem('cookieConsent', 'true');
+    });
+    await use(page);
+  },
+  client: async ({ request }, use) => {
+    await use(await createClient(request));
+  },
+  clientPage: async ({ page, client }, use) => {
+    await loginThroughApi(page, client);
+    await use(page);
+  },
+});
+
+export { expect };

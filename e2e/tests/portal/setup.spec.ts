@@ -1,0 +1,71 @@
+import { paths } from '@fullstop/contracts';
+import { expect, test } from '../../support/portal.ts';
+import { tinyApk } from '../../support/zip.ts';
+
+test.describe('setup', () => {
+  test('shows the website and key, copies the token, and generates a new key that works', async ({ clientPage: page, client, context, request }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(paths.setup);
+    await expect(page.getByLabel('Website')).toHaveValue('https://example.test');
+    const key = page.getByLabel('API Key');
+    await expect(key).toHaveValue(client.apiKey);
+    await expect(key).toHaveAttribute('readonly', '');
+
+    const copied = page.waitForEvent('dialog');
+    await page.getByRole('button', { name: 'Copy Token' }).click();
+    const copyDialog = await copied;
+    expect(copyDialog.message()).toBe('Token copied to clipboard.');
+    await copyDialog.accept();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(client.apiKey);
+
+    await page.getByRole('button', { name: 'Generate New Key' }).click();
+    await expect(key).not.toHaveValue(client.apiKey);
+    const fresh = await key.inputValue();
+    expect(fresh.length).toBeGreaterThan(20);
+    expect(await page.evaluate(() => localStorage.getItem('apiKey'))).toBe(fresh);
+    expect((await request.get('/test/fetch/all', { headers: { 'x-api-key': fresh } })).status()).toBe(200);
+    expect((await request.get('/test/fetch/all', { headers: { 'x-api-key': client.apiKey } })).status()).toBe(401);
+  });
+
+  test('uploads an APK with a progress bar, then shows its path, en-GB time and Re-upload', async ({ clientPage: page }) => {
+    await page.goto(paths.setup);
+    const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
+    const dialog = page.waitForEvent('dialog');
+    await android.getByLabel('Choose the Android APK file').setInputFiles({
+      name: 'app-release.apk',
+      mimeType: 'application/vnd.android.package-archive',
+      buffer: tinyApk(),
+    });
+    const alert = await dialog;
+    expect(alert.message()).toMatch(/uploaded/i);
+    await alert.accept();
+    await expect(android.getByText('File path')).toBeVisible();
+    await expect(android.locator('dd').first()).toContainText('.apk');
+    // en-GB: day/month/year, 24-hour clock.
+    await expect(android.locator('dd').nth(1)).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+
+    await android.getByRole('button', { name: 'Re-upload' }).click();
+    await expect(android.getByLabel('Choose the Android APK file')).toBeVisible();
+
+    // The server checks what the file is, not its name: its message follows the spec's prefix.
+    const refused = page.waitForEvent('dialog');
+    await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'fake.apk', mimeType: 'application/octet-stream', buffer: Buffer.from('not a zip') });
+    const refusal = await refused;
+    expect(refusal.message()).toMatch(/^Error uploading file: \S/);
+    await refusal.accept();
+  });
+
+  test('shows upload progress while the file is sent', async ({ clientPage: page }) => {
+    await page.goto(paths.setup);
+    // Slow the upload down so the progress bar is seen.
+    await page.route('**/upload/android/**', async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
+    page.once('dialog', (d) => void d.accept());
+    await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'app.apk', mimeType: 'application/octet-stream', buffer: tinyApk() });
+    await expect(android.getByRole('progressbar')).toBeVisible();
+    await expect(android.getByText('File path')).toBeVisible();
+  });
+});

@@ -1,0 +1,45 @@
+import { chromium, type Browser } from 'playwright-core';
+import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
+import type { TargetGuard } from '../policy/target-guard.ts';
+import type { RunContext } from '../types.ts';
+import { CHROMIUM_ARGS } from './chromium.ts';
+
+export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
+
+export interface GuardedBrowser {
+  browser: Browser;
+  proxy: PolicyProxy;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian Chromium behind the policy proxy (every request, loopback included, is checked); closed when the run is
+ * aborted so that pending page calls fail at once.
+ */
+export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext): Promise<GuardedBrowser> {
+  const proxy = await startPolicyProxy(guard);
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: ctx.chromiumPath,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      timeout: BROWSER_LAUNCH_TIMEOUT_MS,
+      proxy: { server: proxy.url, bypass: '<-loopback>' },
+    });
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  const onAbort = () => void browser.close();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    browser,
+    proxy,
+    async close() {
+      ctx.signal.removeEventListener('abort', onAbort);
+      await browser.close().catch(() => undefined);
+      await proxy.close();
+    },
+  };
+}

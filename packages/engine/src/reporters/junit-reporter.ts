@@ -1,0 +1,60 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { CaseResult } from '../types.ts';
+import type { Reporter, RunReport } from './types.ts';
+
+const KINDS_WITH_CASES = new Set(['browser', 'api', 'security-checks']);
+
+export function escapeXml(s: string): string {
+  return s
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** JUnit XML, the format every CI understands, for the kinds made of pass/fail cases. */
+export const junitReporter: Reporter = {
+  format: 'xml',
+  contentType: 'application/xml',
+  fileName: 'junit.xml',
+  appliesTo: (kind) => KINDS_WITH_CASES.has(kind),
+  async write(report, { outDir }) {
+    const file = path.join(outDir, this.fileName);
+    await fs.writeFile(file, toJunit(report));
+    return file;
+  },
+};
+
+export function toJunit(report: RunReport): string {
+  const cases: CaseResult[] = report.summary && 'cases' in report.summary ? report.summary.cases : [];
+  const failures = cases.filter((c) => c.status === 'failed').length;
+  const skipped = cases.filter((c) => c.status === 'skipped').length;
+  const errors = report.status === 'error' ? 1 : 0;
+  const secs = (ms: number) => (ms / 1000).toFixed(3);
+  const name = escapeXml(report.testName);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${name}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(report.durationMs)}">`,
+    `  <testsuite name="${name}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+  ];
+  for (const c of cases) {
+    lines.push(`    <testcase classname="${escapeXml(report.group)}.${name}" name="${escapeXml(c.name)}" time="${secs(c.durationMs)}">`);
+    if (c.status === 'failed') {
+      const msg = escapeXml((c.error ?? 'failed').split('\n')[0] ?? 'failed');
+      lines.push(`      <failure message="${msg}">${escapeXml(c.error ?? '')}</failure>`);
+    } else if (c.status === 'skipped') {
+      lines.push('      <skipped/>');
+    }
+    lines.push('    </testcase>');
+  }
+  if (report.status === 'error') {
+    lines.push(`    <testcase classname="${escapeXml(report.group)}.${name}" name="(run)" time="0">`);
+    lines.push(`      <error message="${escapeXml(report.error ?? 'the run could not complete')}"/>`);
+    lines.push('    </testcase>');
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}

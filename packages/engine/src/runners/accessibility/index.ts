@@ -1,0 +1,63 @@
+import AxeBuilder from '@axe-core/playwright';
+import { RunAbortedError } from '../../errors.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
+import { IMPACTS, accessibilityInput } from './options.ts';
+
+type PageResult = {
+  url: string;
+  passed: boolean;
+  violationsByImpact: Record<string, number>;
+  violations: { id: string; impact: string; help: string; nodes: number }[];
+  error?: string;
+};
+
+/** axe-core on each listed page, in one Chromium, pages one after another (axe is CPU-bound). */
+export const accessibilityRunner = defineRunner({
+  kind: 'accessibility',
+  schema: accessibilityInput,
+  async execute({ options }, { ctx, guard }) {
+    const urls = [];
+    for (const page of options.pages) urls.push((await guard.check(page)).href);
+    const failRank = IMPACTS.indexOf(options.failOnImpact);
+    const browser = await launchGuardedBrowser(guard, ctx);
+    const pages: PageResult[] = [];
+    const raw: unknown[] = [];
+    try {
+      const context = await browser.browser.newContext();
+      for (const [index, url] of urls.entries()) {
+        const started = performance.now();
+        const page = await context.newPage();
+        try {
+          const response = await page.goto(url, { waitUntil: 'load', timeout: options.pageTimeoutMs });
+          if (!response) throw new Error('no response');
+          const results = await new AxeBuilder({ page }).withTags(options.tags).disableRules(options.disableRules).analyze();
+          const violationsByImpact: Record<string, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+          for (const v of results.violations) violationsByImpact[v.impact ?? 'minor'] = (violationsByImpact[v.impact ?? 'minor'] ?? 0) + 1;
+          const violations = results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'minor', help: v.help, nodes: v.nodes.length }));
+          const passed = !violations.some((v) => IMPACTS.indexOf(v.impact as (typeof IMPACTS)[number]) >= failRank);
+          pages.push({ url, passed, violationsByImpact, violations });
+          raw.push({ url, status: response.status(), durationMs: performance.now() - started, violations: results.violations, incomplete: results.incomplete.length, passes: results.passes.length });
+        } catch (error) {
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          pages.push({ url, passed: false, violationsByImpact: {}, violations: [], error: errorMessage(error) });
+          raw.push({ url, error: errorMessage(error) });
+        } finally {
+          await page.close().catch(() => undefined);
+        }
+        ctx.progress?.({ done: index + 1, total: urls.length, message: url });
+      }
+    } finally {
+      await browser.close();
+    }
+    const failed = pages.filter((p) => !p.passed).length;
+    const artifact = await writeJsonArtifact(ctx, 'accessibility/axe-results.json', { tags: options.tags, pages: raw }, 'axe-core results');
+    return {
+      status: failed > 0 ? 'failed' : 'passed',
+      totals: { totalTests: pages.length, passedTests: pages.length - failed, failedTests: failed, skippedTests: 0 },
+      summary: { kind: 'accessibility', pages },
+      artifacts: [artifact],
+    };
+  },
+});

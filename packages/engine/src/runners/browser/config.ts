@@ -1,0 +1,72 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CHROMIUM_ARGS } from '../../lib/chromium.ts';
+import type { BrowserOptions } from './options.ts';
+
+export interface BrowserPaths {
+  dir: string;
+  config: string;
+  json: string;
+  junit: string;
+  htmlReport: string;
+  results: string;
+}
+
+export function browserPaths(runDir: string): BrowserPaths {
+  const dir = path.join(runDir, 'browser');
+  return {
+    dir,
+    config: path.join(dir, 'playwright.config.mjs'),
+    json: path.join(dir, 'results.json'),
+    junit: path.join(dir, 'junit.xml'),
+    htmlReport: path.join(dir, 'html-report'),
+    results: path.join(dir, 'test-results'),
+  };
+}
+
+/**
+ * A Playwright config generated per run: the suite's spec files, the run's folders for every output, Debian
+ * Chromium, and the policy proxy in front of every request the browser makes.
+ */
+export async function writeBrowserConfig(p: {
+  paths: BrowserPaths;
+  suiteDir: string;
+  options: BrowserOptions;
+  baseUrl: string;
+  chromiumPath: string;
+  workers: number;
+  proxyUrl: string;
+}): Promise<void> {
+  const { paths, options } = p;
+  const config = {
+    testDir: p.suiteDir,
+    testMatch: Array.isArray(options.specs) ? options.specs : [options.specs],
+    ...(options.grep ? { grep: options.grep } : {}),
+    outputDir: paths.results,
+    fullyParallel: true,
+    forbidOnly: true,
+    workers: p.workers,
+    retries: options.retries,
+    timeout: options.testTimeoutMs,
+    globalTimeout: options.maxDurationSeconds * 1000,
+    reporter: [
+      ['json', { outputFile: paths.json }],
+      ['junit', { outputFile: paths.junit }],
+      ['html', { outputFolder: paths.htmlReport, open: 'never' }],
+      ['line'],
+    ],
+    use: {
+      baseURL: p.baseUrl,
+      headless: true,
+      trace: 'retain-on-failure',
+      screenshot: 'only-on-failure',
+      proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
+      ...(options.viewport ? { viewport: options.viewport } : {}),
+      launchOptions: { executablePath: p.chromiumPath, args: CHROMIUM_ARGS },
+    },
+    projects: [{ name: 'chromium' }],
+  };
+  // The grep option is a string in the manifest; Playwright wants a RegExp.
+  const source = `const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\nexport default config;\n`;
+  await writeFile(paths.config, source);
+}

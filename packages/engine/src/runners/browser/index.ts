@@ -1,0 +1,98 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ValidationError } from '../../errors.ts';
+import { runChild } from '../../lib/child-process.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { listFiles } from '../../lib/list-files.ts';
+import { startPolicyProxy } from '../../policy/policy-proxy.ts';
+import type { Artifact } from '../../types.ts';
+import { browserPaths, writeBrowserConfig } from './config.ts';
+import { casesFromReport, type PlaywrightJsonReport } from './json-report.ts';
+import { browserInput } from './options.ts';
+
+/** Time Playwright gets past its own global timeout to write its reports before it is killed. */
+export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
+
+const require = createRequire(import.meta.url);
+const playwrightCli = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
+/** The node_modules folder holding @playwright/test: spec files outside the repository resolve it through NODE_PATH. */
+export const PLAYWRIGHT_NODE_PATH = path.resolve(path.dirname(require.resolve('@playwright/test/package.json')), '..', '..');
+
+/**
+ * @playwright/test in a child process, with a config generated into the run folder. Totals come from Playwright's
+ * own stats; cases (for JUnit and the portal) from its JSON report. The browser reaches only what the target
+ * policy allows, through a proxy every request goes through.
+ */
+export const browserRunner = defineRunner({
+  kind: 'browser',
+  schema: browserInput,
+  async execute({ options }, { test, target, ctx, guard }) {
+    if (!test.suiteDir) throw new ValidationError({ field: 'suiteDir', reason: 'a browser test needs the folder of its spec files' });
+    const baseUrl = (await guard.check(target.baseUrl)).href;
+    const paths = browserPaths(ctx.runDir);
+    await mkdir(paths.dir, { recursive: true });
+    const proxy = await startPolicyProxy(guard);
+    let output = '';
+    try {
+      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, workers: ctx.workers, proxyUrl: proxy.url });
+      const existing = process.env.NODE_PATH;
+      const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
+        cwd: paths.dir,
+        env: {
+          ...process.env,
+          NODE_PATH: existing ? `${PLAYWRIGHT_NODE_PATH}${path.delimiter}${existing}` : PLAYWRIGHT_NODE_PATH,
+          PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+          PLAYWRIGHT_HTML_OPEN: 'never',
+          FORCE_COLOR: '0',
+          CI: '1',
+        },
+        signal: ctx.signal,
+        timeoutMs: options.maxDurationSeconds * 1000 + PLAYWRIGHT_EXIT_GRACE_MS,
+        onOutput: (chunk) => {
+          output += chunk;
+        },
+      });
+      if (proxy.refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...proxy.refused].slice(0, 20) });
+
+      let report: PlaywrightJsonReport;
+      try {
+        report = JSON.parse(await readFile(paths.json, 'utf8')) as PlaywrightJsonReport;
+      } catch {
+        throw new Error(`Playwright wrote no report (exit ${child.code}${child.timedOut ? ', timed out' : ''}): ${output.slice(-1000)}`);
+      }
+      const stats = report.stats;
+      if (!stats) throw new Error('Playwright report has no stats');
+      const cases = casesFromReport(report);
+      const totals = {
+        totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
+        passedTests: stats.expected + stats.flaky,
+        failedTests: stats.unexpected,
+        skippedTests: stats.skipped,
+      };
+      const runErrors = (report.errors ?? []).map((e) => e.message ?? '').filter(Boolean);
+      if (totals.totalTests === 0) throw new Error(runErrors[0] ?? `no tests matched ${JSON.stringify(options.specs)} in the suite`);
+
+      const rel = (p: string) => path.relative(ctx.runDir, p);
+      const files = await listFiles(paths.results, ctx.runDir);
+      const artifacts: Artifact[] = [
+        { path: rel(paths.htmlReport), kind: 'html-report', contentType: 'text/html', label: 'Playwright HTML report', directory: true },
+        { path: rel(paths.json), kind: 'json', contentType: 'application/json', label: 'Playwright JSON report' },
+        { path: rel(paths.junit), kind: 'junit', contentType: 'application/xml', label: 'Playwright JUnit report' },
+        ...files.filter((f) => f.endsWith('.zip')).map((f): Artifact => ({ path: f, kind: 'trace', contentType: 'application/zip' })),
+        ...files.filter((f) => f.endsWith('.png')).map((f): Artifact => ({ path: f, kind: 'screenshot', contentType: 'image/png' })),
+      ];
+      const failed = totals.failedTests > 0 || runErrors.length > 0 || child.timedOut;
+      return {
+        status: failed ? 'failed' : 'passed',
+        totals,
+        durationMs: stats.duration,
+        summary: { kind: 'browser', cases },
+        artifacts,
+        ...(runErrors.length > 0 ? { error: runErrors.join('\n').slice(0, 4000) } : {}),
+      };
+    } finally {
+      await proxy.close();
+    }
+  },
+});

@@ -1,0 +1,97 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import { RunAbortedError } from '../../errors.ts';
+import { CHROMIUM_ARGS } from '../../lib/chromium.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
+import { startPolicyProxy } from '../../policy/policy-proxy.ts';
+import type { Artifact, RunContext } from '../../types.ts';
+import { CATEGORIES, LIGHTHOUSE_PAGE_TIMEOUT_MS, THRESHOLD_CATEGORY, lighthouseInput, type LighthouseThresholds } from './options.ts';
+
+type PageResult = { url: string; scores: Record<string, number>; passed: boolean; failedThresholds: string[]; error?: string };
+
+function failedThresholds(scores: Record<string, number>, thresholds: LighthouseThresholds): string[] {
+  const failed: string[] = [];
+  for (const [name, category] of Object.entries(THRESHOLD_CATEGORY) as [keyof LighthouseThresholds, string][]) {
+    const min = thresholds[name];
+    if (min !== undefined && (scores[category] ?? 0) < min) failed.push(`${category} ${scores[category] ?? 0} < ${min}`);
+  }
+  return failed;
+}
+
+/** One Chromium per page, killed on abort or when the page's time is up (lighthouse itself takes no signal). */
+async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl: string, dir: string, ctx: RunContext) {
+  // chrome-launcher writes its logs into the profile folder before Chromium creates it.
+  await mkdir(path.join(dir, 'profile'), { recursive: true });
+  const chrome = await chromeLauncher.launch({
+    chromePath: ctx.chromiumPath,
+    chromeFlags: [...CHROMIUM_ARGS, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+    userDataDir: path.join(dir, 'profile'),
+    logLevel: 'error',
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<never>((_, reject) => {
+    const kill = (reason: Error) => {
+      chrome.kill();
+      reject(reason);
+    };
+    timer = setTimeout(() => kill(new Error(`lighthouse took longer than ${LIGHTHOUSE_PAGE_TIMEOUT_MS} ms`)), LIGHTHOUSE_PAGE_TIMEOUT_MS);
+    ctx.signal.addEventListener('abort', () => kill(new RunAbortedError()), { once: true });
+  });
+  try {
+    const flags = { port: chrome.port, output: 'html' as const, logLevel: 'error' as const, onlyCategories: [...CATEGORIES] };
+    const result = await Promise.race([lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined), killed]);
+    if (!result) throw new Error('lighthouse returned nothing');
+    return result;
+  } finally {
+    clearTimeout(timer);
+    chrome.kill();
+    // The profile is Chromium's cache and state, tens of megabytes: not an artifact.
+    await rm(path.join(dir, 'profile'), { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** lighthouse + chrome-launcher, one page at a time: the four category scores and an HTML report per page. */
+export const lighthouseRunner = defineRunner({
+  kind: 'lighthouse',
+  schema: lighthouseInput,
+  async execute({ options, thresholds }, { ctx, guard }) {
+    const urls: string[] = [];
+    for (const page of options.pages) urls.push((await guard.check(page)).href);
+    const proxy = await startPolicyProxy(guard);
+    const pages: PageResult[] = [];
+    const artifacts: Artifact[] = [];
+    try {
+      for (const [index, url] of urls.entries()) {
+        const dir = path.join(ctx.runDir, 'lighthouse', `page-${index + 1}`);
+        await mkdir(dir, { recursive: true });
+        try {
+          const result = await auditPage(url, options.formFactor, proxy.url, dir, ctx);
+          const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]));
+          const failed = failedThresholds(scores, thresholds);
+          const runtimeError = result.lhr.runtimeError?.message;
+          pages.push({ url, scores, passed: failed.length === 0 && !runtimeError, failedThresholds: failed, ...(runtimeError ? { error: runtimeError } : {}) });
+          const report = Array.isArray(result.report) ? (result.report[0] ?? '') : result.report;
+          await writeFile(path.join(dir, 'report.html'), report);
+          artifacts.push({ path: path.relative(ctx.runDir, path.join(dir, 'report.html')), kind: 'html-report', contentType: 'text/html', label: `Lighthouse report: ${url}` });
+        } catch (error) {
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          pages.push({ url, scores: {}, passed: false, failedThresholds: [], error: errorMessage(error) });
+        }
+        ctx.progress?.({ done: index + 1, total: urls.length, message: url });
+      }
+    } finally {
+      await proxy.close();
+    }
+    artifacts.unshift(await writeJsonArtifact(ctx, 'lighthouse/scores.json', { formFactor: options.formFactor, thresholds, pages }, 'Lighthouse scores'));
+    const failed = pages.filter((p) => !p.passed).length;
+    return {
+      status: failed > 0 ? 'failed' : 'passed',
+      totals: { totalTests: pages.length, passedTests: pages.length - failed, failedTests: failed, skippedTests: 0 },
+      summary: { kind: 'lighthouse', pages },
+      artifacts,
+    };
+  },
+});

@@ -1,0 +1,120 @@
+import autocannon from 'autocannon';
+import { RunAbortedError } from '../../errors.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { writeJsonArtifact } from '../../lib/result.ts';
+import { loadInput } from './options.ts';
+import { computeLoad, isSuccessStatus, type LoadSamples } from './stats.ts';
+
+/** Slack over the configured duration (or the hard cap, for `amount` runs) before the run is stopped. */
+export const LOAD_STOP_GRACE_MS = 15_000;
+
+interface BuiltRequest {
+  path?: string;
+  requestBuffer?: Buffer;
+}
+
+/**
+ * autocannon in-process. Its own result has whole-millisecond latencies, no p95 and no bytes sent, so every
+ * response is recorded here: `onResponse` runs on the request object (its path and request buffer) right before
+ * the client's `response` event (its status, bytes and sub-millisecond time), synchronously.
+ */
+export const loadRunner = defineRunner({
+  kind: 'load',
+  schema: loadInput,
+  async execute({ options, thresholds }, { ctx, guard }) {
+    const base = await guard.check(guard.baseUrl.href);
+    const requests = options.requests ?? [{ path: `${base.pathname}${base.search}`, method: 'GET' as const }];
+    const origin = base.origin;
+
+    const samples: LoadSamples = {
+      times: [],
+      successful: 0,
+      failedResponses: 0,
+      errors: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      failures: new Map(),
+      elapsedSeconds: 0,
+    };
+    let pending: { path: string; sent: number } | null = null;
+    const fallbackPath = requests.length === 1 ? (requests[0]?.path ?? '/') : '*';
+    const countFailure = (path: string, status: number | 'error') => {
+      const key = `${path}\u0000${status}`;
+      samples.failures.set(key, (samples.failures.get(key) ?? 0) + 1);
+    };
+
+    const started = performance.now();
+    let settle: (error: Error | null) => void = () => undefined;
+    const finished = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error ? reject(error) : resolve());
+    });
+    const instance = autocannon(
+      {
+        url: origin,
+        connections: options.connections,
+        duration: options.durationSeconds,
+        ...(options.amount ? { amount: options.amount } : {}),
+        timeout: options.timeoutSeconds,
+        requests: requests.map((r) => ({
+          method: r.method,
+          path: r.path,
+          ...(r.headers ? { headers: r.headers } : {}),
+          ...(r.body !== undefined ? { body: r.body } : {}),
+          onResponse(this: BuiltRequest) {
+            pending = { path: this.path ?? r.path, sent: this.requestBuffer?.length ?? 0 };
+          },
+        })),
+      },
+      (error) => settle(error ?? null),
+    );
+
+    instance.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
+      const req = pending ?? { path: fallbackPath, sent: 0 };
+      pending = null;
+      samples.times.push(responseTime);
+      samples.bytesSent += req.sent;
+      samples.bytesReceived += resBytes;
+      if (isSuccessStatus(statusCode)) {
+        samples.successful++;
+      } else {
+        samples.failedResponses++;
+        countFailure(req.path, statusCode);
+      }
+    });
+    instance.on('reqError', () => {
+      // Connection errors and timeouts carry no request: attribute them to the only path, or to all ('*').
+      samples.errors++;
+      countFailure(fallbackPath, 'error');
+    });
+
+    const capMs = (options.amount ? 300 : options.durationSeconds) * 1000 + LOAD_STOP_GRACE_MS;
+    const cap = setTimeout(() => instance.stop(), capMs);
+    const onAbort = () => instance.stop();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    ctx.log('load started', { url: origin, connections: options.connections, amount: options.amount, durationSeconds: options.durationSeconds });
+    try {
+      await finished;
+    } finally {
+      clearTimeout(cap);
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    samples.elapsedSeconds = (performance.now() - started) / 1000;
+
+    const { load, checks, requestsPerSecond } = computeLoad(samples, thresholds);
+    const failuresByUrl = [...samples.failures].map(([key, count]) => {
+      const [path = '', status = ''] = key.split('\u0000');
+      return { url: new URL(path === '*' ? '/' : path, origin).href, status: status === 'error' ? ('error' as const) : Number(status), count };
+    });
+    failuresByUrl.sort((a, b) => b.count - a.count);
+    const summary = { kind: 'load' as const, load, failuresByUrl, requestsPerSecond, thresholdChecks: checks };
+    const artifact = await writeJsonArtifact(ctx, 'load/summary.json', summary, 'Load test summary');
+    const met = load.customMetricThresholdMet;
+    return {
+      status: met ? 'passed' : 'failed',
+      totals: { totalTests: 1, passedTests: met ? 1 : 0, failedTests: met ? 0 : 1, skippedTests: 0 },
+      summary,
+      artifacts: [artifact],
+    };
+  },
+});

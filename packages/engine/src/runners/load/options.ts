@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Defaults chosen to be gentle on a client's production site. */
+export const DEFAULT_CONNECTIONS = 10;
+export const DEFAULT_DURATION_SECONDS = 10;
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
+/** A load test never runs longer than this, whatever the manifest says. */
+export const MAX_DURATION_SECONDS = 300;
+
+const request = z
+  .object({
+    path: z.string().startsWith('/', 'must be a path starting with /'),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']).default('GET'),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+  })
+  .strict();
+
+export const loadInput = z.object({
+  options: z
+    .object({
+      /** Requests to cycle through, all on the website's origin; default: GET of the base URL. */
+      requests: z.array(request).min(1).optional(),
+      connections: z.number().int().min(1).max(1000).default(DEFAULT_CONNECTIONS),
+      durationSeconds: z.number().positive().max(MAX_DURATION_SECONDS).default(DEFAULT_DURATION_SECONDS),
+      /** When set, the run ends after exactly this many requests instead of after a duration. */
+      amount: z.number().int().min(1).max(10_000_000).optional(),
+      timeoutSeconds: z.number().positive().max(120).default(DEFAULT_REQUEST_TIMEOUT_SECONDS),
+    })
+    .strict(),
+  thresholds: z
+    .object({
+      maxP95Ms: z.number().positive().optional(),
+      maxAverageMs: z.number().positive().optional(),
+      maxResponseMs: z.number().positive().optional(),
+      /** Percent of failed requests, 0-100. */
+      maxFailedRate: z.number().min(0).max(100).optional(),
+      minRequestsPerSecond: z.number().positive().optional(),
+    })
+    .strict(),
+});
+export type LoadInput = z.output<typeof loadInput>;
+export type LoadThresholds = LoadInput['thresholds'];

@@ -1,0 +1,67 @@
+import { access } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { writeJsonArtifact } from '../../lib/result.ts';
+import { countByRisk } from '../security-scan/index.ts';
+import type { Finding } from '../../types.ts';
+import { androidFindings, type ApkInfo } from './android.ts';
+import { iosFindings, type IpaInfo } from './ios.ts';
+import { mobileStaticInput } from './options.ts';
+
+const require = createRequire(import.meta.url);
+// app-info-parser ships CommonJS without types: a parser per file, parse() resolves the manifest or Info.plist.
+const AppInfoParser = require('app-info-parser') as new (file: string) => { parse(): Promise<unknown> };
+
+export class NoAppError extends Error {
+  readonly code = 'no_app';
+}
+
+async function parseApp(file: string): Promise<Record<string, unknown>> {
+  await access(file);
+  const info = (await new AppInfoParser(file).parse()) as Record<string, unknown>;
+  // Icons are base64 images: no use in findings, heavy in the summary.
+  delete info.icon;
+  return info;
+}
+
+/**
+ * app-info-parser over the client's uploaded APK and/or IPA; findings by risk, no network. A finding's url
+ * names the app (`android://<package>`, `ios://<bundle id>`), so false-positive marks survive a re-upload.
+ */
+export const mobileStaticRunner = defineRunner({
+  kind: 'mobile-static',
+  schema: mobileStaticInput,
+  async execute({ options, thresholds }, { target, ctx }) {
+    const wantAndroid = options.platform !== 'ios' && target.androidApp;
+    const wantIos = options.platform !== 'android' && target.iosApp;
+    if (!wantAndroid && !wantIos) {
+      throw new NoAppError(`no ${options.platform === 'any' ? 'mobile' : options.platform} build has been uploaded`);
+    }
+    const findings: Finding[] = [];
+    const app: Record<string, unknown> = {};
+    if (target.androidApp && wantAndroid) {
+      const info = (await parseApp(target.androidApp)) as ApkInfo & Record<string, unknown>;
+      app.android = info;
+      findings.push(...androidFindings(info, options, `android://${info.package ?? path.basename(target.androidApp)}`));
+    }
+    if (target.iosApp && wantIos) {
+      const info = (await parseApp(target.iosApp)) as IpaInfo & Record<string, unknown>;
+      app.ios = info;
+      findings.push(...iosFindings(info, options, `ios://${info.CFBundleIdentifier ?? path.basename(target.iosApp)}`));
+    }
+    const counts = countByRisk(findings);
+    const passed =
+      counts.High <= thresholds.maxHigh &&
+      (thresholds.maxMedium === undefined || counts.Medium <= thresholds.maxMedium) &&
+      (thresholds.maxLow === undefined || counts.Low <= thresholds.maxLow);
+    ctx.log('mobile static analysis done', { files: [target.androidApp, target.iosApp].filter(Boolean).map((f) => path.basename(f as string)), counts });
+    const artifact = await writeJsonArtifact(ctx, 'mobile-static/findings.json', { counts, findings, app }, 'Mobile static analysis');
+    return {
+      status: passed ? 'passed' : 'failed',
+      totals: { totalTests: 1, passedTests: passed ? 1 : 0, failedTests: passed ? 0 : 1, skippedTests: 0 },
+      summary: { kind: 'mobile-static', findings, app },
+      artifacts: [artifact],
+    };
+  },
+});

@@ -1,0 +1,83 @@
+import { RunAbortedError } from '../../errors.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { guardedRequest } from '../../lib/http.ts';
+import { errorMessage, totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
+import type { CaseResult, RunContext } from '../../types.ts';
+import { headerChecks } from './header-checks.ts';
+import { securityChecksInput, type SecurityChecksOptions } from './options.ts';
+
+type Check = Omit<CaseResult, 'durationMs'>;
+
+async function timed(name: string, ctx: RunContext, body: () => Promise<Check | Check[]>): Promise<CaseResult[]> {
+  const started = performance.now();
+  try {
+    const result = await body();
+    const durationMs = performance.now() - started;
+    return (Array.isArray(result) ? result : [result]).map((c) => ({ ...c, durationMs }));
+  } catch (error) {
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    return [{ name, status: 'failed', durationMs: performance.now() - started, error: errorMessage(error) }];
+  }
+}
+
+async function tlsCheck(guard: TargetGuard, options: SecurityChecksOptions, ctx: RunContext): Promise<Check> {
+  const name = 'The website is served over HTTPS with a valid certificate';
+  if (guard.baseUrl.protocol !== 'https:') {
+    return options.requireHttps
+      ? { name, status: 'failed', error: `${guard.baseUrl.origin} is plain http` }
+      : { name, status: 'skipped', error: 'plain http allowed by requireHttps: false' };
+  }
+  // fetch verifies the certificate chain and host name; a failure throws with the reason.
+  await guardedRequest(guard, guard.baseUrl.href, { signal: ctx.signal, followRedirects: false });
+  return { name, status: 'passed' };
+}
+
+async function loginCheck(guard: TargetGuard, login: NonNullable<SecurityChecksOptions['login']>, ctx: RunContext): Promise<Check> {
+  const name = `Login ${login.path} rejects wrong credentials`;
+  const isJson = typeof login.badCredentials !== 'string';
+  const response = await guardedRequest(guard, login.path, {
+    method: login.method,
+    headers: { 'content-type': isJson ? 'application/json' : 'application/x-www-form-urlencoded' },
+    body: isJson ? JSON.stringify(login.badCredentials) : (login.badCredentials as string),
+    followRedirects: false,
+    signal: ctx.signal,
+  });
+  if (login.rejectStatus.includes(response.status)) return { name, status: 'passed' };
+  return { name, status: 'failed', error: `answered ${response.status} to wrong credentials, expected ${login.rejectStatus.join(', ')}` };
+}
+
+async function protectedCheck(guard: TargetGuard, path: string, ctx: RunContext): Promise<Check> {
+  const name = `${path} refuses anonymous access`;
+  const response = await guardedRequest(guard, path, { signal: ctx.signal, followRedirects: false });
+  if (response.status === 401 || response.status === 403) return { name, status: 'passed' };
+  const location = response.headers.get('location');
+  if (response.status >= 300 && response.status < 400 && location && new URL(location, response.url).pathname !== new URL(response.url).pathname) {
+    return { name, status: 'passed' };
+  }
+  return { name, status: 'failed', error: `answered ${response.status} without credentials` };
+}
+
+/** Pass/fail checks of a website's security basics: the spec's security report. */
+export const securityChecksRunner = defineRunner({
+  kind: 'security-checks',
+  schema: securityChecksInput,
+  async execute({ options }, { ctx, guard }) {
+    for (const p of [...options.pages, ...options.protectedPaths, ...(options.login ? [options.login.path] : [])]) await guard.check(p);
+    const cases: CaseResult[] = [];
+    cases.push(...(await timed('The website is served over HTTPS with a valid certificate', ctx, () => tlsCheck(guard, options, ctx))));
+    for (const page of options.pages) {
+      cases.push(...(await timed(`${page}: page answers`, ctx, async () => headerChecks(page, await guardedRequest(guard, page, { signal: ctx.signal })))));
+    }
+    if (options.login) {
+      const login = options.login;
+      cases.push(...(await timed(`Login ${login.path} rejects wrong credentials`, ctx, () => loginCheck(guard, login, ctx))));
+    }
+    for (const path of options.protectedPaths) {
+      cases.push(...(await timed(`${path} refuses anonymous access`, ctx, () => protectedCheck(guard, path, ctx))));
+    }
+    const totals = totalsFromCases(cases);
+    const artifact = await writeJsonArtifact(ctx, 'security-checks/results.json', cases, 'Security checks');
+    return { status: totals.failedTests > 0 ? 'failed' : 'passed', totals, summary: { kind: 'security-checks', cases }, artifacts: [artifact] };
+  },
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const securityChecksInput = z.object({
+  options: z
+    .object({
+      /** Pages whose headers and cookies are checked. */
+      pages: z.array(z.string().min(1)).min(1).default(['/']),
+      /** Plain http fails the TLS check unless this is false (a local demo has no certificate). */
+      requireHttps: z.boolean().default(true),
+      login: z
+        .object({
+          path: z.string().min(1),
+          method: z.enum(['POST', 'PUT']).default('POST'),
+          /** The body of a login with wrong credentials: JSON, or a string sent as a form. */
+          badCredentials: z.union([z.record(z.string(), z.unknown()), z.string()]),
+          /** Status codes that mean "refused". */
+          rejectStatus: z.array(z.number().int()).min(1).default([400, 401, 403, 422]),
+        })
+        .strict()
+        .optional(),
+      /** Paths that must refuse a visitor without credentials (401/403, or a redirect to a login page). */
+      protectedPaths: z.array(z.string().min(1)).default([]),
+    })
+    .strict(),
+  thresholds: z.object({}).strict(),
+});
+export type SecurityChecksOptions = z.output<typeof securityChecksInput>['options'];

@@ -1,0 +1,79 @@
+import { crawlPages } from '../../lib/crawl.ts';
+import { defineRunner } from '../../lib/define-runner.ts';
+import { writeJsonArtifact } from '../../lib/result.ts';
+import type { Artifact, Finding, Risk } from '../../types.ts';
+import { securityScanInput } from './options.ts';
+import { passiveFindings } from './passive-rules.ts';
+import { runWapiti } from './wapiti.ts';
+
+export const RISKS: readonly Risk[] = ['High', 'Medium', 'Low', 'Informational'];
+
+export function countByRisk(findings: readonly Finding[]): Record<Risk, number> {
+  const counts: Record<Risk, number> = { High: 0, Medium: 0, Low: 0, Informational: 0 };
+  for (const f of findings) counts[f.risk]++;
+  return counts;
+}
+
+/** One finding per rule, URL and parameter: the identity false-positive marks match on. */
+function dedupe(findings: Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = `${f.ruleId}\u0000${f.url ?? ''}\u0000${f.param ?? ''}`;
+    if (!byKey.has(key)) byKey.set(key, f);
+  }
+  return [...byKey.values()];
+}
+
+export const securityScanRunner = defineRunner({
+  kind: 'security-scan',
+  schema: securityScanInput,
+  async execute({ options, thresholds }, { ctx, guard }) {
+    for (const page of options.pages) await guard.check(page);
+    const crawl = await crawlPages(guard, options.pages, { crawl: options.crawl, maxPages: options.maxPages, signal: ctx.signal });
+    const passive = crawl.responses.flatMap(passiveFindings);
+    ctx.log('passive checks done', { pages: crawl.responses.length, findings: passive.length });
+    ctx.progress?.({ done: 1, total: options.active ? 2 : 1, message: 'passive checks done' });
+
+    const artifacts: Artifact[] = [];
+    let active: Finding[] = [];
+    let wapitiNote: Record<string, unknown> | undefined;
+    if (options.active) {
+      const start = await guard.check(options.pages[0] ?? '/');
+      const wapiti = await runWapiti(
+        {
+          startUrl: start.href,
+          modules: options.modules,
+          depth: options.depth,
+          maxScanSeconds: options.maxScanSeconds,
+          excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
+        },
+        ctx,
+      );
+      active = wapiti.findings;
+      wapitiNote = { exitCode: wapiti.exitCode, timedOut: wapiti.timedOut, findings: active.length };
+      artifacts.push(
+        { path: 'wapiti/report.json', kind: 'json', contentType: 'application/json', label: 'Wapiti report' },
+        { path: 'wapiti/wapiti.log', kind: 'log', contentType: 'text/plain', label: 'Wapiti log' },
+      );
+      ctx.progress?.({ done: 2, total: 2, message: 'active scan done' });
+    }
+
+    const findings = dedupe([...passive, ...active]);
+    const counts = countByRisk(findings);
+    const over = (['High', 'Medium', 'Low'] as const).filter((risk) => {
+      const max = thresholds[`max${risk}`];
+      return max !== undefined && counts[risk] > max;
+    });
+    const summary = { kind: 'security-scan' as const, findings };
+    artifacts.unshift(
+      await writeJsonArtifact(ctx, 'security-scan/findings.json', { counts, findings, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote }, 'Security scan findings'),
+    );
+    const passed = over.length === 0;
+    return {
+      status: passed ? 'passed' : 'failed',
+      totals: { totalTests: 1, passedTests: passed ? 1 : 0, failedTests: passed ? 0 : 1, skippedTests: 0 },
+      summary,
+      artifacts,
+    };
+  },
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
+
+export const DEFAULT_MAX_PAGES = 20;
+export const DEFAULT_MAX_SCAN_SECONDS = 120;
+export const MAX_SCAN_SECONDS = 1800;
+
+export const securityScanInput = z.object({
+  options: z
+    .object({
+      /** Paths (or same-origin URLs) the passive checks start from. */
+      pages: z.array(z.string().min(1)).min(1).default(['/']),
+      crawl: z.boolean().default(true),
+      maxPages: z.number().int().min(1).max(500).default(DEFAULT_MAX_PAGES),
+      /** Run wapiti's active attacks; off, only the passive checks run. */
+      active: z.boolean().default(true),
+      modules: z
+        .array(z.string().regex(/^[a-z_]+$/, 'must be a wapiti module name'))
+        .min(1)
+        .refine((m) => !m.some((x) => FORBIDDEN_WAPITI_MODULES.includes(x)), `may not include ${FORBIDDEN_WAPITI_MODULES.join(', ')}`)
+        .default(DEFAULT_WAPITI_MODULES),
+      depth: z.number().int().min(0).max(10).default(2),
+      maxScanSeconds: z.number().int().min(5).max(MAX_SCAN_SECONDS).default(DEFAULT_MAX_SCAN_SECONDS),
+      /** Paths wapiti must not touch (e.g. /logout). */
+      exclude: z.array(z.string()).default([]),
+    })
+    .strict(),
+  thresholds: z
+    .object({
+      /** The run fails when a risk's count is above its maximum; by default any High fails it. */
+      maxHigh: z.number().int().min(0).default(0),
+      maxMedium: z.number().int().min(0).optional(),
+      maxLow: z.number().int().min(0).optional(),
+    })
+    .strict(),
+});

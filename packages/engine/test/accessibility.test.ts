@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { startPlantedServer } from './fixtures/planted-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+describe('accessibility runner', () => {
+  let planted: FixtureServer;
+  let hardened: FixtureServer;
+  beforeAll(async () => {
+    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
+  });
+  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+
+  it('fails the page with planted violations and passes the clean ones', async () => {
+    const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/a11y', '/slow'] }), localTarget(planted.url), await makeContext());
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'accessibility') throw new Error('wrong summary');
+    const [form, slow] = result.summary.pages;
+    expect(form?.violations?.map((v) => [v.id, v.impact, v.nodes]).sort()).toEqual([
+      ['document-title', 'serious', 1],
+      ['image-alt', 'critical', 1],
+      ['label', 'critical', 1],
+    ]);
+    expect(form).toMatchObject({ url: `${planted.url}/a11y`, passed: false, violationsByImpact: { critical: 2, serious: 1, moderate: 0, minor: 0 } });
+    expect(slow).toMatchObject({ passed: true, violationsByImpact: { critical: 0, serious: 0, moderate: 0, minor: 0 } });
+    expect(result.totals).toEqual({ totalTests: 2, passedTests: 1, failedTests: 1, skippedTests: 0 });
+
+    const lenient = await accessibilityRunner.run(
+      testOf('accessibility', { pages: ['/a11y'], disableRules: ['image-alt', 'label'], failOnImpact: 'critical' }),
+      localTarget(planted.url),
+      await makeContext(),
+    );
+    expect(lenient.status).toBe('passed');
+  });
+
+  it('passes the hardened site', async () => {
+    const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/', '/about'] }), localTarget(hardened.url), await makeContext());
+    expect(result.status).toBe('passed');
+  });
+});

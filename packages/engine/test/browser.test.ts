@@ -1,0 +1,75 @@
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserRunner } from '../src/runners/browser/index.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+describe('browser runner', () => {
+  let server: FixtureServer;
+  let suiteDir: string;
+  beforeAll(async () => {
+    server = await startHardenedServer();
+    // Outside the repository, as a stored suite version is: @playwright/test must still resolve.
+    suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-suite-'));
+    await cp(path.join(import.meta.dirname, 'fixtures', 'browser-suite'), suiteDir, { recursive: true });
+  });
+  afterAll(async () => {
+    await server.close();
+    await rm(suiteDir, { recursive: true, force: true });
+  });
+
+  it('runs the suite in Chromium and reports Playwright totals, cases and artifacts', async () => {
+    const ctx = await makeContext({ workers: 2 });
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url), ctx);
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('failed');
+    expect(result.totals).toEqual({ totalTests: 4, passedTests: 2, failedTests: 1, skippedTests: 1 });
+    if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+    const cases = [...result.summary.cases].sort((a, b) => a.name.localeCompare(b.name));
+    expect(cases.map((c) => [c.name, c.status])).toEqual([
+      ['broken.spec.ts › checkout works', 'skipped'],
+      ['broken.spec.ts › pricing page exists', 'failed'],
+      ['home.spec.ts › about page is linked from home', 'passed'],
+      ['home.spec.ts › home shows its heading', 'passed'],
+    ]);
+    expect(cases[1]?.error).toContain('toBeVisible');
+
+    const kinds = result.artifacts.map((a) => a.kind);
+    expect(kinds.filter((k) => k === 'trace')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'screenshot')).toHaveLength(1);
+    for (const artifact of result.artifacts) expect((await stat(path.join(ctx.runDir, artifact.path))).size).toBeGreaterThan(0);
+    expect(await readFile(path.join(ctx.runDir, 'browser/html-report/index.html'), 'utf8')).toContain('<html');
+    expect(await readFile(path.join(ctx.runDir, 'browser/junit.xml'), 'utf8')).toContain('tests="4"');
+  });
+
+  it('sends every browser request through the target policy', async () => {
+    const other = await startHardenedServer();
+    process.env.FULLSTOP_OTHER_ORIGIN = other.url;
+    try {
+      const result = await browserRunner.run(testOf('browser', { specs: 'policy.check.ts' }, { suiteDir }), localTarget(server.url), await makeContext());
+      expect(result.totals).toEqual({ totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 });
+      expect(other.requests).toBe(0);
+    } finally {
+      delete process.env.FULLSTOP_OTHER_ORIGIN;
+      await other.close();
+    }
+  });
+
+  it('refuses a target on a private address', async () => {
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url, { allowPrivateAddresses: false }), await makeContext());
+    expect(result).toMatchObject({ status: 'error', errorCode: 'target_policy' });
+  });
+
+  it('stops Playwright when the run is aborted', async () => {
+    const controller = new AbortController();
+    const ctx = await makeContext({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 1500);
+    const started = Date.now();
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url), ctx);
+    expect(result).toMatchObject({ status: 'error', errorCode: 'aborted' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRunner } from '../src/runners/api/index.ts';
+import { securityChecksRunner } from '../src/runners/security-checks/index.ts';
+import type { CaseResult } from '../src/types.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { HARDENED_CREDENTIALS, startHardenedServer } from './fixtures/hardened-server.ts';
+import { startPlantedServer } from './fixtures/planted-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+const casesOf = (summary: { kind: string; cases?: CaseResult[] }) => summary.cases ?? [];
+const byStatus = (cases: CaseResult[], status: CaseResult['status']) => cases.filter((c) => c.status === status).map((c) => c.name);
+
+const checksTest = testOf('security-checks', {
+  pages: ['/'],
+  requireHttps: false,
+  login: { path: '/login', badCredentials: { email: HARDENED_CREDENTIALS.email, password: 'wrong' } },
+  protectedPaths: ['/account'],
+});
+
+describe('security-checks runner', () => {
+  let planted: FixtureServer;
+  let hardened: FixtureServer;
+  beforeAll(async () => {
+    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
+  });
+  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+
+  it('fails every planted weakness by name', async () => {
+    const result = await securityChecksRunner.run(checksTest, localTarget(planted.url), await makeContext());
+    const cases = casesOf(result.summary);
+    expect(result.status).toBe('failed');
+    expect(result.totals).toEqual({ totalTests: 17, passedTests: 0, failedTests: 13, skippedTests: 4 });
+    expect(byStatus(cases, 'failed')).toEqual([
+      '/: Content-Security-Policy header is set',
+      '/: framing is restricted (X-Frame-Options or frame-ancestors)',
+      '/: X-Content-Type-Options is nosniff',
+      '/: Referrer-Policy header is set',
+      '/: Permissions-Policy header is set',
+      '/: Server header reveals no version',
+      '/: no X-Powered-By header',
+      '/: cookie session is HttpOnly',
+      '/: cookie session has SameSite',
+      '/: cookie tracking is HttpOnly',
+      '/: cookie tracking has SameSite',
+      'Login /login rejects wrong credentials',
+      '/account refuses anonymous access',
+    ]);
+    expect(cases.find((c) => c.name === 'Login /login rejects wrong credentials')?.error).toBe('answered 200 to wrong credentials, expected 400, 401, 403, 422');
+  });
+
+  it('passes the hardened site', async () => {
+    const result = await securityChecksRunner.run(checksTest, localTarget(hardened.url), await makeContext());
+    expect(result.status).toBe('passed');
+    expect(result.totals).toEqual({ totalTests: 14, passedTests: 11, failedTests: 0, skippedTests: 3 });
+  });
+
+  it('fails plain http when https is required', async () => {
+    const result = await securityChecksRunner.run(testOf('security-checks', {}), localTarget(hardened.url), await makeContext());
+    expect(casesOf(result.summary)[0]).toMatchObject({ status: 'failed', error: `${hardened.url} is plain http` });
+  });
+});
+
+describe('api runner', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startHardenedServer();
+  });
+  afterAll(() => server.close());
+
+  it('asserts status, JSON fields, types and latency per request', async () => {
+    const result = await apiRunner.run(
+      testOf('api', {
+        requests: [
+          { name: 'items', path: '/api/items', expect: { status: 200, json: { count: 2, 'items.1.name': 'pear' }, jsonTypes: { items: 'array' }, headers: { 'content-type': 'json' }, maxLatencyMs: 5000 } },
+          { name: 'login', method: 'POST', path: '/login', body: HARDENED_CREDENTIALS, expect: { json: { token: 't' } } },
+          { name: 'wrong field', path: '/api/items', expect: { json: { count: 3, 'items.0.id': 1 }, jsonTypes: { 'items.0.price': 'number' } } },
+          { name: 'wrong status', path: '/account', expect: { status: [200, 204] } },
+        ],
+      }),
+      localTarget(server.url),
+      await makeContext(),
+    );
+    expect(result.status).toBe('failed');
+    expect(result.totals).toEqual({ totalTests: 4, passedTests: 2, failedTests: 2, skippedTests: 0 });
+    const cases = casesOf(result.summary);
+    expect(cases.map((c) => [c.name, c.status, c.error])).toEqual([
+      ['items', 'passed', undefined],
+      ['login', 'passed', undefined],
+      ['wrong field', 'failed', 'count is 2, expected 3; items.0.price is missing, expected a number'],
+      ['wrong status', 'failed', 'status 401, expected 200 or 204'],
+    ]);
+    expect(cases[0]!.durationMs).toBeGreaterThan(0);
+  });
+
+  it('refuses a URL on another origin before sending anything', async () => {
+    server.resetCounters();
+    const result = await apiRunner.run(
+      testOf('api', { requests: [{ path: '/api/items' }, { path: 'http://203.0.113.9/steal' }] }),
+      localTarget(server.url),
+      await makeContext(),
+    );
+    expect(result).toMatchObject({ status: 'error', errorCode: 'target_policy' });
+    expect(result.error).toContain('origin http://203.0.113.9 is not the target');
+    expect(server.requests).toBe(0);
+  });
+
+  it('names the bad field of a request', () => {
+    expect(() => apiRunner.validate(testOf('api', { requests: [{ path: '/x', expect: { status: 'ok' } }] }))).toThrow(/options\.requests\.0\.expect\.status/);
+    expect(() => apiRunner.validate(testOf('api', {}))).toThrow(/options\.requests/);
+  });
+});

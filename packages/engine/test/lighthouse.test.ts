@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lighthouseRunner } from '../src/runners/lighthouse/index.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { startPlantedServer } from './fixtures/planted-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+// One page only: lighthouse takes ~9 s and ~290 MB a page.
+describe('lighthouse runner', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startPlantedServer();
+  });
+  afterAll(() => server.close());
+
+  it('scores the four categories, applies thresholds and writes the HTML report', async () => {
+    const ctx = await makeContext();
+    const result = await lighthouseRunner.run(
+      testOf('lighthouse', { pages: ['/a11y'] }, { thresholds: { minPerformance: 50, minAccessibility: 95 } }),
+      localTarget(server.url),
+      ctx,
+    );
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'lighthouse') throw new Error('wrong summary');
+    const [page] = result.summary.pages;
+    expect(page?.error).toBeUndefined();
+    expect(Object.keys(page?.scores ?? {})).toEqual(['performance', 'accessibility', 'best-practices', 'seo']);
+    // The planted page misses alt text, a label and a title: accessibility falls under 95, nothing else is slow.
+    expect(page?.scores.performance).toBeGreaterThanOrEqual(50);
+    expect(page?.scores.accessibility).toBeLessThan(95);
+    expect(page?.failedThresholds).toEqual([`accessibility ${page?.scores.accessibility} < 95`]);
+    expect(result.status).toBe('failed');
+    expect(result.totals).toEqual({ totalTests: 1, passedTests: 0, failedTests: 1, skippedTests: 0 });
+    const html = result.artifacts.find((a) => a.kind === 'html-report');
+    expect(await readFile(path.join(ctx.runDir, html!.path), 'utf8')).toContain('Lighthouse Report');
+  });
+});

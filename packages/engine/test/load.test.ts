@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInsight } from '@fullstop/contracts';
+import { loadRunner } from '../src/runners/load/index.ts';
+import { percentile } from '../src/runners/load/stats.ts';
+import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+describe('load runner', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startPlantedServer();
+  });
+  afterAll(() => server.close());
+
+  it('counts every request the server saw, with exact times, bytes and failures per URL', async () => {
+    server.resetCounters();
+    const ctx = await makeContext();
+    const amount = 400;
+    const result = await loadRunner.run(
+      testOf('load', { requests: [{ path: '/flaky' }], connections: 4, amount }, { thresholds: { maxFailedRate: 30, maxP95Ms: 2000 } }),
+      localTarget(server.url),
+      ctx,
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('passed');
+    if (result.summary.kind !== 'load') throw new Error('wrong summary');
+    const { load, failuresByUrl } = result.summary;
+    expect(loadInsight.strict().parse(load)).toEqual(load);
+    expect(load.totalRequests).toBe(server.requests);
+    expect(load.totalRequests).toBe(amount);
+    expect(load.failedRequestsCount).toBe(amount / PLANTED.flakyEvery);
+    expect(load.successfulRequests).toBe(amount - amount / PLANTED.flakyEvery);
+    expect(load.failedRequestsRate).toBe(25);
+    expect(load.customMetricThresholdMet).toBe(true);
+    expect(failuresByUrl).toEqual([{ url: `${server.url}/flaky`, status: 500, count: amount / PLANTED.flakyEvery }]);
+    // Sub-millisecond precision: autocannon's own figures are whole milliseconds.
+    expect(Number.isInteger(load.averageResponseTime)).toBe(false);
+    expect(load.minResponseTime).toBeLessThanOrEqual(load.ninetyFifthPercentileResponseTime);
+    expect(load.ninetyFifthPercentileResponseTime).toBeLessThanOrEqual(load.maxResponseTime);
+    // Every request is the same GET: bytes sent are its length times the count.
+    expect(load.dataSentBytes % amount).toBe(0);
+    expect(load.dataSentBytes / amount).toBeGreaterThan(20);
+    expect(load.dataReceivedBytes).toBeGreaterThan(amount * 100);
+    const written = JSON.parse(await readFile(path.join(ctx.runDir, result.artifacts[0]!.path), 'utf8'));
+    expect(written.load.totalRequests).toBe(amount);
+  });
+
+  it('fails the thresholds on the slow route and says which', async () => {
+    const result = await loadRunner.run(
+      testOf('load', { requests: [{ path: '/slow' }], connections: 2, amount: 6 }, { thresholds: { maxP95Ms: 100, maxFailedRate: 0 } }),
+      localTarget(server.url),
+      await makeContext(),
+    );
+    expect(result.status).toBe('failed');
+    if (result.summary.kind !== 'load') throw new Error('wrong summary');
+    expect(result.summary.load.customMetricThresholdMet).toBe(false);
+    expect(result.summary.load.minResponseTime).toBeGreaterThanOrEqual(PLANTED.slowMs);
+    expect(result.summary.thresholdChecks?.map((c) => [c.name, c.met])).toEqual([
+      ['maxP95Ms', false],
+      ['maxFailedRate', true],
+    ]);
+    expect(result.totals).toEqual({ totalTests: 1, passedTests: 0, failedTests: 1, skippedTests: 0 });
+  });
+
+  it('refuses a private target unless allowed, and bad options by field', async () => {
+    const refused = await loadRunner.run(testOf('load', { amount: 1 }), localTarget(server.url, { allowPrivateAddresses: false }), await makeContext());
+    expect(refused.status).toBe('error');
+    expect(refused.errorCode).toBe('target_policy');
+    expect(refused.error).toContain('private address 127.0.0.1');
+    expect(server.requestsByPath.get('/') ?? 0).toBe(0);
+    expect(() => loadRunner.validate(testOf('load', { connections: 0 }))).toThrow(/options\.connections/);
+    expect(() => loadRunner.validate(testOf('load', { requests: [{ path: 'http://evil.example/' }] }))).toThrow(/options\.requests\.0\.path/);
+  });
+
+  it('stops at once when the run is aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const result = await loadRunner.run(testOf('load', { connections: 2, durationSeconds: 30 }), localTarget(server.url), await makeContext({ signal: controller.signal }));
+    expect(result).toMatchObject({ status: 'error', errorCode: 'aborted' });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('takes the nearest-rank 95th percentile', () => {
+    const times = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(times, 95)).toBe(95);
+    expect(percentile([1.5], 95)).toBe(1.5);
+    expect(percentile([], 95)).toBe(0);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countByRisk, securityScanRunner } from '../src/runners/security-scan/index.ts';
+import type { Finding } from '../src/types.ts';
+import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { PLANTED, startPlantedServer } from './fixtures/planted-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+const HTML_PAGE_RULES = ['10020', '10021', '10036', '10037', '10038', '10063', '10098'];
+
+function findingsOf(result: Awaited<ReturnType<typeof securityScanRunner.run>>): Finding[] {
+  if (result.summary.kind !== 'security-scan') throw new Error(`unexpected summary ${result.summary.kind}`);
+  return result.summary.findings;
+}
+
+describe('security-scan runner', () => {
+  let planted: FixtureServer;
+  let hardened: FixtureServer;
+  beforeAll(async () => {
+    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
+  });
+  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+
+  it('finds every planted issue, page by page, under its ZAP rule id', async () => {
+    const result = await securityScanRunner.run(testOf('security-scan', { active: false }), localTarget(planted.url), await makeContext());
+    expect(result.error).toBeUndefined();
+    const findings = findingsOf(result);
+    const pages = PLANTED.pages.map((p) => new URL(p === '/search' ? '/search?q=shoes' : p, planted.url).href);
+    const expected = [
+      ...pages.flatMap((url) => HTML_PAGE_RULES.map((ruleId) => `${ruleId} ${url}`)),
+      ...PLANTED.cookies.flatMap((cookie) => [`10010 ${planted.url}/ ${cookie}`, `10054 ${planted.url}/ ${cookie}`]),
+      `90022 ${planted.url}/error`,
+    ];
+    const actual = findings.map((f) => [f.ruleId, f.url, f.param].filter(Boolean).join(' '));
+    expect(actual.sort()).toEqual(expected.sort());
+    expect(countByRisk(findings)).toEqual({ High: 0, Medium: 16, Low: 24, Informational: 0 });
+    expect(findings.find((f) => f.ruleId === '10036')?.evidence).toBe(PLANTED.serverHeader);
+    expect(findings.find((f) => f.ruleId === '90022')?.evidence).toContain('at Object.handler (/srv/app/routes/error.js:12:11)');
+    // No High finding: the default threshold (maxHigh 0) passes; a stricter one on Medium fails.
+    expect(result.status).toBe('passed');
+    const strict = await securityScanRunner.run(
+      testOf('security-scan', { active: false, crawl: false }, { thresholds: { maxMedium: 0 } }),
+      localTarget(planted.url),
+      await makeContext(),
+    );
+    expect(strict.status).toBe('failed');
+  });
+
+  it('finds nothing on the hardened site', async () => {
+    const result = await securityScanRunner.run(testOf('security-scan', { active: false }), localTarget(hardened.url), await makeContext());
+    expect(findingsOf(result)).toEqual([]);
+    expect(result.status).toBe('passed');
+  });
+
+  it('runs wapiti inside the run folder and reports the reflected XSS at the risk wapiti gives it (Medium)', async () => {
+    const ctx = await makeContext();
+    const result = await securityScanRunner.run(
+      testOf('security-scan', { pages: ['/search?q=shoes'], crawl: false, modules: ['xss'], depth: 0, maxScanSeconds: 60 }, { thresholds: { maxMedium: 0 } }),
+      localTarget(planted.url),
+      ctx,
+    );
+    expect(result.error).toBeUndefined();
+    const wapiti = findingsOf(result).filter((f) => f.ruleId.startsWith('wapiti:'));
+    expect(wapiti.map((f) => [f.ruleId, f.risk, f.url, f.param])).toEqual([['wapiti:cross-site-scripting', 'Medium', `${planted.url}/search`, 'q']]);
+    expect(result.status).toBe('failed');
+    expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
+  });
+});
