@@ -15,6 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 10;
+// bare-server.ts also listens on bare + 1 (the same route behind the security headers).
 const PORTS = { bare: 3125, pglite: 3123, postgres: 3124 };
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -70,7 +71,8 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<Figures[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `fullstop-bench-${kind}-`));
   const dbName = `fullstop_bench_${Date.now()}`;
-  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(PORTS[kind]), FULLSTOP_DEMO: '0' };
+  // An API process without in-process test workers (their queue polling shares the event loop), as at scale.
+  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(PORTS[kind]), FULLSTOP_DEMO: '0', ENGINE_WORKERS: '0' };
   if (kind === 'postgres') {
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
@@ -96,6 +98,7 @@ async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<
     });
     const url = `${base}/clientProfile/${created.clientId}`;
     const auth = { authorization: `Bearer ${session.accessToken}` };
+    results.push(await measure(`${kind}: full app GET /healthz (every hook, no handler work)`, `${base}/healthz`));
     results.push(await measure(`${kind}: GET /clientProfile/{id} cached (bearer)`, url, auth));
     results.push(await measure(`${kind}: GET /clientProfile/{id} cached (x-api-key: key looked up in the DB)`, url, { 'x-api-key': created.apiKey }));
     // Every request empties the cache first: the profile comes from the database each time.
@@ -146,6 +149,9 @@ const rows: Figures[] = [];
 try {
   const bare = await measure('bare Fastify route', `http://127.0.0.1:${PORTS.bare}/bare`);
   rows.push(bare);
+  const headers = await measure('bare Fastify route + security headers (helmet)', `http://127.0.0.1:${PORTS.bare + 1}/bare`);
+  headers.name += `  (${(headers.rps / bare.rps).toFixed(2)}x bare)`;
+  rows.push(headers);
   rows.push(...(await benchServer('pglite', bare)));
   if (await postgresReachable()) rows.push(...(await benchServer('postgres', bare)));
   else console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);

@@ -16,7 +16,7 @@ import { wrkRequestsPerSecond } from './wrk.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const LOAD_CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function context(root: string, name: string, workers = 1): Promise<RunContext> {
@@ -32,6 +32,8 @@ async function loadVersusWrk(root: string): Promise<void> {
   try {
     console.log(`\n## Load runner vs wrk (${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s, ${ROUNDS} rounds, target in its own process)`);
     const ratios: number[] = [];
+    let wrkTotal = 0;
+    let runnerTotal = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       const wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
       const result = await loadRunner.run(
@@ -42,14 +44,18 @@ async function loadVersusWrk(root: string): Promise<void> {
       if (result.summary.kind !== 'load') throw new Error(result.error ?? 'load run failed');
       const runner = result.summary.requestsPerSecond ?? 0;
       ratios.push(runner / wrk);
+      wrkTotal += wrk;
+      runnerTotal += runner;
       const l = result.summary.load;
       console.log(
         `round ${round}: wrk ${wrk.toFixed(0)} req/s, load runner ${runner.toFixed(0)} req/s, ratio ${(runner / wrk).toFixed(3)} ` +
           `(runner: ${l.totalRequests} requests, p95 ${l.ninetyFifthPercentileResponseTime.toFixed(3)} ms, avg ${l.averageResponseTime.toFixed(3)} ms)`,
       );
     }
-    const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
-    console.log(`ratio mean ${mean.toFixed(3)}, best ${Math.max(...ratios).toFixed(3)} (target >= 0.9)`);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    // The machine is shared: rounds swing both ways, so the pooled and median ratios are the figures to read.
+    console.log(`ratio pooled ${(runnerTotal / wrkTotal).toFixed(3)}, median ${median.toFixed(3)}, range ${sorted[0]?.toFixed(3)}-${sorted.at(-1)?.toFixed(3)} (target >= 0.9)`);
   } finally {
     target.stop();
   }

@@ -39,19 +39,19 @@ describe('fullstop CLI against a listening server', () => {
     expect(user).toMatch(/user id: \S+/);
     const session = await login(app, 'dev@acme.test', 'dev password 12');
     expect(session.userData.clientId).toBe(created.clientId);
-  });
+  }, 120_000);
 
   it('prints the text form and fails clearly', async () => {
-    const text = (await cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1')).stdout;
-    expect(text).toMatch(/client id: .+\nuser id: .+\nAPI key: +fsk_/);
-    // Three independent failures, run side by side to keep the suite quick.
-    const dup = cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1');
+    // Independent runs side by side: each CLI start costs seconds on a busy machine.
+    const text = cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1');
+    const dup = cli('client', 'create', '--name', 'Acme', '--website', 'https://acme.test', '--email', 'owner@acme.test', '--password', 'acme password 1');
     const badToken = run(process.execPath, [BIN, '--server', server, '--token', 'wrong', 'client', 'list'], { timeout: 30_000 });
     const down = run(process.execPath, [BIN, '--server', 'http://127.0.0.1:1', '--token', 'x', 'client', 'list'], { timeout: 30_000 });
     await Promise.all([
+      expect(text).resolves.toMatchObject({ stdout: expect.stringMatching(/client id: .+\nuser id: .+\nAPI key: +fsk_/) }),
       expect(dup).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') }),
       expect(badToken).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('401') }),
       expect(down).rejects.toMatchObject({ stderr: expect.stringContaining('Cannot reach the Fullstop server') }),
     ]);
-  });
+  }, 120_000);
 });

@@ -7,17 +7,21 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/marketing.css';
 
+// Not a top-level await: page chunks import from this entry, so awaiting them while it is still evaluating
+// would deadlock.
+async function start(container: HTMLElement): Promise<void> {
+  const router = await createAppRouter();
+  const app = (
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>
+  );
+  // Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty.
+  if (container.firstElementChild) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+}
+
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
-
-const router = await createAppRouter();
-const app = (
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>
-);
-// Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty.
-if (container.firstElementChild) hydrateRoot(container, app);
-else createRoot(container).render(app);
-
+void start(container);
 reportWebVitals(configuredVitalsHandler());

@@ -48,6 +48,24 @@ describe('load runner', () => {
     expect(written.load.totalRequests).toBe(amount);
   });
 
+  it('attributes failures and bytes sent to each URL of a mixed run', async () => {
+    server.resetCounters();
+    const result = await loadRunner.run(
+      testOf('load', { requests: [{ path: '/flaky' }, { path: '/api/items', headers: { 'x-load-test': 'yes' } }], connections: 2, amount: 200 }),
+      localTarget(server.url),
+      await makeContext(),
+    );
+    if (result.summary.kind !== 'load') throw new Error(result.error);
+    const { load, failuresByUrl } = result.summary;
+    expect(server.requestsByPath.get('/flaky')).toBe(100);
+    expect(server.requestsByPath.get('/api/items')).toBe(100);
+    expect(load.totalRequests).toBe(server.requests);
+    expect(failuresByUrl).toEqual([{ url: `${server.url}/flaky`, status: 500, count: 100 / PLANTED.flakyEvery }]);
+    // Two request shapes, 100 of each: the second carries an extra header, so the total is not a multiple of one.
+    const flakyRequest = `GET /flaky HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n\r\n`.length;
+    expect(load.dataSentBytes).toBeGreaterThan(200 * flakyRequest);
+  });
+
   it('fails the thresholds on the slow route and says which', async () => {
     const result = await loadRunner.run(
       testOf('load', { requests: [{ path: '/slow' }], connections: 2, amount: 6 }, { thresholds: { maxP95Ms: 100, maxFailedRate: 0 } }),

@@ -22,9 +22,9 @@ describe('a server killed during a run', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-crash-'));
   let child: ChildProcess | null = null;
 
-  const start = async () => {
+  const spawnServer = () => {
     const log = openSync(path.join(dataDir, 'server.log'), 'a');
-    child = spawn(process.execPath, ['--import', 'tsx', '--import', path.join(here, 'fixtures/preload-fake-runners.ts'), 'src/main.ts'], {
+    return spawn(process.execPath, ['--import', 'tsx', '--import', path.join(here, 'fixtures/preload-fake-runners.ts'), 'src/main.ts'], {
       cwd: serverRoot,
       stdio: ['ignore', log, log],
       env: {
@@ -41,24 +41,28 @@ describe('a server killed during a run', () => {
         ENGINE_RETRY_DELAY: '0',
       },
     });
-    // The killed process's data-directory lock goes stale after ~15 s: keep trying until then.
+  };
+
+  const start = async () => {
+    child = spawnServer();
+    // The killed process's data-directory lock goes stale after ~15 s: until then a new server refuses to start.
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) {
         await new Promise((r) => setTimeout(r, 1000));
-        child = spawn(process.execPath, child.spawnargs.slice(1), { cwd: serverRoot, stdio: ['ignore', log, log], env: (child as unknown as { spawnfile: string; env?: NodeJS.ProcessEnv }).env ?? undefined });
+        child = spawnServer();
         continue;
       }
       const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
       if (ok) return;
       await new Promise((r) => setTimeout(r, 300));
     }
-    throw new Error('the server did not start');
+    throw new Error(`the server did not start (see ${dataDir}/server.log)`);
   };
 
   afterAll(async () => {
     child?.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.KEEP_CRASH_DIR) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('retries the test that has attempts left and fails the other with the reason', { timeout: 150_000 }, async () => {

@@ -55,6 +55,9 @@ export async function writeJsonArtifact(ctx: RunContext, relPath: string, data: 
   return { path: relPath, kind: 'json', contentType: 'application/json', ...(label ? { label } : {}) };
 }
 
+/** The error's message, with its cause's (fetch says only "fetch failed"; the cause says why). */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message}: ${cause}` : error.message;
 }

@@ -5,14 +5,15 @@ import type { Reporter, RunReport } from './types.ts';
 
 const KINDS_WITH_CASES = new Set(['browser', 'api', 'security-checks']);
 
+/** Characters XML 1.0 allows: tab, newline, carriage return, and everything from space up (minus surrogates and FFFE/FFFF). */
+function isXmlChar(code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000;
+}
+
 export function escapeXml(s: string): string {
-  return s
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  let clean = '';
+  for (const ch of s) if (isXmlChar(ch.codePointAt(0)!)) clean += ch;
+  return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 /** JUnit XML, the format every CI understands, for the kinds made of pass/fail cases. */

@@ -1,9 +1,17 @@
-/// <reference path="./yazl.d.ts" />
 import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import yazl from 'yazl';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import type { Reporter } from './types.ts';
+
+/** The little of yazl (which ships no types) this reporter uses. */
+interface ZipFile {
+  outputStream: Readable;
+  addFile(realPath: string, metadataPath: string): void;
+  end(): void;
+}
+const yazl = createRequire(import.meta.url)('yazl') as { ZipFile: new () => ZipFile };
 
 /**
  * Every artifact of the run in one archive: the run folder as it is (Playwright's HTML report, traces,

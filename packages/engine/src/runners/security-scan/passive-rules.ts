@@ -85,7 +85,7 @@ export function passiveFindings(response: GuardedResponse): Finding[] {
 
   for (const cookie of response.setCookies) {
     const param = cookieName(cookie);
-    const evidence = cookie.split(';', 1)[0] ? `Set-Cookie: ${param}` : undefined;
+    const evidence = `Set-Cookie: ${param}`;
     if (!hasAttribute(cookie, 'httponly')) out.push(finding(RULES.httpOnly, url, { param, evidence }));
     if (https && !hasAttribute(cookie, 'secure')) out.push(finding(RULES.secure, url, { param, evidence }));
     if (!hasAttribute(cookie, 'samesite')) out.push(finding(RULES.sameSite, url, { param, evidence }));
