@@ -65,3 +65,13 @@ export const test = base.extend<PortalFixtures>({
 });
 
 export { expect };
+
+/** Accepts every alert of the page and keeps its text, for `expect.poll(() => alerts)`. */
+export function collectAlerts(page: Page): string[] {
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  return alerts;
+}

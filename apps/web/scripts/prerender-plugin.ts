@@ -20,6 +20,9 @@ export const PRERENDERED_PAGES: Record<string, string> = {
   '/disclaimer': 'src/features/marketing/legal/disclaimer-page.tsx',
 };
 
+/** Where the build records the source modules of each chunk (see writeBundle). */
+export const CHUNK_MAP_FILE = (webRoot: string) => path.join(webRoot, 'node_modules', '.cache', 'fullstop-web', 'chunk-modules.json');
+
 /** Rendered to dist/404.html, which the server answers (with status 404) for unknown paths. */
 const NOT_FOUND_PROBE = '/__fullstop-not-found__';
 
@@ -70,6 +73,16 @@ export function prerender(alias: Record<string, string>): Plugin {
     },
     writeBundle(_options, output) {
       bundle = output;
+      if (ssr) return;
+      // Which source modules went into which chunk: the Lighthouse bench uses it to prove that public pages
+      // load no portal or chart code. Kept out of dist/ so module paths are never served.
+      const map = Object.fromEntries(
+        Object.values(output)
+          .filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
+          .map((c) => [c.fileName, Object.keys(c.modules).map((id) => path.relative(root, id).replace(/\\/g, '/'))]),
+      );
+      mkdirSync(path.dirname(CHUNK_MAP_FILE(root)), { recursive: true });
+      writeFileSync(CHUNK_MAP_FILE(root), JSON.stringify(map, null, 1));
     },
     async closeBundle() {
       if (ssr || !bundle) return;

@@ -1,5 +1,5 @@
 import { paths } from '@fullstop/contracts';
-import { expect, test } from '../../support/portal.ts';
+import { collectAlerts, expect, test } from '../../support/portal.ts';
 import { tinyApk } from '../../support/zip.ts';
 
 test.describe('setup', () => {
@@ -11,11 +11,9 @@ test.describe('setup', () => {
     await expect(key).toHaveValue(client.apiKey);
     await expect(key).toHaveAttribute('readonly', '');
 
-    const copied = page.waitForEvent('dialog');
+    const alerts = collectAlerts(page);
     await page.getByRole('button', { name: 'Copy Token' }).click();
-    const copyDialog = await copied;
-    expect(copyDialog.message()).toBe('Token copied to clipboard.');
-    await copyDialog.accept();
+    await expect.poll(() => alerts).toEqual(['Token copied to clipboard.']);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(client.apiKey);
 
     await page.getByRole('button', { name: 'Generate New Key' }).click();
@@ -30,15 +28,14 @@ test.describe('setup', () => {
   test('uploads an APK with a progress bar, then shows its path, en-GB time and Re-upload', async ({ clientPage: page }) => {
     await page.goto(paths.setup);
     const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
-    const dialog = page.waitForEvent('dialog');
+    const alerts = collectAlerts(page);
     await android.getByLabel('Choose the Android APK file').setInputFiles({
       name: 'app-release.apk',
       mimeType: 'application/vnd.android.package-archive',
       buffer: tinyApk(),
     });
-    const alert = await dialog;
-    expect(alert.message()).toMatch(/uploaded/i);
-    await alert.accept();
+    await expect.poll(() => alerts).toHaveLength(1);
+    expect(alerts[0]).toMatch(/uploaded/i);
     await expect(android.getByText('File path')).toBeVisible();
     await expect(android.locator('dd').first()).toContainText('.apk');
     // en-GB: day/month/year, 24-hour clock.
@@ -48,11 +45,10 @@ test.describe('setup', () => {
     await expect(android.getByLabel('Choose the Android APK file')).toBeVisible();
 
     // The server checks what the file is, not its name: its message follows the spec's prefix.
-    const refused = page.waitForEvent('dialog');
     await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'fake.apk', mimeType: 'application/octet-stream', buffer: Buffer.from('not a zip') });
-    const refusal = await refused;
-    expect(refusal.message()).toMatch(/^Error uploading file: \S/);
-    await refusal.accept();
+    await expect.poll(() => alerts).toHaveLength(2);
+    expect(alerts[1]).toMatch(/^Error uploading file: \S/);
+    await expect(android.getByLabel('Choose the Android APK file')).toBeVisible();
   });
 
   test('shows upload progress while the file is sent', async ({ clientPage: page }) => {
@@ -63,7 +59,7 @@ test.describe('setup', () => {
       await route.continue();
     });
     const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
-    page.once('dialog', (d) => void d.accept());
+    collectAlerts(page);
     await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'app.apk', mimeType: 'application/octet-stream', buffer: tinyApk() });
     await expect(android.getByRole('progressbar')).toBeVisible();
     await expect(android.getByText('File path')).toBeVisible();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { testsOf, type SuiteManifest } from '@fullstop/engine';
 import type { RunResultResponse } from '@fullstop/contracts';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import { engineRuns, engineRunTests } from '../../../db/schema/index.ts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { EngineDeps } from '../deps.ts';
@@ -13,6 +13,31 @@ import { isTerminal, runEventOf, testEventOf } from './mappers.ts';
 /** pg-boss expires a job this long after its kind's time limit: the engine stops it first, this is the backstop. */
 const EXPIRY_MARGIN_SECONDS = 120;
 const WAIT_POLL_MS = 500;
+
+/** Seconds a kind usually takes here, for ordering a test that has never run (lighthouse ~20 s on 2 cores). */
+const TYPICAL_SECONDS: Record<string, number> = {
+  lighthouse: 20,
+  browser: 15,
+  'security-scan': 10,
+  accessibility: 8,
+  load: 5,
+  'mobile-static': 2,
+  'security-checks': 1,
+  api: 1,
+};
+
+/**
+ * Longest first: with fewer workers than tests, starting the long tests first keeps run-all close to its
+ * longest test (the classic LPT order). A test's last duration is its estimate; pg-boss takes higher priority first.
+ */
+async function priorities(deps: EngineDeps, clientId: string): Promise<Map<string, number>> {
+  const rows = await deps.db
+    .selectDistinctOn([engineRunTests.testName], { testName: engineRunTests.testName, durationMs: engineRunTests.durationMs })
+    .from(engineRunTests)
+    .where(and(eq(engineRunTests.clientId, clientId), isNotNull(engineRunTests.durationMs)))
+    .orderBy(engineRunTests.testName, desc(engineRunTests.finishedAt));
+  return new Map(rows.map((r) => [r.testName, Math.round((r.durationMs ?? 0) / 1000)]));
+}
 
 export interface QueuedRun {
   runId: string;
@@ -33,6 +58,7 @@ export async function queueRun(deps: EngineDeps, clientId: string, scope: { test
   }
   const boss = await deps.boss();
   const runId = randomUUID();
+  const lastSeconds = tests.length > 1 ? await priorities(deps, clientId) : new Map<string, number>();
   const rows = tests.map((t) => {
     const retries = t.retries ?? deps.config.retries;
     return {
@@ -48,6 +74,7 @@ export async function queueRun(deps: EngineDeps, clientId: string, scope: { test
       },
       retries,
       expire: (t.timeoutSeconds ?? deps.config.timeLimits[t.kind]) + EXPIRY_MARGIN_SECONDS,
+      priority: Math.min(3600, lastSeconds.get(t.name) ?? TYPICAL_SECONDS[t.kind] ?? 1),
     };
   });
   await deps.db.transaction(async (tx) => {
@@ -61,6 +88,7 @@ export async function queueRun(deps: EngineDeps, clientId: string, scope: { test
         retryLimit: r.retries,
         retryDelay: deps.config.retryDelaySeconds,
         expireInSeconds: r.expire,
+        priority: r.priority,
       });
     }
   });
