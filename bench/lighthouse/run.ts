@@ -104,6 +104,19 @@ async function audit(chromePort: number, route: string): Promise<RouteResult> {
   };
 }
 
+/** Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART, NO_FCP); such a run is repeated. */
+const ATTEMPTS = 3;
+async function auditWithRetry(chromePort: number, route: string): Promise<RouteResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(chromePort, route);
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      console.error(`  ${route}: ${(error as Error).message}; retrying`);
+    }
+  }
+}
+
 function forbiddenIn(scripts: string[], chunkModules: Record<string, string[]>): string[] {
   const hits: string[] = [];
   for (const script of scripts) {
@@ -126,7 +139,7 @@ async function main(): Promise<void> {
   try {
     // One page at a time: each run takes ~300 MB and both cores.
     for (const route of marketingPaths) {
-      const r = await audit(chrome.port, route);
+      const r = await auditWithRetry(chrome.port, route);
       results.push(r);
       console.error(`  ${route}: ${CATEGORIES.map((c) => r.scores[c]).join(' / ')}`);
     }

@@ -34,12 +34,16 @@ export interface E2eClient {
 let counter = 0;
 
 /** A fresh client of its own, so a test that changes a key or uploads a build never disturbs another test. */
-export async function createClient(request: APIRequestContext, label = 'portal'): Promise<E2eClient> {
+export async function createClient(
+  request: APIRequestContext,
+  options: { label?: string; website?: string } = {},
+): Promise<E2eClient> {
+  const label = options.label ?? 'portal';
   counter += 1;
   const unique = `${label}-${process.pid}-${Date.now()}-${counter}`;
   const body = {
     name: `E2E ${unique}`,
-    website: 'https://example.test',
+    website: options.website ?? 'https://example.test',
     email: `${unique}@e2e.test`,
     password: 'e2e-password-123',
     username: `E2E ${label}`,
@@ -51,4 +55,13 @@ export async function createClient(request: APIRequestContext, label = 'portal')
   if (res.status() !== 201) throw new Error(`creating a client failed: ${res.status()} ${await res.text()}`);
   const created = (await res.json()) as { clientId: string; apiKey: string };
   return { ...created, email: body.email, password: body.password, username: body.username };
+}
+
+/** Imports a suite (files as the operator CLI sends them) as the client's next version. */
+export async function importSuite(request: APIRequestContext, clientId: string, manifest: object): Promise<void> {
+  const res = await request.post(`/operator/clients/${clientId}/suite`, {
+    headers: { authorization: `Bearer ${operatorToken()}` },
+    data: { files: [{ path: 'suite.json', content: JSON.stringify(manifest) }] },
+  });
+  if (res.status() !== 201) throw new Error(`importing the suite failed: ${res.status()} ${await res.text()}`);
 }

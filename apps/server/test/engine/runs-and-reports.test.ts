@@ -186,7 +186,7 @@ describe('runs, reports and insights', () => {
     const snapshot = JSON.parse(/event: snapshot\ndata: (.*)\n/.exec(text)![1]!);
     expect(Object.keys(snapshot.tests).sort()).toEqual(['checkout', 'home load', 'marketing pages', 'security checks', 'zap scan']);
     await app.inject({ url: '/test/run/checkout', headers: key(a) });
-    await readUntil((t) => /event: test\ndata: .*"testName":"checkout".*"status":"failed"/.test(t));
+    await readUntil((t) => /event: test\ndata: .*"testName":"checkout".*"status":"failed"/.test(t) && /event: run\ndata: .*"status":"failed"/.test(t));
     expect(text).toMatch(/event: test\ndata: .*"testName":"checkout".*"status":"running"/);
     expect(text).toMatch(/event: run\ndata: .*"status":"failed"/);
     ac.abort();

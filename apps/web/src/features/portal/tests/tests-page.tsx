@@ -2,8 +2,10 @@ import { skipToken } from '@reduxjs/toolkit/query/react';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { toFailure, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from '../store/portal-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
+import { describeLiveTest, useLiveTests } from './live-status.ts';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 
+/** A rejected mutation carries the store's ApiFailure; anything else is described the same way. */
 function failureText(error: unknown): string {
   return error && typeof error === 'object' && 'message' in error ? String(error.message) : toFailure(error).message;
 }
@@ -16,6 +18,7 @@ export function TestsPage() {
   const [runOne] = useRunTestMutation();
   const groups = Object.entries(tests.data ?? {});
   const total = countTests(tests.data ?? {});
+  const live = useLiveTests(total > 0);
 
   async function onRunAll() {
     if (!apiKey) return;
@@ -59,7 +62,15 @@ export function TestsPage() {
               <ul className="portal-rows">
                 {names.map((testName) => (
                   <li key={testName} className="portal-row">
-                    <span className="portal-row__name">{testName}</span>
+                    <span className="portal-row__main">
+                      <span className="portal-row__name">{testName}</span>
+                      {live[testName] && (
+                        <span className="portal-live" data-testid="live-status" aria-live="polite">
+                          <span className={`portal-live__dot portal-live__dot--${live[testName].status}`} aria-hidden="true" />
+                          {describeLiveTest(live[testName])}
+                        </span>
+                      )}
+                    </span>
                     <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => onRunTest(testName)}>
                       Run Test
                     </button>

@@ -8,7 +8,7 @@ export const TESTS_TEXT = {
 
 /** The alert after a run was accepted: the server's message and the run's id, to find it in Reports later. */
 export function runAcceptedText(result: RunQueuedResponse): string {
-  return result.runId ? `${result.message} (run ${result.runId})` : result.message;
+  return result.runId && !result.message.includes(result.runId) ? `${result.message} (run ${result.runId})` : result.message;
 }
 
 export function countTests(groups: Record<string, string[]>): number {

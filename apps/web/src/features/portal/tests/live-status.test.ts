@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { describeLiveTest, type LiveTest } from './live-status.ts';
+import { countTests, runAcceptedText } from './tests-texts.ts';
+
+const base: LiveTest = { testName: 'Login', status: 'queued', progress: null, totals: null, error: null, finishedAt: null };
+
+describe('tests page texts', () => {
+  it('describes a test while it runs and after it ends', () => {
+    expect(describeLiveTest(base)).toBe('Queued');
+    expect(describeLiveTest({ ...base, status: 'running', progress: { done: 2, total: 5, message: 'checkout' } })).toBe('Running 2/5: checkout');
+    expect(describeLiveTest({ ...base, status: 'passed', totals: { totalTests: 3, passedTests: 3, failedTests: 0, skippedTests: 0 } })).toBe(
+      'Passed: 3 passed, 0 failed, 0 skipped',
+    );
+    expect(describeLiveTest({ ...base, status: 'error', error: 'Target unreachable' })).toBe('Error: Target unreachable');
+  });
+
+  it('shows the run id once, whether or not the server message names it', () => {
+    expect(runAcceptedText({ message: 'All tests queued: 2 tests (run r1)', runId: 'r1' })).toBe('All tests queued: 2 tests (run r1)');
+    expect(runAcceptedText({ message: 'Queued', runId: 'r2' })).toBe('Queued (run r2)');
+  });
+
+  it('counts the tests of every group', () => {
+    expect(countTests({ A: ['a', 'b'], B: [], C: ['c'] })).toBe(3);
+    expect(countTests({})).toBe(0);
+  });
+});

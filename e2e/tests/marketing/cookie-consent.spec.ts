@@ -1,0 +1,50 @@
+import { expect, open, test } from './fixtures.ts';
+
+test.use({ consented: false });
+
+const TEXT = 'This website uses cookies to ensure you get the best experience on our website.';
+
+test('the popup shows on every page until answered', async ({ page }) => {
+  for (const route of ['/', '/services', '/privacy-policy', '/no-such-page']) {
+    await open(page, route);
+    const dialog = page.getByRole('dialog', { name: 'Cookie Policy' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(TEXT);
+    await expect(dialog.getByRole('button', { name: 'Accept' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Reject' })).toBeVisible();
+  }
+});
+
+test('Accept hides it, stores the flag and a site-wide cookie, and it stays away', async ({ page, context }) => {
+  await open(page, '/pricing');
+  await page.getByRole('dialog', { name: 'Cookie Policy' }).getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('true');
+  const cookie = (await context.cookies()).find((c) => c.name === 'CookieConsent');
+  expect(cookie?.path).toBe('/');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
+  await expect(page).toHaveURL('/services');
+  await page.reload();
+  await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1);
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
+});
+
+test('Reject hides it too and is remembered', async ({ page, context }) => {
+  await open(page, '/');
+  await page.getByRole('dialog', { name: 'Cookie Policy' }).getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('false');
+  expect((await context.cookies()).find((c) => c.name === 'CookieConsent')).toBeUndefined();
+  await open(page, '/contact-us');
+  await page.waitForTimeout(400);
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
+});
+
+test('an answer given in another tab hides the popup here', async ({ page, context }) => {
+  await open(page, '/');
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toBeVisible();
+  const other = await context.newPage();
+  await open(other, '/services');
+  await other.getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
+});

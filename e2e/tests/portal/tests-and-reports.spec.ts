@@ -1,0 +1,77 @@
+import { paths } from '@fullstop/contracts';
+import { createClient, importSuite } from '../../support/operator.ts';
+import { collectAlerts, expect, loginThroughApi, test } from '../../support/portal.ts';
+
+/** One quick API test against this very server, so a run finishes in seconds and leaves real reports. */
+const SUITE = {
+  version: 1,
+  name: 'Portal e2e',
+  groups: [
+    {
+      name: 'API',
+      tests: [
+        {
+          name: 'Health check',
+          kind: 'api',
+          options: { requests: [{ name: 'healthz answers ok', path: '/healthz', expect: { status: 200 } }] },
+        },
+      ],
+    },
+  ],
+};
+
+test.describe('tests and reports', () => {
+  test('empty states: no tests, no reports, no insights', async ({ clientPage: page }) => {
+    await page.goto(paths.tests);
+    await expect(page.getByText('No tests available.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Run All Tests' })).toHaveCount(0);
+    await page.goto(paths.reports);
+    await expect(page.getByText('No reports available.')).toBeVisible();
+    await page.goto(paths.insights);
+    await expect(page.getByText('No insights available.')).toBeVisible();
+  });
+
+  test('runs a test from the portal, shows its live result, and opens its report in a new tab', async ({ page, request, baseURL }) => {
+    test.setTimeout(90_000);
+    const client = await createClient(request, { label: 'reports', website: baseURL! });
+    await importSuite(request, client.clientId, SUITE);
+    await loginThroughApi(page, client);
+    const alerts = collectAlerts(page);
+
+    await page.goto(paths.tests);
+    const group = page.getByRole('button', { name: /API/ });
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+    await expect(group).toContainText('1');
+    await expect(page.getByRole('button', { name: 'Run All Tests' })).toBeVisible();
+    await page.getByRole('button', { name: 'Run Test' }).click();
+    await expect.poll(() => alerts).toHaveLength(1);
+    expect(alerts[0]).toMatch(/^Test Health check queued \(run \S+\)$/);
+    await expect(page.getByTestId('live-status')).toHaveText(/Passed: 1 passed, 0 failed, 0 skipped/, { timeout: 60_000 });
+
+    // Groups fold.
+    await group.click();
+    await expect(page.getByRole('button', { name: 'Run Test' })).toBeHidden();
+
+    await page.goto(paths.reports);
+    await expect(page.getByText('Health check')).toBeVisible();
+    await expect(page.getByText(/Last Updated: \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+    const json = page.getByRole('button', { name: 'JSON', exact: false }).first();
+    await expect(json).toHaveText('JSON');
+    const opened = page.waitForEvent('popup');
+    await json.click();
+    const tab = await opened;
+    await expect.poll(() => tab.url()).toMatch(/^blob:/);
+    await expect(tab.locator('body')).toContainText('Health check');
+  });
+
+  test('a failed run shows the spec’s error text with the server’s answer', async ({ page, request, baseURL }) => {
+    const client = await createClient(request, { label: 'runerr', website: baseURL! });
+    await importSuite(request, client.clientId, SUITE);
+    await loginThroughApi(page, client);
+    const alerts = collectAlerts(page);
+    await page.route('**/test/run/all', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Queue is paused"}' }));
+    await page.goto(paths.tests);
+    await page.getByRole('button', { name: 'Run All Tests' }).click();
+    await expect.poll(() => alerts).toEqual(['Error running all tests: Queue is paused']);
+  });
+});
