@@ -1,6 +1,6 @@
 import { paths } from '@fullstop/contracts';
 import { createClient, importSuite } from '../../support/operator.ts';
-import { collectAlerts, expect, loginThroughApi, test } from '../../support/portal.ts';
+import { collectAlerts, DEMO, expect, loginThroughApi, test } from '../../support/portal.ts';
 
 /** One quick API test against this very server, so a run finishes in seconds and leaves real reports. */
 const SUITE = {
@@ -31,31 +31,30 @@ test.describe('tests and reports', () => {
     await expect(page.getByText('No insights available.')).toBeVisible();
   });
 
-  test('runs a test from the portal, shows its live result, and opens its report in a new tab', async ({ page, request, baseURL }) => {
+  test('runs a test from the portal, shows its live result, and opens its report in a new tab', async ({ page }) => {
     test.setTimeout(90_000);
-    const client = await createClient(request, { label: 'reports', website: baseURL! });
-    await importSuite(request, client.clientId, SUITE);
-    await loginThroughApi(page, client);
+    // Only the demo client may test a private address (this server on 127.0.0.1); its "Health check" is quick.
+    await loginThroughApi(page, DEMO);
     const alerts = collectAlerts(page);
 
     await page.goto(paths.tests);
-    const group = page.getByRole('button', { name: /API/ });
+    const group = page.getByRole('button', { name: /^API/ });
     await expect(group).toHaveAttribute('aria-expanded', 'true');
-    await expect(group).toContainText('1');
     await expect(page.getByRole('button', { name: 'Run All Tests' })).toBeVisible();
-    await page.getByRole('button', { name: 'Run Test' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'Health check' });
+    await row.getByRole('button', { name: 'Run Test' }).click();
     await expect.poll(() => alerts).toHaveLength(1);
     expect(alerts[0]).toMatch(/^Test Health check queued \(run \S+\)$/);
-    await expect(page.getByTestId('live-status')).toHaveText(/Passed: 1 passed, 0 failed, 0 skipped/, { timeout: 60_000 });
+    await expect(row.getByTestId('live-status')).toHaveText(/Passed: \d+ passed, 0 failed, 0 skipped/, { timeout: 60_000 });
 
     // Groups fold.
     await group.click();
-    await expect(page.getByRole('button', { name: 'Run Test' })).toBeHidden();
+    await expect(row).toBeHidden();
 
     await page.goto(paths.reports);
-    await expect(page.getByText('Health check')).toBeVisible();
-    await expect(page.getByText(/Last Updated: \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
-    const json = page.getByRole('button', { name: 'JSON', exact: false }).first();
+    const report = page.getByRole('listitem').filter({ hasText: 'Health check' });
+    await expect(report).toContainText(/Last Updated: \d{2}\/\d{2}\/\d{4}/);
+    const json = report.getByRole('button', { name: /JSON/ });
     await expect(json).toHaveText('JSON');
     const opened = page.waitForEvent('popup');
     await json.click();

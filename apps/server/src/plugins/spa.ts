@@ -86,6 +86,8 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
     wildcard: false,
     index: false,
     serve: true,
+    // Our setHeaders decides caching; the plugin's own default (max-age=0) would otherwise win.
+    cacheControl: false,
     setHeaders(res, filePath) {
       const rel = path.relative(distDir, filePath);
       res.setHeader('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);

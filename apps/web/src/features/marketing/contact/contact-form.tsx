@@ -9,7 +9,7 @@ import {
   type ContactErrors,
   type ContactForm as ContactFormValues,
 } from './contact-form-model.ts';
-import { PhoneField } from './phone-field.tsx';
+import { LazyPhoneField } from './lazy-phone-field.tsx';
 
 const EMPTY: ContactFormValues = { name: '', phone: '', message: '', captcha: '' };
 const FIELD_ORDER = ['name', 'phone', 'message', 'captcha'] as const;
@@ -83,7 +83,7 @@ export function ContactForm() {
       </div>
       <div className="field">
         <label htmlFor={ids.phone}>Phone number</label>
-        <PhoneField id={ids.phone} value={values.phone} onChange={set('phone')} invalid={Boolean(errors.phone)} describedBy={describe('phone')} />
+        <LazyPhoneField id={ids.phone} value={values.phone} onChange={set('phone')} invalid={Boolean(errors.phone)} describedBy={describe('phone')} />
         {errorText('phone')}
       </div>
       <div className="field">

@@ -9,13 +9,15 @@ function CountryCodeFlag({ country }: FlagProps) {
   return <span className="phone-flag" aria-hidden="true">{country}</span>;
 }
 
-export function PhoneField({ id, value, onChange, invalid, describedBy }: {
+export interface PhoneFieldProps {
   id: string;
   value: string;
   onChange: (value: string) => void;
   invalid: boolean;
-  describedBy?: string;
-}) {
+  describedBy?: string | undefined;
+}
+
+export function PhoneField({ id, value, onChange, invalid, describedBy }: PhoneFieldProps) {
   return (
     <PhoneInput
       id={id}

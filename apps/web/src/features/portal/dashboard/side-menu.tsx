@@ -35,7 +35,7 @@ export function SideMenu() {
         onClick={() => setOpen((v) => !v)}
       >
         <Icon d={open ? 'M6 6l12 12M18 6L6 18' : 'M4 7h16M4 12h16M4 17h16'} />
-        Menu
+        Dashboard menu
       </button>
       <ul id="portal-sidemenu-list" className="portal-sidemenu__list">
         {ITEMS.map((item) => (

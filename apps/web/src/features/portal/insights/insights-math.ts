@@ -73,3 +73,10 @@ export const outcomeSlices = (report: TestReportInsight) => [
 export function formatNumber(value: number): string {
   return value.toLocaleString('en-GB');
 }
+
+const compact = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** Axis ticks: 5.4M rather than 5,400,000, so the labels fit a narrow panel. */
+export function formatCompact(value: number): string {
+  return compact.format(value);
+}

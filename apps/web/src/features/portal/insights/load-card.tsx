@@ -3,7 +3,8 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Too
 import type { ReactNode } from 'react';
 import { Carousel } from './carousel.tsx';
 import { InsightCard } from './insight-card.tsx';
-import { dataTransfer, formatNumber, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
+import { dataTransfer, formatCompact, formatNumber, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
+import { WrappedTick } from './wrapped-tick.tsx';
 
 export const LOAD_PANEL_HEIGHT = 200;
 export const LINE_ANIMATION_MS = 1500;
@@ -27,7 +28,7 @@ export function LoadCard({ load }: { load: LoadInsight }) {
             <BarChart data={requestsOverview(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="name" tickLine={false} />
-              <YAxis allowDecimals={false} width={48} />
+              <YAxis allowDecimals={false} width={48} tickFormatter={(v: number) => formatCompact(v)} />
               <Tooltip formatter={(v) => formatNumber(Number(v))} />
               <Bar dataKey="value" name="Requests" fill="var(--portal-brand, #2563eb)" radius={[4, 4, 0, 0]} />
             </BarChart>
@@ -55,10 +56,10 @@ export function LoadCard({ load }: { load: LoadInsight }) {
           <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
             <LineChart data={responseTimes(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="name" tickLine={false} interval={0} fontSize={12} />
-              <YAxis unit=" ms" width={64} />
+              <XAxis dataKey="name" tickLine={false} interval={0} height={40} tick={WrappedTick} />
+              <YAxis width={56} tickFormatter={(v: number) => `${formatCompact(v)} ms`} />
               <Tooltip formatter={(v) => `${formatNumber(Number(v))} ms`} />
-              <Line type="monotone" dataKey="ms" name="Time" stroke="#7c3aed" strokeWidth={2} animationDuration={LINE_ANIMATION_MS} />
+              <Line type="linear" dataKey="ms" name="Time" stroke="#7c3aed" strokeWidth={2} animationDuration={LINE_ANIMATION_MS} />
             </LineChart>
           </ResponsiveContainer>
         </Panel>
@@ -67,7 +68,7 @@ export function LoadCard({ load }: { load: LoadInsight }) {
             <BarChart data={dataTransfer(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="name" tickLine={false} />
-              <YAxis width={72} tickFormatter={(v: number) => formatNumber(v)} />
+              <YAxis width={48} tickFormatter={(v: number) => formatCompact(v)} />
               <Tooltip formatter={(v) => `${formatNumber(Number(v))} bytes`} />
               <Bar dataKey="bytes" name="Bytes" fill="#0d9488" radius={[4, 4, 0, 0]} />
             </BarChart>
