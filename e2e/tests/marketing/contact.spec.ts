@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures.ts';
 
 test('the contact page has its hero, anchors, and a phone field defaulting to the US', async ({ page }) => {
@@ -24,7 +25,7 @@ test('an empty submission names every required field', async ({ page }) => {
   await expect(page.getByText('Name is required.')).toHaveCount(0);
 });
 
-async function fillForm(page: import('@playwright/test').Page) {
+async function fillForm(page: Page) {
   await page.getByRole('textbox', { name: 'Name' }).fill('Ada Lovelace');
   await page.getByLabel('Phone number', { exact: true }).fill('2025550123');
   await page.getByRole('textbox', { name: 'Message' }).fill('Please test our checkout & search.');

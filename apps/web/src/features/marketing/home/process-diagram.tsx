@@ -43,7 +43,7 @@ export function ProcessDiagram() {
       <text x={CX} y={CY + 24} textAnchor="middle" fontFamily={FONT} fontSize="15" fill="#475569">on every deploy</text>
       {PROCESS_STEPS.map((step, i) => {
         const [x, y] = point(angleOf(i));
-        const label =
+        const label: { x: number; y: number; anchor: 'start' | 'middle' | 'end' } =
           step.side === 'top' ? { x, y: y - NODE_R - 34, anchor: 'middle' } :
           step.side === 'right' ? { x: x + NODE_R + 14, y: y - 4, anchor: 'start' } :
           step.side === 'left' ? { x: x - NODE_R - 14, y: y - 4, anchor: 'end' } :
