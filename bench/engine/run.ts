@@ -16,7 +16,7 @@ import { wrkRequestsPerSecond } from './wrk.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const LOAD_CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function context(root: string, name: string, workers = 1): Promise<RunContext> {
@@ -34,13 +34,23 @@ async function loadVersusWrk(root: string): Promise<void> {
     const ratios: number[] = [];
     let wrkTotal = 0;
     let runnerTotal = 0;
-    for (let round = 1; round <= ROUNDS; round++) {
-      const wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
-      const result = await loadRunner.run(
+    const runLoad = async (round: number) =>
+      loadRunner.run(
         { name: 'bench load', group: 'bench', kind: 'load', options: { connections: LOAD_CONNECTIONS, durationSeconds: LOAD_SECONDS } },
         local(`${target.url}/`),
         await context(root, `load-${round}`),
       );
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Turns alternate who goes first, so a burst of load from the rest of the machine does not always hit the same one.
+      let wrk: number;
+      let result: Awaited<ReturnType<typeof runLoad>>;
+      if (round % 2 === 1) {
+        wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
+        result = await runLoad(round);
+      } else {
+        result = await runLoad(round);
+        wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
+      }
       if (result.summary.kind !== 'load') throw new Error(result.error ?? 'load run failed');
       const runner = result.summary.requestsPerSecond ?? 0;
       ratios.push(runner / wrk);

@@ -19,7 +19,8 @@ export async function loginThroughApi(page: Page, credentials: { email: string; 
   const res = await page.request.post('/auth/login', { data: credentials });
   expect(res.status(), await res.text()).toBe(200);
   const session = (await res.json()) as LoginResponse;
-  await page.goto('/404-blank-for-storage');
+  // A portal page: it is not prerendered, so nothing hydrates against the storage written next.
+  await page.goto('/login');
   await page.evaluate((s) => {
     localStorage.setItem('accessToken', s.accessToken);
     localStorage.setItem('refreshToken', s.refreshToken);

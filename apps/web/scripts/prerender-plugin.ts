@@ -97,7 +97,11 @@ export function prerender(alias: Record<string, string>): Plugin {
       });
       try {
         const mod = (await import(pathToFileURL(path.join(ssrOut, 'prerender.js')).href)) as PrerenderModule;
-        const shell = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        // The shell comes from this build's own output, not from disk: another build writing the same dist/
+        // at the same time must not hand us an already prerendered page as the shell.
+        const html = bundle['index.html'];
+        const shell = html?.type === 'asset' ? String(html.source) : readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        if (!shell.includes('<div id="root"></div>')) throw new Error('prerender: index.html has no empty #root to fill');
         writeFileSync(path.join(outDir, 'shell.html'), shell);
         for (const [pathname, moduleFile] of Object.entries(PRERENDERED_PAGES)) {
           const { js, css } = assetsOf(bundle, path.join(root, moduleFile));

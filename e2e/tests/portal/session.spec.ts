@@ -23,6 +23,26 @@ test.describe('session', () => {
     expect(stored.refreshToken).not.toBe(session.refreshToken);
   });
 
+  test('a token that really expired is renewed while the page keeps working', async ({ page, client }) => {
+    const ttl = Number((JSON.parse(process.env.E2E_SERVER_ENV ?? '{}') as { ACCESS_TOKEN_TTL?: string }).ACCESS_TOKEN_TTL);
+    test.skip(!(ttl > 0 && ttl <= 5), 'needs a short access-token life: E2E_SERVER_ENV=\'{"ACCESS_TOKEN_TTL":"2"}\'');
+    const session = await loginThroughApi(page, client);
+    await page.goto(paths.setup);
+    await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
+    const refreshes: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/auth/refresh-token')) refreshes.push(r.url());
+    });
+    await page.waitForTimeout((ttl + 1) * 1000);
+    // The next calls carry the expired token: one renewal, then each is retried and answers.
+    await page.getByRole('link', { name: 'Requests' }).click();
+    await expect(page.getByText('No requests yet.')).toBeVisible();
+    await page.getByRole('link', { name: 'Tests' }).click();
+    await expect(page.getByText('No tests available.')).toBeVisible();
+    expect(refreshes).toHaveLength(1);
+    expect((await storedAuth(page)).accessToken).not.toBe(session.accessToken);
+  });
+
   test('a session that cannot be renewed ends at /login with the stored auth removed', async ({ page, client }) => {
     await loginThroughApi(page, client);
     await page.evaluate(() => {

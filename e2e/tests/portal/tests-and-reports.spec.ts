@@ -70,7 +70,11 @@ test.describe('tests and reports', () => {
     const alerts = collectAlerts(page);
     await page.route('**/test/run/all', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Queue is paused"}' }));
     await page.goto(paths.tests);
-    await page.getByRole('button', { name: 'Run All Tests' }).click();
-    await expect.poll(() => alerts).toEqual(['Error running all tests: Queue is paused']);
+    const runAll = page.getByRole('button', { name: 'Run All Tests' });
+    await expect(runAll).toBeEnabled();
+    const sent = page.waitForRequest('**/test/run/all');
+    await runAll.click();
+    await sent;
+    await expect.poll(() => alerts, { timeout: 15_000 }).toEqual(['Error running all tests: Queue is paused']);
   });
 });

@@ -91,6 +91,9 @@ describe('load runner', () => {
     expect(server.requestsByPath.get('/') ?? 0).toBe(0);
     expect(() => loadRunner.validate(testOf('load', { connections: 0 }))).toThrow(/options\.connections/);
     expect(() => loadRunner.validate(testOf('load', { requests: [{ path: 'http://evil.example/' }] }))).toThrow(/options\.requests\.0\.path/);
+    // Requests go on the wire as written: no smuggled second request.
+    expect(() => loadRunner.validate(testOf('load', { requests: [{ path: '/ HTTP/1.1\r\nHost: x\r\n\r\nGET /admin' }] }))).toThrow(/options\.requests\.0\.path/);
+    expect(() => loadRunner.validate(testOf('load', { requests: [{ path: '/', headers: { 'x-a': 'b\r\nx-c: d' } }] }))).toThrow(/options\.requests\.0\.headers/);
   });
 
   it('stops at once when the run is aborted', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { spaPaths } from '@fullstop/contracts';
@@ -62,24 +62,26 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
   const known = new Set(spaPaths);
   const contactEmail = opts.contactEmail ?? (app.hasDecorator('env') ? app.env.CONTACT_EMAIL : undefined);
   // The build writes the bare SPA shell to shell.html when index.html holds the prerendered home page.
-  const shellFile = existsSync(path.join(distDir, 'shell.html')) ? path.join(distDir, 'shell.html') : indexFile;
-  const htmlCache = new Map<string, string>();
+  // Looked up per request (a cheap stat) so a rebuild under a running server is picked up.
+  const shellFile = () => (existsSync(path.join(distDir, 'shell.html')) ? path.join(distDir, 'shell.html') : indexFile);
+  const htmlCache = new Map<string, { mtimeMs: number; html: string }>();
   const readHtml = (file: string): string => {
-    let html = htmlCache.get(file);
-    if (html === undefined) {
-      html = injectSettings(readFileSync(file, 'utf8'), { contactEmail });
-      htmlCache.set(file, html);
+    let cached = htmlCache.get(file);
+    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    // Mid-rebuild the file can be briefly missing: keep answering with the last good copy.
+    if (mtimeMs === undefined && cached) return cached.html;
+    if (cached?.mtimeMs !== mtimeMs) {
+      cached = { mtimeMs, html: injectSettings(readFileSync(file, 'utf8'), { contactEmail }) };
+      htmlCache.set(file, cached);
     }
-    return html;
+    return cached.html;
   };
   const pageFor = (pathname: string): string => {
     if (pathname === '/') return indexFile;
     const prerendered = path.join(distDir, pathname, 'index.html');
-    return prerendered.startsWith(distDir + path.sep) && existsSync(prerendered) ? prerendered : shellFile;
+    return prerendered.startsWith(distDir + path.sep) && existsSync(prerendered) ? prerendered : shellFile();
   };
-  const notFoundFile = existsSync(path.join(distDir, '404.html'))
-    ? path.join(distDir, '404.html')
-    : shellFile;
+  const notFoundFile = () => (existsSync(path.join(distDir, '404.html')) ? path.join(distDir, '404.html') : shellFile());
 
   await app.register(fastifyStatic, {
     root: distDir,
@@ -111,7 +113,7 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) {
       const pathname = normalise(request.url.split('?')[0] ?? '/');
       if (known.has(pathname)) return sendPage(reply, pageFor(pathname), 200);
-      return sendPage(reply, notFoundFile, 404);
+      return sendPage(reply, notFoundFile(), 404);
     }
     return reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' });
   });

@@ -23,7 +23,7 @@ export const loadRunner = defineRunner({
     const samples = emptySamples(requests.length);
 
     const started = performance.now();
-    const load = startLoad(
+    const generator = startLoad(
       {
         origin,
         requests,
@@ -35,13 +35,13 @@ export const loadRunner = defineRunner({
       samples,
     );
     const capMs = (options.amount ? MAX_DURATION_SECONDS : options.durationSeconds) * 1000 + LOAD_STOP_GRACE_MS;
-    const cap = setTimeout(load.stop, capMs);
-    const onAbort = () => load.stop();
+    const cap = setTimeout(generator.stop, capMs);
+    const onAbort = () => generator.stop();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    if (ctx.signal.aborted) load.stop();
+    if (ctx.signal.aborted) generator.stop();
     ctx.log('load started', { url: origin.origin, connections: options.connections, amount: options.amount, durationSeconds: options.durationSeconds });
     try {
-      await load.finished;
+      await generator.finished;
     } finally {
       clearTimeout(cap);
       ctx.signal.removeEventListener('abort', onAbort);

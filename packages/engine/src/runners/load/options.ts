@@ -7,11 +7,21 @@ export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
 /** A load test never runs longer than this, whatever the manifest says. */
 export const MAX_DURATION_SECONDS = 300;
 
+// Requests are written to the socket as they are: nothing may end a line or the request line early.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const NO_LINE_BREAK = /^[^\r\n\0]*$/;
+const isRequestTarget = (path: string) => [...path].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f);
+
 const request = z
   .object({
-    path: z.string().startsWith('/', 'must be a path starting with /'),
+    path: z
+      .string()
+      .startsWith('/', 'must be a path starting with /')
+      .refine(isRequestTarget, 'must not contain spaces or control characters (percent-encode them)'),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']).default('GET'),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: z
+      .record(z.string().regex(HEADER_NAME, 'must be a header name'), z.string().regex(NO_LINE_BREAK, 'must not contain line breaks'))
+      .optional(),
     body: z.string().optional(),
   })
   .strict();

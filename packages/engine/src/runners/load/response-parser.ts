@@ -23,8 +23,6 @@ const NO_BODY = 8;
 
 const CR = 13;
 const LF = 10;
-const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
-const CRLF = Buffer.from('\r\n', 'latin1');
 /** Larger heads are not a web server answering: the response is refused rather than buffered without end. */
 const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_CHUNK_SIZE = 2 ** 40;
@@ -36,6 +34,15 @@ function nameIs(buf: Buffer, start: number, length: number, name: string): boole
     if (((buf[start + i] ?? 0) | 0x20) !== name.charCodeAt(i)) return false;
   }
   return true;
+}
+
+/** Whether `word` (lower case) occurs in buf[from, to), ignoring ASCII case. */
+function containsWord(buf: Buffer, from: number, to: number, word: string): boolean {
+  const last = to - word.length;
+  for (let i = from; i <= last; i++) {
+    if (nameIs(buf, i, word.length, word)) return true;
+  }
+  return false;
 }
 
 function hexValue(c: number): number {
@@ -50,7 +57,7 @@ export class ResponseParser {
   status = 0;
   /** The server will close the connection after this response (Connection: close, HTTP/1.0, or a body ended by closing). */
   closeAfter = false;
-  private state = HEAD;
+  private state: number = HEAD;
   private noBody = false;
   /** Start of a head split across reads, copied (the socket's read buffer is reused). */
   private pending: Buffer | null = null;
@@ -82,7 +89,8 @@ export class ResponseParser {
           const next = this.readHead(buf, i, end);
           if (next < 0) return next === -2 ? MORE : INVALID;
           i = next;
-          if (this.state === NO_BODY) return COMPLETE;
+          // readHead set the state (TypeScript still narrows it to HEAD from the case above).
+          if ((this.state as number) === NO_BODY) return COMPLETE;
           break; // HEAD again after an informational (1xx) response: the final one follows
         }
         case LENGTH: {
@@ -169,70 +177,86 @@ export class ResponseParser {
    * more bytes are needed, -1 when it is not an HTTP/1.x response. Sets the state for what follows the head.
    */
   private readHead(buf: Buffer, from: number, end: number): number {
-    let head = buf;
-    let start = from;
-    let searchFrom = from;
-    const pendingLength = this.pending?.length ?? 0;
     if (this.pending) {
-      head = Buffer.concat([this.pending, buf.subarray(from, end)]);
-      start = 0;
-      searchFrom = Math.max(0, pendingLength - 3);
+      // Rare (a head split across reads): rescan the joined bytes from the start.
+      const pendingLength = this.pending.length;
+      const joined = Buffer.concat([this.pending, buf.subarray(from, end)]);
+      const after = this.scanHead(joined, 0, joined.length);
+      if (after === -2) {
+        if (joined.length > MAX_HEAD_BYTES) return -1;
+        this.pending = joined;
+        return -2;
+      }
+      this.pending = null;
+      return after < 0 ? after : from + after - pendingLength;
     }
-    const headEnd = head.indexOf(HEAD_END, searchFrom);
-    if (headEnd < 0 || headEnd + 4 > (this.pending ? head.length : end)) {
-      const length = (this.pending ? head.length : end) - start;
-      if (length > MAX_HEAD_BYTES) return -1;
-      this.pending = this.pending ? head : Buffer.from(buf.subarray(from, end));
-      return -2;
+    const after = this.scanHead(buf, from, end);
+    if (after === -2) {
+      if (end - from > MAX_HEAD_BYTES) return -1;
+      // Copied: the socket reuses its read buffer.
+      this.pending = Buffer.from(buf.subarray(from, end));
     }
-    if (!this.parseHead(head, start, headEnd)) return -1;
-    this.pending = null;
-    // Index in `buf` just after the head (`head` may start with the earlier partial bytes).
-    return pendingLength > 0 ? from + headEnd + 4 - pendingLength : headEnd + 4;
+    return after;
   }
 
-  private parseHead(buf: Buffer, start: number, headEnd: number): boolean {
-    // "HTTP/1.x NNN"
-    if (headEnd - start < 12 || !nameIs(buf, start, 7, 'http/1.') || buf[start + 8] !== 32) return false;
-    const minor = (buf[start + 7] ?? 0) - 48;
-    const d0 = (buf[start + 9] ?? 0) - 48;
-    const d1 = (buf[start + 10] ?? 0) - 48;
-    const d2 = (buf[start + 11] ?? 0) - 48;
-    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return false;
-    const status = d0 * 100 + d1 * 10 + d2;
-
+  /**
+   * One pass over the head in plain JavaScript (a native indexOf per line costs more than the bytes do): the status
+   * line, then only the headers that say how the body ends and whether the connection stays open.
+   */
+  private scanHead(buf: Buffer, from: number, end: number): number {
+    let lineStart = from;
+    let status = 0;
+    let minor = 0;
     let contentLength = -1;
     let chunked = false;
-    let keepAlive = minor >= 1;
-    // Header lines lie between the status line's CRLF and headEnd, each ending in CRLF (the last one at headEnd).
-    let lineStart = buf.indexOf(CRLF, start) + 2;
-    while (lineStart < headEnd + 2) {
-      const lineEnd = buf.indexOf(CRLF, lineStart);
-      const current = lineStart;
-      lineStart = lineEnd + 2;
-      const colon = buf.indexOf(58, current);
-      if (colon < 0 || colon > lineEnd) continue;
-      const nameLength = colon - current;
-      let v = colon + 1;
-      while (buf[v] === 32 || buf[v] === 9) v++;
-      if (nameIs(buf, current, nameLength, 'content-length')) {
-        let n = 0;
-        let digits = 0;
-        while (v < lineEnd && (buf[v] ?? 0) >= 48 && (buf[v] ?? 0) <= 57) {
-          n = n * 10 + (buf[v++] ?? 0) - 48;
-          digits++;
+    let close = false;
+    let keepAlive = false;
+    for (let i = from; i < end; i++) {
+      if (buf[i] !== LF) continue;
+      const lineEnd = i > lineStart && buf[i - 1] === CR ? i - 1 : i;
+      if (lineStart === from) {
+        // "HTTP/1.x NNN"
+        if (lineEnd - lineStart < 12 || !nameIs(buf, lineStart, 7, 'http/1.') || buf[lineStart + 8] !== 32) return -1;
+        minor = (buf[lineStart + 7] ?? 0) - 48;
+        const d0 = (buf[lineStart + 9] ?? 0) - 48;
+        const d1 = (buf[lineStart + 10] ?? 0) - 48;
+        const d2 = (buf[lineStart + 11] ?? 0) - 48;
+        if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return -1;
+        status = d0 * 100 + d1 * 10 + d2;
+      } else if (lineEnd === lineStart) {
+        this.endHead(status, minor >= 1 ? !close : keepAlive && !close, contentLength, chunked);
+        return i + 1;
+      } else {
+        const first = (buf[lineStart] ?? 0) | 0x20;
+        if (first === 99 /* c */) {
+          if (buf[lineStart + 14] === 58 && nameIs(buf, lineStart, 14, 'content-length')) {
+            let v = lineStart + 15;
+            while (buf[v] === 32 || buf[v] === 9) v++;
+            let n = 0;
+            let digits = 0;
+            for (let c = buf[v] ?? 0; v < lineEnd && c >= 48 && c <= 57; c = buf[++v] ?? 0) {
+              n = n * 10 + c - 48;
+              digits++;
+            }
+            if (digits === 0 || digits > 15) return -1;
+            contentLength = n;
+          } else if (buf[lineStart + 10] === 58 && nameIs(buf, lineStart, 10, 'connection')) {
+            if (containsWord(buf, lineStart + 11, lineEnd, 'close')) close = true;
+            if (containsWord(buf, lineStart + 11, lineEnd, 'keep-alive')) keepAlive = true;
+          }
+        } else if (first === 116 /* t */ && buf[lineStart + 17] === 58 && nameIs(buf, lineStart, 17, 'transfer-encoding')) {
+          // The last coding decides: "gzip, chunked" is chunked.
+          let e = lineEnd;
+          while (e > lineStart + 18 && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
+          chunked = e - 7 > lineStart + 17 && nameIs(buf, e - 7, 7, 'chunked');
         }
-        if (digits === 0 || digits > 15) return false;
-        contentLength = n;
-      } else if (nameIs(buf, current, nameLength, 'transfer-encoding')) {
-        chunked = buf.toString('latin1', v, lineEnd).trim().toLowerCase().endsWith('chunked');
-      } else if (nameIs(buf, current, nameLength, 'connection')) {
-        const value = buf.toString('latin1', v, lineEnd).toLowerCase();
-        if (value.includes('close')) keepAlive = false;
-        else if (value.includes('keep-alive')) keepAlive = true;
       }
+      lineStart = i + 1;
     }
+    return -2;
+  }
 
+  private endHead(status: number, keepAlive: boolean, contentLength: number, chunked: boolean): void {
     this.status = status;
     this.closeAfter = !keepAlive;
     if (status < 200 && status !== 101) {
@@ -251,6 +275,5 @@ export class ResponseParser {
       this.state = UNTIL_CLOSE;
       this.closeAfter = true;
     }
-    return true;
   }
 }

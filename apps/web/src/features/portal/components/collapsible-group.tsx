@@ -12,7 +12,7 @@ export function CollapsibleGroup({ name, count, children }: { name: string; coun
             <path d="M9 6l6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
           <span className="portal-group__name">{name}</span>
-          <span className="portal-badge" aria-label={`${count} items`}>
+          <span className="portal-badge" aria-label={count === 1 ? '1 item' : `${count} items`}>
             {count}
           </span>
         </button>
