@@ -66,15 +66,13 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
   const shellFile = () => (existsSync(path.join(distDir, 'shell.html')) ? path.join(distDir, 'shell.html') : indexFile);
   const htmlCache = new Map<string, { mtimeMs: number; html: string }>();
   const readHtml = (file: string): string => {
-    let cached = htmlCache.get(file);
+    const cached = htmlCache.get(file);
     const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
     // Mid-rebuild the file can be briefly missing: keep answering with the last good copy.
-    if (mtimeMs === undefined && cached) return cached.html;
-    if (cached?.mtimeMs !== mtimeMs) {
-      cached = { mtimeMs, html: injectSettings(readFileSync(file, 'utf8'), { contactEmail }) };
-      htmlCache.set(file, cached);
-    }
-    return cached.html;
+    if (cached && (mtimeMs === undefined || cached.mtimeMs === mtimeMs)) return cached.html;
+    const html = injectSettings(readFileSync(file, 'utf8'), { contactEmail });
+    htmlCache.set(file, { mtimeMs: mtimeMs ?? 0, html });
+    return html;
   };
   const pageFor = (pathname: string): string => {
     if (pathname === '/') return indexFile;

@@ -1,6 +1,6 @@
 import { loadInsight, type Insights } from '@fullstop/contracts';
 import { describe, expect, it } from 'vitest';
-import { loadSummary, NO_VALUE, presentInsightKeys, requestsOverview, zapBar } from './insights-math.ts';
+import { formatBytes, loadSummary, NO_VALUE, presentInsightKeys, requestsOverview, zapBar } from './insights-math.ts';
 
 describe('insights maths', () => {
   it('gives success and failed rates with two decimals', () => {
@@ -38,5 +38,11 @@ describe('insights maths', () => {
       { name: 'Failed', value: 1 },
     ]);
     expect(zapBar({ High: 1, Medium: 2, Low: 3, Informational: 4, 'False Positives': 5 })[0]).toMatchObject({ High: 1, 'False Positives': 5 });
+  });
+
+  it('writes bytes in decimal units for the axis', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(180_000)).toBe('180 kB');
+    expect(formatBytes(5_400_000)).toBe('5.4 MB');
   });
 });

@@ -80,3 +80,16 @@ const compact = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFra
 export function formatCompact(value: number): string {
   return compact.format(value);
 }
+
+const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
+
+/** Bytes for an axis: 5.4 MB rather than 5,400,000 (decimal units, as network tools count). */
+export function formatBytes(value: number): string {
+  let unit = 0;
+  let scaled = value;
+  while (Math.abs(scaled) >= 1000 && unit < BYTE_UNITS.length - 1) {
+    scaled /= 1000;
+    unit++;
+  }
+  return `${Number(scaled.toFixed(1))} ${BYTE_UNITS[unit]}`;
+}

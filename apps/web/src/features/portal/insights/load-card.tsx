@@ -3,16 +3,19 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Too
 import type { ReactNode } from 'react';
 import { Carousel } from './carousel.tsx';
 import { InsightCard } from './insight-card.tsx';
-import { dataTransfer, formatCompact, formatNumber, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
+import { dataTransfer, formatBytes, formatCompact, formatNumber, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
 import { WrappedTick } from './wrapped-tick.tsx';
 
 export const LOAD_PANEL_HEIGHT = 200;
 export const LINE_ANIMATION_MS = 1500;
 
-function Panel({ title, children }: { title: string; children: ReactNode }) {
+function Panel({ title, unit, children }: { title: string; unit?: string; children: ReactNode }) {
   return (
     <figure className="portal-panel">
-      <figcaption className="portal-panel__title">{title}</figcaption>
+      <figcaption className="portal-panel__title">
+        {title}
+        {unit && <span className="portal-panel__unit"> ({unit})</span>}
+      </figcaption>
       {children}
     </figure>
   );
@@ -52,23 +55,23 @@ export function LoadCard({ load }: { load: LoadInsight }) {
             </div>
           </dl>
         </Panel>
-        <Panel title="Response Times">
+        <Panel title="Response Times" unit="ms">
           <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
-            <LineChart data={responseTimes(load)}>
+            <LineChart data={responseTimes(load)} margin={{ top: 8, right: 24, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="name" tickLine={false} interval={0} height={40} tick={WrappedTick} />
-              <YAxis width={56} tickFormatter={(v: number) => `${formatCompact(v)} ms`} />
+              <XAxis dataKey="name" tickLine={false} interval={0} height={40} tick={WrappedTick} padding={{ left: 16, right: 28 }} />
+              <YAxis width={44} tickFormatter={(v: number) => formatCompact(v)} />
               <Tooltip formatter={(v) => `${formatNumber(Number(v))} ms`} />
               <Line type="linear" dataKey="ms" name="Time" stroke="#7c3aed" strokeWidth={2} animationDuration={LINE_ANIMATION_MS} />
             </LineChart>
           </ResponsiveContainer>
         </Panel>
-        <Panel title="Data Transfer">
+        <Panel title="Data Transfer" unit="bytes">
           <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
             <BarChart data={dataTransfer(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="name" tickLine={false} />
-              <YAxis width={48} tickFormatter={(v: number) => formatCompact(v)} />
+              <YAxis width={60} tickFormatter={(v: number) => formatBytes(v)} />
               <Tooltip formatter={(v) => `${formatNumber(Number(v))} bytes`} />
               <Bar dataKey="bytes" name="Bytes" fill="#0d9488" radius={[4, 4, 0, 0]} />
             </BarChart>
