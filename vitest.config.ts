@@ -1,6 +1,21 @@
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+function serverProject(name: string, databaseUrl: string) {
+  return {
+    test: {
+      name,
+      root: './apps/server',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      // An empty TEST_DATABASE_URL means the embedded database (PGlite).
+      env: { TEST_DATABASE_URL: databaseUrl },
+    },
+  };
+}
+
 /** Unit, component and API tests, one project per workspace. End-to-end tests are Playwright's (e2e/). */
 export default defineConfig({
   test: {
@@ -23,16 +38,9 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      {
-        test: {
-          name: 'server',
-          root: './apps/server',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
+      serverProject('server', ''),
+      // The same API suite again on a real PostgreSQL, when one is given.
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', process.env.TEST_DATABASE_URL)] : []),
       {
         resolve: {
           alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) },

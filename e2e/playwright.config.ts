@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
@@ -7,6 +8,8 @@ const root = path.resolve(here, '..');
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(here, '.output', `data-${port}-${process.pid}`);
 export const baseURL = `http://127.0.0.1:${port}`;
+// One operator token for the server under test and the tests (workers inherit the main process's env).
+process.env.E2E_OPERATOR_TOKEN ??= randomBytes(24).toString('hex');
 
 /**
  * End-to-end tests of the product in Debian's Chromium against the real server, started here on a fresh
@@ -14,7 +17,7 @@ export const baseURL = `http://127.0.0.1:${port}`;
  */
 export default defineConfig({
   testDir: path.join(here, 'tests'),
-  outputDir: path.join(here, '.output', 'results'),
+  outputDir: path.join(here, '.output', `results-${port}`),
   fullyParallel: true,
   forbidOnly: true,
   retries: process.env.CI ? 1 : 0,
@@ -56,6 +59,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN,
       ...(process.env.E2E_SERVER_ENV ? JSON.parse(process.env.E2E_SERVER_ENV) : {}),
     },
   },

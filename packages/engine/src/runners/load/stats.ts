@@ -3,16 +3,14 @@ import type { LoadThresholds } from './options.ts';
 
 /** Everything recorded during a load run, one entry per response or error. */
 export interface LoadSamples {
-  /** Every response's own time in ms, with sub-millisecond precision: the first `count` entries (grown as needed). */
-  times: Float64Array;
-  count: number;
+  /** Every response's own time in ms, with sub-millisecond precision. */
+  times: number[];
   successful: number;
   failedResponses: number;
   errors: number;
   bytesSent: number;
   bytesReceived: number;
-  /** Per request (index in the run's request list): failed responses and errors by status (0 for an error). */
-  failures: Map<number, number>[];
+  failures: Map<string, number>;
   elapsedSeconds: number;
 }
 
@@ -24,37 +22,25 @@ export interface ThresholdCheck {
 }
 
 /** Nearest-rank percentile over the sorted times: the value at or below which p% of the responses fall. */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(rank, 1)) - 1] ?? 0;
 }
 
-export function emptySamples(requestCount: number): LoadSamples {
-  return {
-    times: new Float64Array(64 * 1024),
-    count: 0,
-    successful: 0,
-    failedResponses: 0,
-    errors: 0,
-    bytesSent: 0,
-    bytesReceived: 0,
-    failures: Array.from({ length: requestCount }, () => new Map<number, number>()),
-    elapsedSeconds: 0,
-  };
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 400;
 }
 
 export function computeLoad(samples: LoadSamples, thresholds: LoadThresholds): { load: LoadInsight; checks: ThresholdCheck[]; requestsPerSecond: number } {
-  // A typed array sorts numerically, in place (slice copied it).
-  const sorted = samples.times.slice(0, samples.count).sort();
-  let sum = 0;
-  for (let i = 0; i < sorted.length; i++) sum += sorted[i]!;
+  const sorted = [...samples.times].sort((a, b) => a - b);
+  const sum = sorted.reduce((acc, t) => acc + t, 0);
   const failed = samples.failedResponses + samples.errors;
   const total = samples.successful + failed;
   const requestsPerSecond = samples.elapsedSeconds > 0 ? total / samples.elapsedSeconds : 0;
   const average = sorted.length > 0 ? sum / sorted.length : 0;
   const p95 = percentile(sorted, 95);
-  const max = sorted.length > 0 ? sorted[sorted.length - 1]! : 0;
+  const max = sorted.at(-1) ?? 0;
   const failedRate = total > 0 ? (failed / total) * 100 : 0;
 
   const actuals: Record<keyof LoadThresholds, number> = {
