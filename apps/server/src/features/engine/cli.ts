@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { RunQueuedResponse, RunResultResponse, SuiteImportResponse } from '@fullstop/contracts';
-import { readSuiteFolder, SuiteValidationError } from '@fullstop/engine';
 import { clientFor, defaultServer, OperatorApiError } from '../../cli/operator-client.ts';
-import { runWorkerProcess } from './worker-process.ts';
 
 type RunAnswer = RunResultResponse | RunQueuedResponse;
 
@@ -25,6 +23,8 @@ export function registerEngineCommands(program: Command): void {
     .requiredOption('--client <id>', 'client id')
     .argument('<dir>', 'the suite folder')
     .action(async (dir: string, opts: { client: string }, cmd: Command) => {
+      // The engine (browsers, Lighthouse, ...) loads only for the commands that need it: a CLI start stays fast.
+      const { readSuiteFolder, SuiteValidationError } = await import('@fullstop/engine');
       let files;
       try {
         files = await readSuiteFolder(dir);
@@ -138,6 +138,7 @@ export function registerEngineCommands(program: Command): void {
     .description('run queued tests in this process (PostgreSQL only: DATABASE_URL; DATA_DIR must be storage shared with the API)')
     .option('--concurrency <n>', 'tests at once', '2')
     .action(async (opts: { concurrency: string }) => {
+      const { runWorkerProcess } = await import('./worker-process.ts');
       await runWorkerProcess(Number(opts.concurrency));
     });
 }
