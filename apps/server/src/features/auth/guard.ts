@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/token.ts';
-import { findClientIdByApiKey } from './api-keys.ts';
+import { ApiKeyMemo } from './api-key-memo.ts';
+import { apiKeyLookupHash, findClientIdByApiKey } from './api-keys.ts';
 import { sha256, verifyAccessToken } from './tokens.ts';
 
 export interface Principal {
@@ -43,6 +44,8 @@ export const authGuard = fp(async (app) => {
   const operatorToken = loadOperatorToken(app.paths.dataDir, app.env.OPERATOR_TOKEN);
   const operatorHash = Buffer.from(sha256(operatorToken), 'hex');
   app.decorate('keys', keys);
+  const memo = app.database.kind === 'pglite' ? new ApiKeyMemo() : null;
+  app.decorate('forgetApiKeys', (clientId: string) => memo?.forgetClient(clientId));
   app.decorateRequest('principal', null);
 
   const resolve = async (request: FastifyRequest): Promise<Principal> => {
@@ -57,7 +60,10 @@ export const authGuard = fp(async (app) => {
     }
     const apiKey = request.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey.length > 0) {
-      const clientId = await findClientIdByApiKey(app.db, keys, apiKey.trim());
+      const key = apiKey.trim();
+      const hash = memo ? apiKeyLookupHash(keys, key) : '';
+      const clientId = (memo && memo.get(hash)) ?? (await findClientIdByApiKey(app.db, keys, key));
+      if (clientId && memo) memo.set(hash, clientId);
       if (!clientId) throw new UnauthorizedError('Invalid API key', 'INVALID_API_KEY');
       return { userId: null, clientId, role: 'client', via: 'api-key' };
     }
@@ -78,6 +84,8 @@ export const authGuard = fp(async (app) => {
 declare module 'fastify' {
   interface FastifyInstance {
     keys: ServerKeys;
+    /** Call after a client's API key changed: the old key must stop working at once. */
+    forgetApiKeys(clientId: string): void;
     /** preHandler: bearer access token, operator token or x-api-key; sets request.principal or answers 401. */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: like authenticate, then 403 unless the caller is an operator. */

@@ -49,6 +49,7 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
       const exists = await loadClientProfile(app.db, app.keys, id);
       if (!exists) throw new NotFoundError('Client not found');
       const apiKey = await replaceApiKey(app.db, app.keys, id);
+      app.forgetApiKeys(id);
       app.cache.invalidate(id, 'profile');
       await audit(app.db, request.log, {
         type: 'api-key.generated',
