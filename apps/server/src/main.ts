@@ -12,6 +12,13 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: app.env.PORT, host: app.env.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : app.env.PORT;
+  const url = `http://${app.env.HOST === '0.0.0.0' ? 'localhost' : app.env.HOST}:${port}`;
+  app.log.info({ url }, `Fullstop QA is ready at ${url}`);
+  if (app.demoClientId) {
+    app.log.info(`demo client: log in at ${url}/login as ${app.env.FULLSTOP_DEMO_EMAIL} (password in README.md)`);
+  }
 }
 
 main().catch((err: unknown) => {

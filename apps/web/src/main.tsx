@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { createAppRouter } from './app/router.tsx';
+import { createAppRouter, rendersPrerenderedPage } from './app/router.tsx';
 import { configuredVitalsHandler, reportWebVitals } from './lib/web-vitals.ts';
 import './styles/base.css';
 import './styles/layout.css';
@@ -16,9 +16,14 @@ async function start(container: HTMLElement): Promise<void> {
       <RouterProvider router={router} />
     </StrictMode>
   );
-  // Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty.
-  if (container.firstElementChild) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty, and
+  // prerendered HTML the client would not render itself (the 404 page under /dashboard) is replaced.
+  if (container.firstElementChild && rendersPrerenderedPage(window.location)) {
+    hydrateRoot(container, app);
+  } else {
+    container.replaceChildren();
+    createRoot(container).render(app);
+  }
 }
 
 const container = document.getElementById('root');

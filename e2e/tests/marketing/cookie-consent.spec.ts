@@ -1,4 +1,5 @@
-import { expect, open, test } from './fixtures.ts';
+import { collectPageProblems } from '../../support/page-problems.ts';
+import { expect, open, PUBLIC_ROUTES, test } from './fixtures.ts';
 
 test.use({ consented: false });
 
@@ -48,3 +49,23 @@ test('an answer given in another tab hides the popup here', async ({ page, conte
   await other.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
 });
+
+// A returning visitor's answer is read only after hydration, so the prerendered HTML (which never holds the
+// popup) and the first client render agree: no React #418, and no popup flashing in and out.
+for (const [stored, setup] of [
+  ['accepted in local storage', () => localStorage.setItem('cookieConsent', 'true')],
+  ['rejected in local storage', () => localStorage.setItem('cookieConsent', 'false')],
+  ['accepted as a cookie only', () => (document.cookie = 'CookieConsent=true; path=/')],
+] as const) {
+  test(`a returning visitor (${stored}) gets every page hydrated cleanly and no popup`, async ({ page }) => {
+    await page.addInitScript(setup);
+    const problems = collectPageProblems(page);
+    for (const route of [...PUBLIC_ROUTES, '/no-such-page']) {
+      await open(page, route);
+      // Past the popup's first poll: it would have shown by now.
+      await page.waitForTimeout(350);
+      await expect(page.getByRole('dialog', { name: 'Cookie Policy' }), route).toHaveCount(0);
+    }
+    expect(problems).toEqual([]);
+  });
+}

@@ -8,7 +8,7 @@ export function NotFoundPage() {
     <div className="status-page container">
       <p className="status-page__code" aria-hidden="true">404</p>
       <h1>Page not found</h1>
-      <p className="lead" style={{ margin: '0 auto 24px' }}>
+      <p className="lead status-page__text">
         Sorry, the page you are looking for does not exist.
       </p>
       <Link className="btn btn--primary" to={paths.home}>

@@ -11,7 +11,7 @@ export function RouteError() {
   return (
     <main id="main" className="status-page container">
       <h1>Unexpected Application Error!</h1>
-      <p className="lead" style={{ margin: '0 auto 24px' }}>{detail}</p>
+      <p className="lead status-page__text">{detail}</p>
       <a className="btn btn--primary" href="/">
         Back to the home page
       </a>

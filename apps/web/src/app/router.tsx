@@ -9,13 +9,25 @@ import { RouteError } from './route-error.tsx';
  * One route table for the whole site. Marketing and portal routes come from their features, each page
  * lazy-loaded, so a marketing page never downloads portal code. The build prerenders from the same table.
  */
+const notFoundRoute: RouteObject = { path: '*', element: <NotFoundPage /> };
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
-    children: [...marketingRoutes, ...portalRoutes, { path: '*', element: <NotFoundPage /> }],
+    children: [...marketingRoutes, ...portalRoutes, notFoundRoute],
   },
 ];
+
+/**
+ * Whether the client renders, for `location`, a page the build prerendered: a public page or the site's 404.
+ * The server answers any unknown path with the prerendered 404, including /dashboard/<unknown>, which the
+ * client renders as a portal page: hydrating that HTML would fail (React #418), so it is rendered afresh.
+ */
+export function rendersPrerenderedPage(location: string | Partial<Location>): boolean {
+  const leaf = matchRoutes(routes, location)?.at(-1)?.route;
+  return leaf !== undefined && (leaf === notFoundRoute || marketingRoutes.includes(leaf));
+}
 
 type LazyLoader = () => Promise<Partial<RouteObject>>;
 

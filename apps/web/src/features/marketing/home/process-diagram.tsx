@@ -52,8 +52,8 @@ export function ProcessDiagram() {
           <g key={step.title}>
             <circle cx={fmt(x)} cy={fmt(y)} r={NODE_R} fill={i === 0 ? '#0f766e' : '#4338ca'} />
             <text x={fmt(x)} y={fmt(y + 9)} textAnchor="middle" fontFamily={FONT} fontSize="26" fontWeight="800" fill="#fff">{i + 1}</text>
-            <text x={fmt(label.x)} y={fmt(label.y)} textAnchor={label.anchor} fontFamily={FONT} fontSize="19" fontWeight="700" fill="#0f172a">{step.title}</text>
-            <text x={fmt(label.x)} y={fmt(label.y + 21)} textAnchor={label.anchor} fontFamily={FONT} fontSize="15" fill="#475569">{step.note}</text>
+            <text x={fmt(label.x)} y={fmt(label.y)} textAnchor={label.anchor} fontFamily={FONT} fontSize="19" fontWeight="700" fill="#0f172a" className="process-diagram__title">{step.title}</text>
+            <text x={fmt(label.x)} y={fmt(label.y + 21)} textAnchor={label.anchor} fontFamily={FONT} fontSize="15" fill="#475569" className="process-diagram__note">{step.note}</text>
           </g>
         );
       })}

@@ -53,7 +53,7 @@ export function ServicesPage() {
         One team covers web and mobile, automated and manual, from the first click to the last API call.
       </PageHero>
       <section className="section section--tint" aria-label="Our services">
-        <div className="container grid grid--2">
+        <div className="container grid grid--2 services-grid">
           <ServiceCard
             id="web-testing"
             icon="web"

@@ -30,7 +30,8 @@ export function LoadCard({ load }: { load: LoadInsight }) {
           <ResponsiveContainer width="100%" height={LOAD_PANEL_HEIGHT}>
             <BarChart data={requestsOverview(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="name" tickLine={false} />
+              {/* Every bar keeps its name: at narrow panel widths the axis would otherwise drop "Success". */}
+              <XAxis dataKey="name" tickLine={false} interval={0} tick={{ fontSize: 13 }} />
               <YAxis allowDecimals={false} width={48} tickFormatter={(v: number) => formatCompact(v)} />
               <Tooltip formatter={(v) => formatNumber(Number(v))} />
               <Bar dataKey="value" name="Requests" fill="var(--portal-brand, #2563eb)" radius={[4, 4, 0, 0]} />
@@ -71,7 +72,8 @@ export function LoadCard({ load }: { load: LoadInsight }) {
             <BarChart data={dataTransfer(load)}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="name" tickLine={false} />
-              <YAxis width={60} tickFormatter={(v: number) => formatBytes(v)} />
+              {/* A no-break space keeps "800 MB" on one line: the axis wraps ticks at spaces. */}
+              <YAxis width={68} tickFormatter={(v: number) => formatBytes(v).replace(' ', '\u00a0')} />
               <Tooltip formatter={(v) => `${formatNumber(Number(v))} bytes`} />
               <Bar dataKey="bytes" name="Bytes" fill="#0d9488" radius={[4, 4, 0, 0]} />
             </BarChart>

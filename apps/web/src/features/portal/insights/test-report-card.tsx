@@ -8,12 +8,14 @@ export const PIE_RADIUS = 80;
 
 export function TestReportCard({ title, report }: { title: string; report: TestReportInsight }) {
   const slices = outcomeSlices(report);
+  // The white edge between slices would draw a stray radius across a pie that is one whole slice.
+  const separated = slices.filter((slice) => slice.value > 0).length > 1;
   return (
     <InsightCard title={title}>
       <div className="portal-split">
         <ResponsiveContainer width="100%" height={PIE_HEIGHT}>
           <PieChart>
-            <Pie data={slices} dataKey="value" nameKey="name" outerRadius={PIE_RADIUS} cx="50%" cy="50%">
+            <Pie data={slices} dataKey="value" nameKey="name" outerRadius={PIE_RADIUS} cx="50%" cy="50%" stroke={separated ? '#fff' : 'none'}>
               {slices.map((slice) => (
                 <Cell key={slice.name} fill={OUTCOME_COLOURS[slice.name]} />
               ))}

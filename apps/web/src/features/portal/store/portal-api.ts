@@ -116,7 +116,8 @@ export const portalApi = createApi({
         try {
           return { data: reportGroups.parse(await http.request('/report/fetch/all', { auth: 'apiKey', apiKey })) };
         } catch (error) {
-          console.error('Could not load reports', error);
+          // 404 is the server's way of saying "no reports yet": expected, so not logged as an error.
+          if (!(error instanceof HttpError && error.status === 404)) console.error('Could not load reports', error);
           return { data: {} };
         }
       },
