@@ -2,18 +2,21 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { SHORT_TOKEN_TTL } from './support/servers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(here, '.output', `data-${port}-${process.pid}`);
 export const baseURL = `http://127.0.0.1:${port}`;
-// One operator token for the server under test and the tests (workers inherit the main process's env).
+const shortTokenURL = `http://127.0.0.1:${port + 1}`;
+// One operator token for the servers under test and the tests (workers inherit the main process's env).
 process.env.E2E_OPERATOR_TOKEN ??= randomBytes(24).toString('hex');
 
 /**
  * End-to-end tests of the product in Debian's Chromium against the real server, started here on a fresh
- * embedded database. E2E_PORT lets two runs share a machine.
+ * embedded database (and a second one with short-lived access tokens on the next port). E2E_PORT lets two
+ * runs share a machine.
  */
 export default defineConfig({
   testDir: path.join(here, 'tests'),
@@ -43,24 +46,43 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'desktop',
+      testIgnore: /session-expiry\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // A second server whose access tokens live SHORT_TOKEN_TTL seconds: real expiry, renewed silently.
+      name: 'short-token-life',
+      testMatch: /session-expiry\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, baseURL: shortTokenURL },
+    },
   ],
-  webServer: {
+  webServer: [
+    server(port, dataDir, {}),
+    server(port + 1, `${dataDir}-short-token`, { ACCESS_TOKEN_TTL: String(SHORT_TOKEN_TTL), FULLSTOP_DEMO: '0' }),
+  ],
+});
+
+function server(serverPort: number, serverDataDir: string, extraEnv: Record<string, string>) {
+  const url = `http://127.0.0.1:${serverPort}`;
+  return {
     command: 'node --import tsx apps/server/src/main.ts',
     cwd: root,
-    url: `${baseURL}/healthz`,
+    url: `${url}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
-      PORT: String(port),
+      PORT: String(serverPort),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: serverDataDir,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
-      OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN,
-      ...(process.env.E2E_SERVER_ENV ? JSON.parse(process.env.E2E_SERVER_ENV) : {}),
+      OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN ?? '',
+      ...extraEnv,
+      ...(process.env.E2E_SERVER_ENV ? (JSON.parse(process.env.E2E_SERVER_ENV) as Record<string, string>) : {}),
     },
-  },
-});
+  };
+}

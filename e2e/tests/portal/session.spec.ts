@@ -4,8 +4,8 @@ import { expect, loginThroughApi, storedAuth, test } from '../../support/portal.
 test.describe('session', () => {
   test('an access token the server no longer accepts is renewed once, silently', async ({ page, client }) => {
     const session = await loginThroughApi(page, client);
-    // What the server sees when the token's lifetime is over: a token it will not accept. With
-    // E2E_SERVER_ENV='{"ACCESS_TOKEN_TTL":"2"}' the expiry below is a real one as well.
+    // What the server sees when the token's lifetime is over: a token it will not accept. A real expiry is
+    // tested in session-expiry.spec.ts, against a server with short-lived tokens.
     await page.evaluate(() => localStorage.setItem('accessToken', 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.expired'));
     const refreshes: string[] = [];
     page.on('request', (r) => {
@@ -21,26 +21,6 @@ test.describe('session', () => {
     expect(stored.accessToken).not.toContain('expired');
     // Refresh tokens rotate: the used one is replaced.
     expect(stored.refreshToken).not.toBe(session.refreshToken);
-  });
-
-  test('a token that really expired is renewed while the page keeps working', async ({ page, client }) => {
-    const ttl = Number((JSON.parse(process.env.E2E_SERVER_ENV ?? '{}') as { ACCESS_TOKEN_TTL?: string }).ACCESS_TOKEN_TTL);
-    test.skip(!(ttl > 0 && ttl <= 5), 'needs a short access-token life: E2E_SERVER_ENV=\'{"ACCESS_TOKEN_TTL":"2"}\'');
-    const session = await loginThroughApi(page, client);
-    await page.goto(paths.setup);
-    await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
-    const refreshes: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().endsWith('/auth/refresh-token')) refreshes.push(r.url());
-    });
-    await page.waitForTimeout((ttl + 1) * 1000);
-    // The next calls carry the expired token: one renewal, then each is retried and answers.
-    await page.getByRole('link', { name: 'Requests' }).click();
-    await expect(page.getByText('No requests yet.')).toBeVisible();
-    await page.getByRole('link', { name: 'Tests' }).click();
-    await expect(page.getByText('No tests available.')).toBeVisible();
-    expect(refreshes).toHaveLength(1);
-    expect((await storedAuth(page)).accessToken).not.toBe(session.accessToken);
   });
 
   test('a session that cannot be renewed ends at /login with the stored auth removed', async ({ page, client }) => {
