@@ -2,8 +2,7 @@
  * Engine benchmarks: figures, never pass/fail (see ../README.md).
  *  1. The load runner's requests per second against wrk, on the same local target, in the same run (target >= 0.9).
  *  2. A 10-test browser suite with 1 and 2 Playwright workers: wall times.
- *  3. Run-all wall time against the suite's longest single test: measured through the server (queue + workers),
- *     added by the server's owner in `runAllVsLongest` below.
+ *  3. Run-all wall time of the demo suite against its longest single test, through the server (queue + workers).
  * Needs wrk (`apt-get install -y wrk`).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +11,7 @@ import path from 'node:path';
 import { browserRunner, loadRunner, type RunContext, type RunTarget } from '@fullstop/engine';
 import { startHardenedServer } from '../../packages/engine/test/fixtures/hardened-server.ts';
 import { startTargetProcess } from './target-process.ts';
+import { measureRunAll } from './run-all.ts';
 import { wrkRequestsPerSecond } from './wrk.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -108,12 +108,15 @@ async function browserWorkers(root: string): Promise<void> {
   }
 }
 
-/**
- * Run-all wall time against the longest single test (target <= 1.2): needs the server's queue and workers.
- * The server's owner fills this in; until then it says so.
- */
+/** Run-all wall time of the demo suite against its longest single test (target <= 1.2), through the server. */
 async function runAllVsLongest(): Promise<void> {
-  console.log('\n## Run all vs longest single test\nnot measured here yet (needs the server: queue + workers)');
+  console.log('\n## Run all vs longest single test (demo suite, through the server)');
+  const figures = await measureRunAll();
+  for (const t of figures.singleTests) console.log(`  alone: ${t.name.padEnd(24)} ${t.seconds.toFixed(1)} s`);
+  console.log(
+    `run all: ${figures.runAllSeconds.toFixed(1)} s with ${figures.workers} workers; longest alone: ` +
+      `${figures.longestTest.name} ${figures.longestTest.seconds.toFixed(1)} s; ratio ${figures.ratio.toFixed(2)} (target <= 1.2)`,
+  );
 }
 
 const root = await mkdtemp(path.join(tmpdir(), 'fullstop-bench-engine-'));
