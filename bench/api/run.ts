@@ -100,7 +100,7 @@ async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<
     const auth = { authorization: `Bearer ${session.accessToken}` };
     results.push(await measure(`${kind}: full app GET /healthz (every hook, no handler work)`, `${base}/healthz`));
     results.push(await measure(`${kind}: GET /clientProfile/{id} cached (bearer)`, url, auth));
-    results.push(await measure(`${kind}: GET /clientProfile/{id} cached (x-api-key: key looked up in the DB)`, url, { 'x-api-key': created.apiKey }));
+    results.push(await measure(`${kind}: GET /clientProfile/{id} cached (x-api-key; its owner is remembered on PGlite, read from the DB on PostgreSQL)`, url, { 'x-api-key': created.apiKey }));
     // Every request empties the cache first: the profile comes from the database each time.
     results.push(await measureUncached(`${kind}: GET /clientProfile/{id} uncached (database read)`, url, auth));
   } finally {
