@@ -105,6 +105,41 @@ export type RunDetailResponse = z.infer<typeof runDetailResponse>;
 export const eventsTokenResponse = z.object({ token: z.string(), expiresIn: z.number().int() });
 export type EventsTokenResponse = z.infer<typeof eventsTokenResponse>;
 
+/**
+ * GET /test/events (server-sent events, JSON in each `data:` line). `test`: one test of a run changed; a test
+ * going back to `queued` after `running` means an attempt errored and a retry is queued. `run`: a whole run
+ * changed. `snapshot`: sent first on connect, the latest event of each test.
+ */
+export const testEvent = z.object({
+  runId: z.string(),
+  runTestId: z.string(),
+  testName: z.string(),
+  group: z.string(),
+  kind: z.string(),
+  status: runStatus,
+  attempt: z.number().int(),
+  maxAttempts: z.number().int(),
+  progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }).nullable(),
+  totals: runTotals.nullable(),
+  error: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type TestEvent = z.infer<typeof testEvent>;
+
+export const runEvent = z.object({
+  runId: z.string(),
+  scope: z.string(),
+  status: runStatus,
+  totals: runTotals.nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RunEvent = z.infer<typeof runEvent>;
+
+export const testEventsSnapshot = z.object({ tests: z.record(z.string(), testEvent) });
+export type TestEventsSnapshot = z.infer<typeof testEventsSnapshot>;
+
 /** Operator API: a suite folder as JSON, each file's content in UTF-8 or base64. */
 export const suiteImportRequest = z.object({
   files: z

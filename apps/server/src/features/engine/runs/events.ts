@@ -1,42 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { RunStatusValue } from '../../../db/schema/engine.ts';
+import type { RunEvent, TestEvent } from '@fullstop/contracts';
 
-/**
- * What the live status stream carries (GET /test/events, one SSE `data:` line each, JSON):
- *
- *   event: test  { runId, runTestId, testName, group, kind, status, attempt, maxAttempts,
- *                  progress: { done, total, message? } | null, totals | null, error | null,
- *                  startedAt | null, finishedAt | null }
- *   event: run   { runId, scope, status, totals | null, createdAt, finishedAt | null }
- *   event: snapshot  { tests: { [testName]: <test event of its latest run> } }  (sent first on connect)
- *
- * status is queued | running | passed | failed | error | cancelled; a test event with status queued after
- * running means an attempt errored and a retry is queued.
- */
-export interface TestEvent {
-  runId: string;
-  runTestId: string;
-  testName: string;
-  group: string;
-  kind: string;
-  status: RunStatusValue;
-  attempt: number;
-  maxAttempts: number;
-  progress: { done: number; total: number; message?: string } | null;
-  totals: { totalTests: number; passedTests: number; failedTests: number; skippedTests: number } | null;
-  error: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-export interface RunEvent {
-  runId: string;
-  scope: string;
-  status: RunStatusValue;
-  totals: TestEvent['totals'];
-  createdAt: string;
-  finishedAt: string | null;
-}
+// The stream's messages (GET /test/events) are described and typed in @fullstop/contracts (tests.ts).
+export type { RunEvent, TestEvent };
 
 export type EngineEvent = { type: 'test'; data: TestEvent } | { type: 'run'; data: RunEvent };
 

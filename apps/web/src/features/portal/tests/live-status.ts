@@ -1,19 +1,9 @@
-import { eventsTokenResponse, type RunStatus, type RunTotals } from '@fullstop/contracts';
+import { eventsTokenResponse, type RunStatus, testEvent, testEventsSnapshot, type TestEvent } from '@fullstop/contracts';
 import { useEffect, useState } from 'react';
 import { http } from '@/lib/http-client.ts';
 
-/**
- * The fields of the engine's `test` event (GET /test/events) this page shows. The stream's full message is
- * described in the server's engine feature (runs/events.ts); it has no contracts schema yet.
- */
-export interface LiveTest {
-  testName: string;
-  status: RunStatus;
-  progress: { done: number; total: number; message?: string } | null;
-  totals: RunTotals | null;
-  error: string | null;
-  finishedAt: string | null;
-}
+/** The engine's `test` event (GET /test/events): the page shows its status, progress, totals and error. */
+export type LiveTest = Pick<TestEvent, 'testName' | 'status' | 'progress' | 'totals' | 'error' | 'finishedAt'>;
 
 export type LiveTests = Record<string, LiveTest>;
 
@@ -40,10 +30,10 @@ export function useLiveTests(active: boolean): LiveTests {
         if (stopped) return;
         source = new EventSource(`/test/events?token=${encodeURIComponent(token)}`);
         source.addEventListener('snapshot', (event) => {
-          setTests((JSON.parse(event.data) as { tests: LiveTests }).tests);
+          setTests(testEventsSnapshot.parse(JSON.parse(event.data)).tests);
         });
         source.addEventListener('test', (event) => {
-          const test = JSON.parse(event.data) as LiveTest;
+          const test = testEvent.parse(JSON.parse(event.data));
           setTests((previous) => ({ ...previous, [test.testName]: test }));
         });
         source.onerror = () => {
