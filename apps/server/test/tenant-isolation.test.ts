@@ -9,8 +9,8 @@ type Auth = { name: string; headers: (c: TestClient) => Promise<Record<string, s
 const idRoutes = [
   { method: 'GET' as const, url: (id: string) => `/clientProfile/${id}`, body: () => ({}) },
   { method: 'POST' as const, url: (id: string) => `/clientProfile/generateAPIKey/${id}`, body: () => ({}) },
-  { method: 'POST' as const, url: (id: string) => `/upload/android/${id}`, body: () => multipart('app.apk', fakeApk()) },
-  { method: 'POST' as const, url: (id: string) => `/upload/ios/${id}`, body: () => multipart('app.apk', fakeApk()) },
+  { method: 'POST' as const, url: (id: string) => `/upload/android/${id}`, body: async () => multipart('app.apk', await fakeApk()) },
+  { method: 'POST' as const, url: (id: string) => `/upload/ios/${id}`, body: async () => multipart('app.apk', await fakeApk()) },
 ];
 
 describe('tenant isolation', () => {
@@ -35,9 +35,9 @@ describe('tenant isolation', () => {
       it(`${route.method} ${route.url(':id')} with ${via}: another client's id and an unknown id look the same (404)`, async () => {
         const auth = auths.find((a) => a.name === via)!;
         const headers = await auth.headers(alice);
-        const foreign = route.body() as { payload?: Buffer; headers?: Record<string, string> };
+        const foreign = (await route.body()) as { payload?: Buffer; headers?: Record<string, string> };
         const other = await app.inject({ method: route.method, url: route.url(bob.clientId), headers: { ...headers, ...foreign.headers }, ...(foreign.payload ? { payload: foreign.payload } : {}) });
-        const ghost = route.body() as { payload?: Buffer; headers?: Record<string, string> };
+        const ghost = (await route.body()) as { payload?: Buffer; headers?: Record<string, string> };
         const unknown = await app.inject({ method: route.method, url: route.url(crypto.randomUUID()), headers: { ...headers, ...ghost.headers }, ...(ghost.payload ? { payload: ghost.payload } : {}) });
         expect(other.statusCode).toBe(404);
         expect(unknown.statusCode).toBe(404);

@@ -32,7 +32,7 @@ test.describe('setup', () => {
     await android.getByLabel('Choose the Android APK file').setInputFiles({
       name: 'app-release.apk',
       mimeType: 'application/vnd.android.package-archive',
-      buffer: tinyApk(),
+      buffer: await tinyApk(),
     });
     await expect.poll(() => alerts).toHaveLength(1);
     expect(alerts[0]).toMatch(/uploaded/i);
@@ -60,7 +60,7 @@ test.describe('setup', () => {
     });
     const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
     collectAlerts(page);
-    await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'app.apk', mimeType: 'application/octet-stream', buffer: tinyApk() });
+    await android.getByLabel('Choose the Android APK file').setInputFiles({ name: 'app.apk', mimeType: 'application/octet-stream', buffer: await tinyApk() });
     await expect(android.getByRole('progressbar')).toBeVisible();
     await expect(android.getByText('File path')).toBeVisible();
   });

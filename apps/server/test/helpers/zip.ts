@@ -1,42 +1,15 @@
-import { crc32 } from 'node:zlib';
+import { buffer } from 'node:stream/consumers';
+import { ZipFile } from 'yazl';
 
-/** A minimal stored (uncompressed) zip writer, enough to make test APKs and IPAs. */
-export function makeZip(entries: Record<string, string | Buffer>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(entries)) {
-    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
-    const nameBuf = Buffer.from(name);
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBuf.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBuf, data);
-    centrals.push(central, nameBuf);
-    offset += local.length + nameBuf.length + data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
+// Stored entries with a fixed date: the same entries always give the same bytes, at their full size.
+const ENTRY = { compress: false, mtime: new Date('2024-01-01T00:00:00Z') };
+
+/** A zip archive of the given entries, made with yazl: enough to make test APKs and IPAs. */
+export function makeZip(entries: Record<string, string | Buffer>): Promise<Buffer> {
+  const archive = new ZipFile();
+  for (const [name, content] of Object.entries(entries)) archive.addBuffer(Buffer.from(content), name, ENTRY);
+  archive.end();
+  return buffer(archive.outputStream);
 }
 
 export const fakeApk = (marker = 'v1') => makeZip({ 'AndroidManifest.xml': `<manifest ${marker}/>`, 'classes.dex': 'dex\n035', 'res/x': marker });
