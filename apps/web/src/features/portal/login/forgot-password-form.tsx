@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { Popup } from '../components/popup.tsx';
+import { TextField } from '../components/text-field.tsx';
 import { requestPasswordReset } from './auth-api.ts';
 import { LOGIN_TEXT } from './login-messages.ts';
 
@@ -47,17 +48,15 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
     <>
       <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Forgot Password">
         <p className="portal-auth__hint">Enter the email of your account and we will send you instructions.</p>
-        <div className="portal-field">
-          <label htmlFor="forgot-email">Email</label>
-          <input
-            id="forgot-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="forgot-email"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <CaptchaField id="forgot-captcha" code={captcha} value={captchaInput} onChange={setCaptchaInput} onRefresh={newCaptcha} />
         {error && (
           <p className="portal-alert portal-alert--error" role="alert">

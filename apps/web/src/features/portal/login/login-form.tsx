@@ -5,6 +5,7 @@ import { storeLogin } from '@/lib/auth-storage.ts';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { Popup } from '../components/popup.tsx';
+import { TextField } from '../components/text-field.tsx';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { loggedIn, loginFailed } from '../store/session-slice.ts';
 import { login } from './auth-api.ts';
@@ -58,44 +59,28 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
   return (
     <>
       <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="User Login">
-        <div className="portal-field">
-          <label htmlFor="login-email">Email</label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={Boolean(fieldErrors.email)}
-            aria-describedby={fieldErrors.email ? 'login-email-error' : undefined}
-            required
-          />
-          {fieldErrors.email && (
-            <p id="login-email-error" className="portal-field__error">
-              {fieldErrors.email}
-            </p>
-          )}
-        </div>
-        <div className="portal-field">
-          <label htmlFor="login-password">Password</label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={Boolean(fieldErrors.password)}
-            aria-describedby={fieldErrors.password ? 'login-password-error' : undefined}
-            required
-          />
-          {fieldErrors.password && (
-            <p id="login-password-error" className="portal-field__error">
-              {fieldErrors.password}
-            </p>
-          )}
-        </div>
+        <TextField
+          id="login-email"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldErrors.email}
+          required
+        />
+        <TextField
+          id="login-password"
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldErrors.password}
+          required
+        />
         {captchaRequired && (
           <CaptchaField id="login-captcha" code={captcha} value={captchaInput} onChange={setCaptchaInput} onRefresh={newCaptcha} />
         )}

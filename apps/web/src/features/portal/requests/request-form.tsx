@@ -1,5 +1,6 @@
 import { clientRequestKind, createClientRequest, type ClientRequestKind } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
+import { TextAreaField, TextField } from '../components/text-field.tsx';
 import { useCreateRequestMutation } from '../store/portal-api.ts';
 import { KIND_LABELS } from './request-labels.ts';
 
@@ -60,39 +61,16 @@ export function RequestForm() {
         </select>
         <p className="portal-muted portal-field__hint">{HINTS[kind]}</p>
       </div>
-      <div className="portal-field">
-        <label htmlFor="request-title">Title</label>
-        <input
-          id="request-title"
-          value={title}
-          maxLength={200}
-          onChange={(e) => setTitle(e.target.value)}
-          aria-invalid={Boolean(errors.title)}
-          aria-describedby={errors.title ? 'request-title-error' : undefined}
-        />
-        {errors.title && (
-          <p id="request-title-error" className="portal-field__error">
-            {errors.title}
-          </p>
-        )}
-      </div>
-      <div className="portal-field">
-        <label htmlFor="request-details">Details</label>
-        <textarea
-          id="request-details"
-          rows={5}
-          value={details}
-          maxLength={5000}
-          onChange={(e) => setDetails(e.target.value)}
-          aria-invalid={Boolean(errors.details)}
-          aria-describedby={errors.details ? 'request-details-error' : undefined}
-        />
-        {errors.details && (
-          <p id="request-details-error" className="portal-field__error">
-            {errors.details}
-          </p>
-        )}
-      </div>
+      <TextField id="request-title" label="Title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+      <TextAreaField
+        id="request-details"
+        label="Details"
+        rows={5}
+        value={details}
+        maxLength={5000}
+        onChange={(e) => setDetails(e.target.value)}
+        error={errors.details}
+      />
       {notice && (
         <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
