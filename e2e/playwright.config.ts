@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(here, '.output', `data-${port}-${process.pid}`);
 export const baseURL = `http://127.0.0.1:${port}`;
 const shortTokenURL = `http://127.0.0.1:${port + 1}`;
+// Tests read the main server's outbox (password-reset mails) here.
+const mainDataDir = (process.env.E2E_DATA_DIR ??= dataDir);
 // One operator token for the servers under test and the tests (workers inherit the main process's env).
 process.env.E2E_OPERATOR_TOKEN ??= randomBytes(24).toString('hex');
 
@@ -59,7 +61,7 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server(port, dataDir, {}),
+    server(port, mainDataDir, {}),
     server(port + 1, `${dataDir}-short-token`, { ACCESS_TOKEN_TTL: String(SHORT_TOKEN_TTL), FULLSTOP_DEMO: '0' }),
   ],
 });

@@ -1,4 +1,10 @@
-import { loginResponse, type LoginRequest, type LoginResponse } from '@fullstop/contracts';
+import {
+  loginResponse,
+  messageResponse,
+  type LoginRequest,
+  type LoginResponse,
+  type ResetPasswordRequest,
+} from '@fullstop/contracts';
 import { http } from '@/lib/http-client.ts';
 
 export async function login(credentials: LoginRequest): Promise<LoginResponse> {
@@ -8,4 +14,10 @@ export async function login(credentials: LoginRequest): Promise<LoginResponse> {
 
 export async function requestPasswordReset(email: string): Promise<void> {
   await http.request('/auth/forgot-password', { method: 'POST', auth: 'none', json: { email }, responseType: 'none' });
+}
+
+/** Sets a new password with the single-use token of a reset mail; answers the server's confirmation. */
+export async function resetPassword(request: ResetPasswordRequest): Promise<string> {
+  const data = await http.request('/auth/reset-password', { method: 'POST', auth: 'none', json: request });
+  return messageResponse.parse(data).message;
 }
