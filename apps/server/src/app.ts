@@ -8,6 +8,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type Env, loadEnv } from './config/env.ts';
+import { requestLogFields } from './lib/log-redaction.ts';
 import type { Database } from './db/database.ts';
 import { authGuard } from './features/auth/guard.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -44,7 +45,7 @@ export interface BuildOptions {
 export async function build(options: BuildOptions = {}): Promise<FastifyInstance> {
   const env: Env = { ...loadEnv(), ...options.env };
   const app = Fastify({
-    logger: options.logger ?? { level: env.LOG_LEVEL },
+    logger: options.logger ?? { level: env.LOG_LEVEL, serializers: { req: requestLogFields } },
     trustProxy: env.TRUST_PROXY,
     disableRequestLogging: env.NODE_ENV === 'test',
     bodyLimit: 1024 * 1024,
