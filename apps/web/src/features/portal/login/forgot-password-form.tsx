@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
+import { FormError } from '../components/form-error.tsx';
 import { Popup } from '../components/popup.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { requestPasswordReset } from './auth-api.ts';
@@ -58,11 +59,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
           onChange={(e) => setEmail(e.target.value)}
         />
         <CaptchaField id="forgot-captcha" code={captcha} value={captchaInput} onChange={setCaptchaInput} onRefresh={newCaptcha} />
-        {error && (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button type="submit" className="btn btn--primary portal-btn-block" disabled={submitting}>
           {submitting ? 'Sending…' : 'Reset Password'}
         </button>

@@ -4,6 +4,7 @@ import { paths } from '@/config/paths.ts';
 import { storeLogin } from '@/lib/auth-storage.ts';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
+import { FormError } from '../components/form-error.tsx';
 import { Popup } from '../components/popup.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
@@ -84,11 +85,7 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword: () => void }
         {captchaRequired && (
           <CaptchaField id="login-captcha" code={captcha} value={captchaInput} onChange={setCaptchaInput} onRefresh={newCaptcha} />
         )}
-        {error && (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button type="submit" className="btn btn--primary portal-btn-block" disabled={submitting}>
           {submitting ? 'Logging in…' : 'Login'}
         </button>

@@ -1,6 +1,7 @@
 import { resetPasswordRequest } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { HttpError } from '@/lib/http-client.ts';
+import { FormError } from '../components/form-error.tsx';
 import { Popup } from '../components/popup.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { resetPassword } from './auth-api.ts';
@@ -57,11 +58,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
           onChange={(e) => setConfirm(e.target.value)}
           error={errors.confirm}
         />
-        {error && (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button type="submit" className="btn btn--primary portal-btn-block" disabled={submitting}>
           {submitting ? 'Saving…' : 'Set New Password'}
         </button>

@@ -1,3 +1,4 @@
+import { FormError } from '../components/form-error.tsx';
 import { formatWhen } from '../reports/report-files.ts';
 import { useGetRequestsQuery } from '../store/portal-api.ts';
 import { KIND_LABELS, STATUS_LABELS } from './request-labels.ts';
@@ -12,9 +13,7 @@ export function RequestList() {
       {requests.isLoading ? (
         <p className="portal-muted" role="status">Loading requests…</p>
       ) : requests.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          Your requests could not be loaded. Please try again later.
-        </p>
+        <FormError message="Your requests could not be loaded. Please try again later." />
       ) : !requests.data?.length ? (
         <p className="portal-empty">No requests yet.</p>
       ) : (
