@@ -26,6 +26,7 @@ import { data } from './plugins/data.ts';
 import { docs } from './plugins/docs.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { sessionEvents } from './plugins/session-events.ts';
 import { spa } from './plugins/spa.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,6 +64,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   // Application services
   await app.register(data, options.database ? { database: options.database } : {});
   await app.register(cache);
+  await app.register(sessionEvents);
   await app.register(mailer);
   await app.register(authGuard);
   await app.register(demo);
