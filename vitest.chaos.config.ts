@@ -11,8 +11,6 @@ export default defineConfig({
     include: ['apps/server/test/chaos/**/*.chaos.ts', 'packages/engine/test/chaos/**/*.chaos.ts'],
     environment: 'node',
     fileParallelism: false,
-    // Until the first chaos file lands.
-    passWithNoTests: true,
     testTimeout: 240_000,
     hookTimeout: 120_000,
   },
