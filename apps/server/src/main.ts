@@ -1,9 +1,11 @@
 import { build } from './app.ts';
 import { ConfigError } from './config/env.ts';
 import { DataDirLockedError } from './lib/data-dir.ts';
+import { installLastResort } from './lib/last-resort.ts';
 
 async function main(): Promise<void> {
   const app = await build();
+  installLastResort(app.log, () => app.close());
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
