@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import autocannon from 'autocannon';
 import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { MAX_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, isSuccessStatus, type LoadSamples } from './stats.ts';
@@ -11,6 +13,21 @@ export const LOAD_STOP_GRACE_MS = 15_000;
 /** The parts of autocannon's client read here: with pipelining 1, its current request is the one just answered. */
 interface AutocannonClient {
   requestIterator?: { currentRequest?: { path?: string; requestBuffer?: Buffer } };
+}
+
+/** `protocol://address:port` of the first address the guard approved for the website's host. */
+async function pinnedOrigin(guard: TargetGuard, base: URL): Promise<string> {
+  const [pinned] = await guard.addresses(base.hostname);
+  if (!pinned) throw new Error(`no approved address for ${base.hostname}`);
+  const host = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
+  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
+  return `${base.protocol}//${host}:${port}`;
+}
+
+/** The request's headers with the website's Host unless the manifest set one (autocannon would send the address). */
+function withHost(headers: Record<string, string> | undefined, host: string): Record<string, string> {
+  const own = headers ?? {};
+  return Object.keys(own).some((name) => name.toLowerCase() === 'host') ? own : { host, ...own };
 }
 
 /**
@@ -27,6 +44,9 @@ export const loadRunner = defineRunner({
     const base = await guard.check(guard.baseUrl.href);
     const requests = options.requests ?? [{ path: `${base.pathname}${base.search}`, method: 'GET' as const }];
     const origin = base.origin;
+    // autocannon resolves names itself and takes no lookup: it connects to the address the guard approved, with
+    // the website's Host header and TLS server name, so a DNS answer that changes after the check is never used.
+    const connectUrl = await pinnedOrigin(guard, base);
 
     const samples: LoadSamples = {
       times: [],
@@ -51,7 +71,8 @@ export const loadRunner = defineRunner({
     });
     const instance = autocannon(
       {
-        url: origin,
+        url: connectUrl,
+        ...(base.protocol === 'https:' && isIP(guard.baseUrl.hostname) === 0 ? { servername: base.hostname } : {}),
         connections: options.connections,
         duration: options.durationSeconds,
         ...(options.amount ? { amount: options.amount } : {}),
@@ -59,7 +80,7 @@ export const loadRunner = defineRunner({
         requests: requests.map((r) => ({
           method: r.method,
           path: r.path,
-          ...(r.headers ? { headers: r.headers } : {}),
+          headers: withHost(r.headers, base.host),
           ...(r.body !== undefined ? { body: r.body } : {}),
         })),
         pipelining: 1,
