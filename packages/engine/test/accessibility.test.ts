@@ -3,6 +3,7 @@ import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
 import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
+import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('accessibility runner', () => {
@@ -33,6 +34,25 @@ describe('accessibility runner', () => {
       await makeContext(),
     );
     expect(lenient.status).toBe('passed');
+  });
+
+  it('reaches a rebinding host only at the address the guard approved (Chromium through the policy proxy)', async () => {
+    const twin = await startTwinServers();
+    try {
+      const network = rebindingNetwork('rebind.test');
+      const result = await accessibilityRunner.run(
+        testOf('accessibility', { pages: ['/', '/again'] }),
+        { baseUrl: `http://rebind.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        await makeContext({ network }),
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.status).toBe('passed');
+      expect(twin.publicHosts.filter((h) => h === `rebind.test:${twin.port}`).length).toBeGreaterThanOrEqual(2);
+      expect(twin.privateHits).toBe(0);
+      expect(network.calls).toBe(1);
+    } finally {
+      await twin.close();
+    }
   });
 
   it('passes the hardened site', async () => {
