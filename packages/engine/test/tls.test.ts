@@ -72,7 +72,8 @@ describe('https to a pinned address', () => {
     server = createServer({ key: await readFile(file('shop.key')), cert: await readFile(file('shop.pem')) }, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>shop</h1>');
     });
-    server.on('secureConnection', (socket: TLSSocket) => serverNames.push(socket.servername));
+    // servername is set on a server-side socket (SNI), missing from the TLSSocket type.
+    server.on('secureConnection', (socket: TLSSocket & { servername?: string | false }) => serverNames.push(socket.servername ?? false));
     port = await listen(server, PUBLIC_LOOPBACK);
   });
   afterAll(async () => {

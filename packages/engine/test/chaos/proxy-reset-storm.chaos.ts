@@ -2,6 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as PolicyProxyModule from '../../src/policy/policy-proxy.ts';
 import type { PolicyProxy } from '../../src/policy/policy-proxy.ts';
 import { isPrivateAddress } from '../../src/policy/private-address.ts';
 import { accessibilityRunner } from '../../src/runners/accessibility/index.ts';
@@ -25,7 +26,7 @@ const SLOW_PAGE_MS = 2_500;
 // The run's proxy, as the runner starts it: the storm needs its address.
 const proxies = vi.hoisted(() => ({ started: [] as PolicyProxy[], resolveFirst: (_p: PolicyProxy) => undefined as void }));
 vi.mock('../../src/policy/policy-proxy.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/policy/policy-proxy.ts')>();
+  const actual = await importOriginal<typeof PolicyProxyModule>();
   return {
     ...actual,
     startPolicyProxy: async (...args: Parameters<typeof actual.startPolicyProxy>) => {
@@ -90,7 +91,9 @@ describe('policy proxy under a reset storm during an accessibility run', () => {
           setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page('Slow')), SLOW_PAGE_MS);
         },
       },
-      (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page('Storm')),
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(page('Storm'));
+      },
     );
   });
   afterAll(() => server.close());
