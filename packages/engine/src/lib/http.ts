@@ -48,12 +48,10 @@ async function readCapped(response: Response): Promise<string> {
   if (!response.body) return '';
   const decoder = new TextDecoder();
   let text = '';
+  // Leaving the loop early cancels the stream (and so the connection's download).
   for await (const chunk of response.body) {
     text += decoder.decode(chunk as Uint8Array, { stream: true });
-    if (text.length >= MAX_BODY_CHARS) {
-      await response.body.cancel().catch(() => undefined);
-      return text.slice(0, MAX_BODY_CHARS);
-    }
+    if (text.length >= MAX_BODY_CHARS) return text.slice(0, MAX_BODY_CHARS);
   }
   return text + decoder.decode();
 }

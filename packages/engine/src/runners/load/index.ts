@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { connect, isIP } from 'node:net';
 import autocannon from 'autocannon';
 import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
@@ -15,12 +15,40 @@ interface AutocannonClient {
   requestIterator?: { currentRequest?: { path?: string; requestBuffer?: Buffer } };
 }
 
-/** `protocol://address:port` of the first address the guard approved for the website's host. */
+/** Time a pinned address gets to accept a connection before the next one is tried. */
+export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;
+
+function accepts(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: ADDRESS_PROBE_TIMEOUT_MS });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * `protocol://address:port` of an address the guard approved for the website's host: the first that accepts a
+ * connection (a name may answer ::1 and 127.0.0.1 while the site listens on one), else the first.
+ */
 async function pinnedOrigin(guard: TargetGuard, base: URL): Promise<string> {
-  const [pinned] = await guard.addresses(base.hostname);
+  const approved = await guard.addresses(base.hostname);
+  const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
+  let pinned = approved[0];
   if (!pinned) throw new Error(`no approved address for ${base.hostname}`);
+  if (approved.length > 1) {
+    for (const candidate of approved) {
+      if (await accepts(candidate.address, port)) {
+        pinned = candidate;
+        break;
+      }
+    }
+  }
   const host = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
-  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
   return `${base.protocol}//${host}:${port}`;
 }
 
