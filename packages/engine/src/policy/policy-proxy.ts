@@ -47,7 +47,7 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
   const server: Server = createServer((req, res) => {
     req.on('error', countError);
     res.on('error', countError);
-    void forwardHttp(req, res);
+    forwardHttp(req, res).catch(() => res.destroy());
   });
 
   const forwardHttp = async (req: IncomingMessage, res: ServerResponse) => {
@@ -95,14 +95,14 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
   server.on('connect', (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
     clientSocket.on('error', countError);
     track(clientSocket);
-    void tunnel(req.url ?? '', clientSocket, head, false);
+    tunnel(req.url ?? '', clientSocket, head).catch(() => clientSocket.destroy());
   });
 
   // A plain-http WebSocket (or other upgrade) sent as an absolute URL: checked like a request, then tunnelled.
   server.on('upgrade', (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
     clientSocket.on('error', countError);
     track(clientSocket);
-    void upgrade(req, clientSocket, head);
+    upgrade(req, clientSocket, head).catch(() => clientSocket.destroy());
   });
 
   server.on('clientError', (_error, socket: Duplex) => {
@@ -115,9 +115,9 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
     track(socket);
   });
 
-  const tunnel = async (hostPort: string, clientSocket: Duplex, head: Buffer, plainOnly: boolean) => {
+  const tunnel = async (hostPort: string, clientSocket: Duplex, head: Buffer) => {
     const [host, port] = splitHostPort(hostPort);
-    const candidates = plainOnly ? [`http://${host}:${port}/`] : [`https://${host}:${port}/`, `http://${host}:${port}/`];
+    const candidates = [`https://${host}:${port}/`, `http://${host}:${port}/`];
     const verdicts = await Promise.all(candidates.map((c) => guard.refusal(c)));
     if (clientSocket.destroyed) return;
     if (verdicts.every((v) => v !== null)) {
