@@ -60,6 +60,11 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
       return;
     }
     const url = new URL(target);
+    if (url.protocol !== 'http:') {
+      // An https URL sent in the clear would be forwarded to port 80: another origin than the one checked.
+      res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Use CONNECT for https');
+      return;
+    }
     const upstream = httpRequest({
       agent,
       host: url.hostname.replace(/^\[|\]$/g, ''),
