@@ -156,12 +156,12 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
     const target = req.url ?? '';
     const reason = await guard.refusal(target);
     if (clientSocket.destroyed) return;
-    if (reason) {
+    const url = reason ? null : new URL(target);
+    if (!url || url.protocol !== 'http:') {
       refuse(target);
       clientSocket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
       return;
     }
-    const url = new URL(target);
     const upstream = openUpstream(url.hostname, url.port || '80');
     upstream.on('error', () => {
       countError();
