@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { connect as netConnect } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +223,45 @@ describe('DNS rebinding: every connection goes to the address the guard approved
       expect(twin.privateHits).toBe(0);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('policy proxy: a plain-http upgrade (WebSocket) is tunnelled to the first answer', async () => {
+    const echo = createServer((_req, res) => res.end());
+    echo.on('upgrade', (req, socket) => {
+      socket.on('error', () => undefined);
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Host: ${req.headers.host}\r\n\r\n`);
+      socket.pipe(socket);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, PUBLIC_LOOPBACK, resolve));
+    const port = (echo.address() as AddressInfo).port;
+    const network = rebindingNetwork('ws.test');
+    const proxy = await startPolicyProxy(createTargetGuard(strictTarget(`http://ws.test:${port}`), network));
+    try {
+      const { port: proxyPort } = new URL(proxy.url);
+      const received = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = netConnect(Number(proxyPort), '127.0.0.1', () => {
+          socket.write(`GET http://ws.test:${port}/ws HTTP/1.1\r\nHost: ws.test:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+        });
+        socket.setEncoding('utf8').on('data', (c: string) => {
+          text += c;
+          if (text.includes('\r\n\r\n') && !text.includes('ping')) socket.write('ping');
+          if (text.endsWith('ping')) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on('error', reject);
+      });
+      expect(received).toMatch(/^HTTP\/1\.1 101 /);
+      expect(received).toContain(`X-Host: ws.test:${port}`);
+      expect(received.endsWith('ping')).toBe(true);
+      expect(network.calls).toBe(1);
+    } finally {
+      await proxy.close();
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
     }
   });
 
