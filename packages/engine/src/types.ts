@@ -1,4 +1,5 @@
 import type { LoadInsight, RunTotals } from '@fullstop/contracts';
+import type { TargetGuardOptions } from './policy/target-guard.ts';
 
 /**
  * The engine's one interface: every kind of test is a Runner that takes a test definition and a target and
@@ -49,6 +50,8 @@ export interface RunContext {
   /** Parallel workers a browser runner may use. */
   workers: number;
   log: (message: string, data?: Record<string, unknown>) => void;
+  /** How the target guard resolves names and judges addresses; unset: the system's DNS and the private ranges. */
+  network?: TargetGuardOptions;
   progress?: (p: { done: number; total: number; message?: string }) => void;
 }
 

@@ -1,8 +1,13 @@
+import { createSocket } from 'node:dgram';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchGuardedBrowser } from '../src/lib/guarded-browser.ts';
+import { createTargetGuard } from '../src/policy/target-guard.ts';
 import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
 import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
+import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('accessibility runner', () => {
@@ -33,6 +38,55 @@ describe('accessibility runner', () => {
       await makeContext(),
     );
     expect(lenient.status).toBe('passed');
+  });
+
+  it('reaches a rebinding host only at the address the guard approved (Chromium through the policy proxy)', async () => {
+    const twin = await startTwinServers();
+    try {
+      const network = rebindingNetwork('rebind.test');
+      const result = await accessibilityRunner.run(
+        testOf('accessibility', { pages: ['/', '/again'] }),
+        { baseUrl: `http://rebind.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        await makeContext({ network }),
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.status).toBe('passed');
+      expect(twin.publicHosts.filter((h) => h === `rebind.test:${twin.port}`).length).toBeGreaterThanOrEqual(2);
+      expect(twin.privateHits).toBe(0);
+      expect(network.calls).toBe(1);
+    } finally {
+      await twin.close();
+    }
+  });
+
+  it('leaves pages no path around the proxy: WebRTC sends no UDP to the STUN server a page names', async () => {
+    const udp = createSocket('udp4');
+    let packets = 0;
+    udp.on('message', () => packets++);
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const stunPort = (udp.address() as AddressInfo).port;
+    const guarded = await launchGuardedBrowser(createTargetGuard(localTarget(hardened.url)), await makeContext());
+    try {
+      const page = await guarded.browser.newPage();
+      await page.goto(hardened.url);
+      const candidates = await page.evaluate(async (port) => {
+        const pc = new RTCPeerConnection({ iceServers: [{ urls: `stun:127.0.0.1:${port}` }] });
+        pc.createDataChannel('probe');
+        const found: string[] = [];
+        pc.onicecandidate = (e) => {
+          if (e.candidate) found.push(e.candidate.candidate);
+        };
+        await pc.setLocalDescription(await pc.createOffer());
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        pc.close();
+        return found;
+      }, stunPort);
+      expect(candidates).toEqual([]);
+      expect(packets).toBe(0);
+    } finally {
+      await guarded.close();
+      udp.close();
+    }
   });
 
   it('passes the hardened site', async () => {

@@ -1,10 +1,11 @@
-import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('browser runner', () => {
@@ -55,6 +56,38 @@ describe('browser runner', () => {
     } finally {
       delete process.env.FULLSTOP_OTHER_ORIGIN;
       await other.close();
+    }
+  });
+
+  it('reaches a rebinding host only at the address the guard approved, pages and API requests alike', async () => {
+    const twin = await startTwinServers();
+    const pinnedSuite = await mkdtemp(path.join(tmpdir(), 'fullstop-suite-pinned-'));
+    try {
+      await writeFile(
+        path.join(pinnedSuite, 'pinned.spec.ts'),
+        [
+          "import { expect, test } from '@playwright/test';",
+          "test('the pinned site answers', async ({ page }) => {",
+          "  await page.goto('/');",
+          "  await expect(page.locator('h1')).toHaveText('Public');",
+          "  expect((await page.request.get('/api')).status()).toBe(200);",
+          '});',
+        ].join('\n'),
+      );
+      const network = rebindingNetwork('rebind.test');
+      const result = await browserRunner.run(
+        testOf('browser', { specs: 'pinned.spec.ts' }, { suiteDir: pinnedSuite }),
+        { baseUrl: `http://rebind.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        await makeContext({ network }),
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.totals).toEqual({ totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 });
+      expect(twin.publicHosts.length).toBeGreaterThanOrEqual(2);
+      expect(twin.privateHits).toBe(0);
+      expect(network.calls).toBe(1);
+    } finally {
+      await twin.close();
+      await rm(pinnedSuite, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedRequest } from '../src/lib/http.ts';
+import { createTargetGuard } from '../src/policy/target-guard.ts';
 import { apiRunner } from '../src/runners/api/index.ts';
 import { securityChecksRunner } from '../src/runners/security-checks/index.ts';
 import type { CaseResult } from '../src/types.ts';
@@ -107,5 +111,35 @@ describe('api runner', () => {
   it('names the bad field of a request', () => {
     expect(() => apiRunner.validate(testOf('api', { requests: [{ path: '/x', expect: { status: 'ok' } }] }))).toThrow(/options\.requests\.0\.expect\.status/);
     expect(() => apiRunner.validate(testOf('api', {}))).toThrow(/options\.requests/);
+  });
+});
+
+describe('guarded request', () => {
+  it('cuts an endless body instead of buffering it, and stops downloading', async () => {
+    let written = 0;
+    const chunk = 'x'.repeat(64 * 1024);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const pump = () => {
+        while (!res.destroyed && written < 200_000_000 && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const guard = createTargetGuard(localTarget(url));
+      const response = await guardedRequest(guard, url, { signal: new AbortController().signal });
+      expect(response.body.length).toBe(2_000_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const after = written;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(written - after).toBeLessThan(5_000_000);
+      expect(written).toBeLessThan(50_000_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lighthouseRunner } from '../src/runners/lighthouse/index.ts';
 import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
+import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 // One page only: lighthouse takes ~9 s and ~290 MB a page.
@@ -34,5 +35,25 @@ describe('lighthouse runner', () => {
     expect(result.totals).toEqual({ totalTests: 1, passedTests: 0, failedTests: 1, skippedTests: 0 });
     const html = result.artifacts.find((a) => a.kind === 'html-report');
     expect(await readFile(path.join(ctx.runDir, html!.path), 'utf8')).toContain('Lighthouse Report');
+  });
+
+  it('reaches a rebinding host only at the address the guard approved (its Chromium goes through the proxy)', async () => {
+    const twin = await startTwinServers();
+    try {
+      const network = rebindingNetwork('rebind.test');
+      const result = await lighthouseRunner.run(
+        testOf('lighthouse', { pages: ['/'] }),
+        { baseUrl: `http://rebind.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        await makeContext({ network }),
+      );
+      if (result.summary.kind !== 'lighthouse') throw new Error(result.error);
+      expect(result.summary.pages[0]?.error).toBeUndefined();
+      expect(result.summary.pages[0]?.scores.accessibility).toBeGreaterThan(0);
+      expect(twin.publicHosts.length).toBeGreaterThanOrEqual(1);
+      expect(twin.privateHits).toBe(0);
+      expect(network.calls).toBe(1);
+    } finally {
+      await twin.close();
+    }
   });
 });

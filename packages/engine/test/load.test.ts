@@ -6,6 +6,8 @@ import { loadRunner } from '../src/runners/load/index.ts';
 import { percentile } from '../src/runners/load/stats.ts';
 import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
 import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { isPrivateAddress } from '../src/policy/private-address.ts';
+import { PUBLIC_LOOPBACK, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('load runner', () => {
@@ -103,6 +105,30 @@ describe('load runner', () => {
     const result = await loadRunner.run(testOf('load', { connections: 2, durationSeconds: 30 }), localTarget(server.url), await makeContext({ signal: controller.signal }));
     expect(result).toMatchObject({ status: 'error', errorCode: 'aborted' });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('loads the first pinned address that accepts connections, with the website Host header', async () => {
+    const twin = await startTwinServers();
+    try {
+      // The name answers two addresses; nothing listens on the first.
+      const network = {
+        isPrivate: (a: string) => !['127.0.0.3', PUBLIC_LOOPBACK].includes(a) && isPrivateAddress(a),
+        lookup: async () => [{ address: '127.0.0.3', family: 4 }, { address: PUBLIC_LOOPBACK, family: 4 }],
+      };
+      const result = await loadRunner.run(
+        testOf('load', { connections: 1, amount: 5 }),
+        { baseUrl: `http://two.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        await makeContext({ network }),
+      );
+      if (result.summary.kind !== 'load') throw new Error(result.error);
+      expect(result.summary.load.failedRequestsCount).toBe(0);
+      expect(result.summary.load.successfulRequests).toBeGreaterThan(0);
+      expect(new Set(twin.publicHosts)).toEqual(new Set([`two.test:${twin.port}`]));
+      expect(result.summary.failuresByUrl).toEqual([]);
+      expect(twin.privateHits).toBe(0);
+    } finally {
+      await twin.close();
+    }
   });
 
   it('takes the nearest-rank 95th percentile', () => {

@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countByRisk, securityScanRunner } from '../src/runners/security-scan/index.ts';
 import type { Finding } from '../src/types.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
+import { html, type FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { PLANTED, startPlantedServer } from './fixtures/planted-server.ts';
+import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 const HTML_PAGE_RULES = ['10020', '10021', '10036', '10037', '10038', '10063', '10098'];
@@ -50,6 +53,28 @@ describe('security-scan runner', () => {
     const result = await securityScanRunner.run(testOf('security-scan', { active: false }), localTarget(hardened.url), await makeContext());
     expect(findingsOf(result)).toEqual([]);
     expect(result.status).toBe('passed');
+  });
+
+  it('sends wapiti through the policy proxy: a name only the guard resolves, reached at its pinned address', async () => {
+    const twin = await startTwinServers(html('Twin', '<main><h1>Twin</h1><form action="/find"><input name="q"></form></main>'));
+    try {
+      const network = rebindingNetwork('rebind.test');
+      const ctx = await makeContext({ network });
+      const result = await securityScanRunner.run(
+        testOf('security-scan', { crawl: false, modules: ['xss'], depth: 1, maxScanSeconds: 30 }),
+        { baseUrl: `http://rebind.test:${twin.port}/`, allowedOrigins: [], allowPrivateAddresses: false },
+        ctx,
+      );
+      expect(result.error).toBeUndefined();
+      // rebind.test is in no DNS: every request wapiti made reached the server through the proxy's pinned lookup.
+      const log = await readFile(path.join(ctx.runDir, 'wapiti/wapiti.log'), 'utf8');
+      expect(twin.publicHosts.length, log).toBeGreaterThan(1);
+      expect(new Set(twin.publicHosts)).toEqual(new Set([`rebind.test:${twin.port}`]));
+      expect(twin.privateHits).toBe(0);
+      expect(network.calls).toBe(1);
+    } finally {
+      await twin.close();
+    }
   });
 
   it('runs wapiti inside the run folder and reports the reflected XSS at the risk wapiti gives it (Medium)', async () => {

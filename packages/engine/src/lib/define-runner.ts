@@ -32,7 +32,7 @@ export function defineRunner<S extends z.ZodType>(spec: RunnerSpec<S>): Runner &
           throw new ValidationError({ field: 'kind', reason: `expected ${spec.kind}, got ${test.kind}` });
         }
         const input = parseTestInput(spec.schema, test);
-        const guard = createTargetGuard(target);
+        const guard = createTargetGuard(target, ctx.network);
         const outcome = await spec.execute(input, { test, target, ctx, guard });
         return { ...outcome, durationMs: outcome.durationMs ?? performance.now() - started };
       } catch (error) {

@@ -31,7 +31,7 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext):
     await proxy.close();
     throw error;
   }
-  const onAbort = () => void browser.close();
+  const onAbort = () => void browser.close().catch(() => undefined);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   return {
     browser,

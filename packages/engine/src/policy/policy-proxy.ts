@@ -1,82 +1,209 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { TargetGuard } from './target-guard.ts';
 
 /** A browser's every request goes through this proxy, which refuses what the target policy refuses. */
 export interface PolicyProxy {
-  /** `http://127.0.0.1:<port>`, for Chromium's --proxy-server or Playwright's `proxy.server`. */
+  /** `http://127.0.0.1:<port>`, for Chromium's --proxy-server, Playwright's `proxy.server` or wapiti's --proxy. */
   url: string;
   /** URLs refused so far (deduplicated), for the run's log. */
   refused: Set<string>;
+  /** Client and upstream errors swallowed so far (resets, timeouts): each ended its own connection only. */
+  readonly socketErrors: number;
   close(): Promise<void>;
 }
 
-const REFUSED_BODY = 'Refused by the Fullstop target policy';
+export const REFUSED_BODY = 'Refused by the Fullstop target policy';
+/** An upstream that has not connected by then answers 502 (CONNECT) or fails the request. */
+export const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
+/** Kept small: refused and reset requests must not pile up state. */
+const MAX_REFUSED_KEPT = 1_000;
 
 /**
  * Starts a forward proxy on 127.0.0.1:0. Plain http is forwarded after a check of the full URL; https (and
  * WebSockets) arrive as CONNECT host:port and are tunnelled when an allowed origin has that host and port.
+ * Upstream connections resolve names only through the guard's pinned lookup: the address judged is the one
+ * connected to. Every socket, request and response gets its `error` listener the moment it exists (before any
+ * await): a browser that resets a connection ends that connection, never the process.
  * Chromium sends loopback traffic through it too when `<-loopback>` is in its bypass list (Playwright adds it).
  */
 export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy> {
   const refused = new Set<string>();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer(async (req, res) => {
+  const sockets = new Set<Duplex>();
+  let socketErrors = 0;
+  const countError = () => {
+    socketErrors++;
+  };
+  const track = (socket: Duplex) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+  const refuse = (what: string) => {
+    if (refused.size < MAX_REFUSED_KEPT) refused.add(what);
+  };
+  const agent = new Agent({ keepAlive: true, lookup: guard.lookup });
+
+  const server: Server = createServer((req, res) => {
+    req.on('error', countError);
+    res.on('error', countError);
+    forwardHttp(req, res).catch(() => res.destroy());
+  });
+
+  const forwardHttp = async (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '';
     const reason = await guard.refusal(target);
+    if (res.destroyed) return;
     if (reason) {
-      refused.add(target);
-      res.writeHead(403, { 'content-type': 'text/plain' }).end(`${REFUSED_BODY}: ${reason}`);
+      refuse(target);
+      res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end(`${REFUSED_BODY}: ${reason}`);
       return;
     }
     const url = new URL(target);
-    const upstream = httpRequest(
-      { host: url.hostname, port: url.port || 80, method: req.method, path: `${url.pathname}${url.search}`, headers: stripProxyHeaders(req) },
-      (upstreamRes) => {
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-        upstreamRes.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.headersSent ? res.destroy() : res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-
-  server.on('connect', async (req: IncomingMessage, clientSocket: Socket, head: Buffer) => {
-    const hostPort = req.url ?? '';
-    const [host = '', port = '443'] = splitHostPort(hostPort);
-    const candidates = [`https://${host}:${port}/`, `http://${host}:${port}/`];
-    const verdicts = await Promise.all(candidates.map((c) => guard.refusal(c)));
-    if (verdicts.every((v) => v !== null)) {
-      refused.add(hostPort);
-      clientSocket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    if (url.protocol !== 'http:') {
+      // An https URL sent in the clear would be forwarded to port 80: another origin than the one checked.
+      res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Use CONNECT for https');
       return;
     }
-    const upstream = connect(Number(port), host.replace(/^\[|\]$/g, ''), () => {
+    const upstream = httpRequest({
+      agent,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || 80,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: stripProxyHeaders(req),
+    });
+    upstream.on('error', () => {
+      countError();
+      if (res.headersSent || res.destroyed) res.destroy();
+      else res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' }).end('Bad gateway');
+    });
+    upstream.on('response', (upstreamRes) => {
+      upstreamRes.on('error', () => {
+        countError();
+        res.destroy();
+      });
+      if (res.destroyed) {
+        upstreamRes.destroy();
+        return;
+      }
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      upstreamRes.pipe(res);
+    });
+    // The browser went away: stop the upstream exchange too.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  };
+
+  server.on('connect', (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
+    clientSocket.on('error', countError);
+    track(clientSocket);
+    tunnel(req.url ?? '', clientSocket, head).catch(() => clientSocket.destroy());
+  });
+
+  // A plain-http WebSocket (or other upgrade) sent as an absolute URL: checked like a request, then tunnelled.
+  server.on('upgrade', (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
+    clientSocket.on('error', countError);
+    track(clientSocket);
+    upgrade(req, clientSocket, head).catch(() => clientSocket.destroy());
+  });
+
+  server.on('clientError', (_error, socket: Duplex) => {
+    countError();
+    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  server.on('connection', (socket: Socket) => {
+    track(socket);
+  });
+
+  const tunnel = async (hostPort: string, clientSocket: Duplex, head: Buffer) => {
+    const [host, port] = splitHostPort(hostPort);
+    const candidates = [`https://${host}:${port}/`, `http://${host}:${port}/`];
+    const verdicts = await Promise.all(candidates.map((c) => guard.refusal(c)));
+    if (clientSocket.destroyed) return;
+    if (verdicts.every((v) => v !== null)) {
+      refuse(hostPort);
+      clientSocket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const upstream = openUpstream(host, port);
+    let connected = false;
+    upstream.on('error', () => {
+      countError();
+      if (!connected && clientSocket.writable) clientSocket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
+      else clientSocket.destroy();
+    });
+    clientSocket.on('close', () => upstream.destroy());
+    upstream.on('close', () => {
+      if (connected) clientSocket.destroy();
+    });
+    upstream.once('connect', () => {
+      connected = true;
+      upstream.setTimeout(0);
+      if (clientSocket.destroyed) return;
       clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
+      if (head.length > 0) upstream.write(head);
       upstream.pipe(clientSocket);
       clientSocket.pipe(upstream);
     });
-    const closeBoth = () => {
-      upstream.destroy();
+  };
+
+  const upgrade = async (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
+    const target = req.url ?? '';
+    const reason = await guard.refusal(target);
+    if (clientSocket.destroyed) return;
+    const url = reason ? null : new URL(target);
+    if (!url || url.protocol !== 'http:') {
+      refuse(target);
+      clientSocket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const upstream = openUpstream(url.hostname, url.port || '80');
+    upstream.on('error', () => {
+      countError();
       clientSocket.destroy();
-    };
-    upstream.on('error', closeBoth);
-    clientSocket.on('error', closeBoth);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+    });
+    clientSocket.on('close', () => upstream.destroy());
+    upstream.on('close', () => clientSocket.destroy());
+    upstream.once('connect', () => {
+      upstream.setTimeout(0);
+      const headers = stripProxyHeaders(req);
+      const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i] ?? '';
+        if (name.toLowerCase() in headers) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+      }
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(clientSocket);
+      clientSocket.pipe(upstream);
+    });
+  };
+
+  /** A TCP connection to a pinned address of `host` (the guard's lookup answers only with approved addresses). */
+  const openUpstream = (host: string, port: string): Socket => {
+    const upstream = connect({ host: host.replace(/^\[|\]$/g, ''), port: Number(port), lookup: guard.lookup, timeout: UPSTREAM_CONNECT_TIMEOUT_MS });
+    track(upstream);
+    upstream.on('timeout', () => upstream.destroy(new Error('upstream connect timeout')));
+    return upstream;
+  };
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     refused,
+    get socketErrors() {
+      return socketErrors;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
+        agent.destroy();
         server.close(() => resolve());
       }),
   };

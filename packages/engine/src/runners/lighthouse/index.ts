@@ -32,14 +32,18 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
     logLevel: 'error',
   });
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: () => void = () => undefined;
   const killed = new Promise<never>((_, reject) => {
     const kill = (reason: Error) => {
       chrome.kill();
       reject(reason);
     };
     timer = setTimeout(() => kill(new Error(`lighthouse took longer than ${LIGHTHOUSE_PAGE_TIMEOUT_MS} ms`)), LIGHTHOUSE_PAGE_TIMEOUT_MS);
-    ctx.signal.addEventListener('abort', () => kill(new RunAbortedError()), { once: true });
+    onAbort = () => kill(new RunAbortedError());
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
+  // An abort after this page is done must not reject a promise nobody awaits any more (an unhandled rejection).
+  killed.catch(() => undefined);
   try {
     const flags = { port: chrome.port, output: 'html' as const, logLevel: 'error' as const, onlyCategories: [...CATEGORIES] };
     const result = await Promise.race([lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined), killed]);
@@ -47,6 +51,7 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
     return result;
   } finally {
     clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
     chrome.kill();
     // The profile is Chromium's cache and state, tens of megabytes: not an artifact.
     await rm(path.join(dir, 'profile'), { recursive: true, force: true, maxRetries: 3 });

@@ -1,6 +1,8 @@
+import { connect, isIP } from 'node:net';
 import autocannon from 'autocannon';
 import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { MAX_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, isSuccessStatus, type LoadSamples } from './stats.ts';
@@ -11,6 +13,49 @@ export const LOAD_STOP_GRACE_MS = 15_000;
 /** The parts of autocannon's client read here: with pipelining 1, its current request is the one just answered. */
 interface AutocannonClient {
   requestIterator?: { currentRequest?: { path?: string; requestBuffer?: Buffer } };
+}
+
+/** Time a pinned address gets to accept a connection before the next one is tried. */
+export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;
+
+function accepts(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: ADDRESS_PROBE_TIMEOUT_MS });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * `protocol://address:port` of an address the guard approved for the website's host: the first that accepts a
+ * connection (a name may answer ::1 and 127.0.0.1 while the site listens on one), else the first.
+ */
+async function pinnedOrigin(guard: TargetGuard, base: URL): Promise<string> {
+  const approved = await guard.addresses(base.hostname);
+  const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
+  let pinned = approved[0];
+  if (!pinned) throw new Error(`no approved address for ${base.hostname}`);
+  if (approved.length > 1) {
+    for (const candidate of approved) {
+      if (await accepts(candidate.address, port)) {
+        pinned = candidate;
+        break;
+      }
+    }
+  }
+  const host = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
+  return `${base.protocol}//${host}:${port}`;
+}
+
+/** The request's headers with the website's Host unless the manifest set one (autocannon would send the address). */
+function withHost(headers: Record<string, string> | undefined, host: string): Record<string, string> {
+  const own = headers ?? {};
+  return Object.keys(own).some((name) => name.toLowerCase() === 'host') ? own : { host, ...own };
 }
 
 /**
@@ -27,6 +72,9 @@ export const loadRunner = defineRunner({
     const base = await guard.check(guard.baseUrl.href);
     const requests = options.requests ?? [{ path: `${base.pathname}${base.search}`, method: 'GET' as const }];
     const origin = base.origin;
+    // autocannon resolves names itself and takes no lookup: it connects to the address the guard approved, with
+    // the website's Host header and TLS server name, so a DNS answer that changes after the check is never used.
+    const connectUrl = await pinnedOrigin(guard, base);
 
     const samples: LoadSamples = {
       times: [],
@@ -51,7 +99,8 @@ export const loadRunner = defineRunner({
     });
     const instance = autocannon(
       {
-        url: origin,
+        url: connectUrl,
+        ...(base.protocol === 'https:' && isIP(guard.baseUrl.hostname) === 0 ? { servername: base.hostname } : {}),
         connections: options.connections,
         duration: options.durationSeconds,
         ...(options.amount ? { amount: options.amount } : {}),
@@ -59,7 +108,7 @@ export const loadRunner = defineRunner({
         requests: requests.map((r) => ({
           method: r.method,
           path: r.path,
-          ...(r.headers ? { headers: r.headers } : {}),
+          headers: withHost(r.headers, base.host),
           ...(r.body !== undefined ? { body: r.body } : {}),
         })),
         pipelining: 1,

@@ -1,6 +1,7 @@
 import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
+import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, Finding, Risk } from '../../types.ts';
 import { securityScanInput } from './options.ts';
 import { passiveFindings } from './passive-rules.ts';
@@ -39,16 +40,24 @@ export const securityScanRunner = defineRunner({
     let wapitiNote: Record<string, unknown> | undefined;
     if (options.active) {
       const start = await guard.check(options.pages[0] ?? '/');
-      const wapiti = await runWapiti(
-        {
-          startUrl: start.href,
-          modules: options.modules,
-          depth: options.depth,
-          maxScanSeconds: options.maxScanSeconds,
-          excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
-        },
-        ctx,
-      );
+      const proxy = await startPolicyProxy(guard);
+      let wapiti: Awaited<ReturnType<typeof runWapiti>>;
+      try {
+        wapiti = await runWapiti(
+          {
+            startUrl: start.href,
+            modules: options.modules,
+            depth: options.depth,
+            maxScanSeconds: options.maxScanSeconds,
+            excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
+            proxyUrl: proxy.url,
+          },
+          ctx,
+        );
+      } finally {
+        await proxy.close();
+      }
+      if (proxy.refused.size > 0) ctx.log('wapiti requests refused by the target policy', { urls: [...proxy.refused].slice(0, 20) });
       active = wapiti.findings;
       wapitiNote = { exitCode: wapiti.exitCode, timedOut: wapiti.timedOut, findings: active.length };
       artifacts.push(

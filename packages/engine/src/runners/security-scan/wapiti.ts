@@ -62,12 +62,22 @@ export function parseWapitiReport(report: WapitiReport, origin: string): Finding
   return out;
 }
 
+/** The environment with no proxy exception: python-requests would bypass the proxy for NO_PROXY hosts. */
+function proxiedEnv(proxyUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) delete env[name];
+  for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy']) env[name] = proxyUrl;
+  return env;
+}
+
 export interface WapitiOptions {
   startUrl: string;
   modules: string[];
   depth: number;
   maxScanSeconds: number;
   excludes: string[];
+  /** The policy proxy every wapiti request goes through (`http://127.0.0.1:<port>`). */
+  proxyUrl: string;
 }
 
 /**
@@ -97,12 +107,15 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     '-v', '1',
     '-f', 'json',
     '-o', reportPath,
+    // wapiti would resolve the target's name itself: through the proxy it connects only to the pinned address,
+    // and any URL a payload or module sends it to outside the target's origins is refused.
+    '--proxy', `${options.proxyUrl}/`,
     ...options.excludes.flatMap((x) => ['-x', x]),
   ];
   let log = '';
   const result = await runChild(WAPITI_PATH, args, {
     cwd: dir,
-    env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: configDir },
+    env: proxiedEnv(options.proxyUrl, { HOME: dir, XDG_CONFIG_HOME: configDir }),
     signal: ctx.signal,
     timeoutMs: options.maxScanSeconds * 1000 + WAPITI_EXIT_GRACE_MS,
     onOutput: (chunk) => (log += chunk),
