@@ -99,6 +99,13 @@ describe('bounded zip reading', () => {
     expect((await refusal(readArchive(path.join(runDir, 'gone.apk'), LIMITS, manifestOnly))).code).toBe('app_missing');
   });
 
+  it('stops walking when the run is cancelled', async () => {
+    const { runDir } = await makeContext();
+    const file = await zipFile(runDir, 'ok.apk', rawZip([stored('AndroidManifest.xml', goodManifest())]));
+    const err = await readArchive(file, LIMITS, { ...manifestOnly, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'aborted' });
+  });
+
   it('refuses a deflate stream that is broken', async () => {
     const { runDir } = await makeContext();
     const broken = { name: 'AndroidManifest.xml', data: Buffer.from([0xff, 0xff, 0xff, 0xff]), method: 8 as const, declaredSize: 10 };

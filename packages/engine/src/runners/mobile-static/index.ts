@@ -31,12 +31,12 @@ export const mobileStaticRunner = defineRunner({
     const findings: Finding[] = [];
     const app: Record<string, unknown> = {};
     if (target.androidApp && wantAndroid) {
-      const info = await readApk(target.androidApp, ANALYSIS_ARCHIVE_LIMITS);
+      const info = await readApk(target.androidApp, ANALYSIS_ARCHIVE_LIMITS, ctx.signal);
       app.android = info;
       findings.push(...androidFindings(info, options, `android://${info.package ?? path.basename(target.androidApp)}`));
     }
     if (target.iosApp && wantIos) {
-      const info = await readIpa(target.iosApp, ANALYSIS_ARCHIVE_LIMITS);
+      const info = await readIpa(target.iosApp, ANALYSIS_ARCHIVE_LIMITS, ctx.signal);
       app.ios = info;
       findings.push(...iosFindings(info, options, `ios://${info.CFBundleIdentifier ?? path.basename(target.iosApp)}`));
     }

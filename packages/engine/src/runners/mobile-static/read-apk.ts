@@ -50,8 +50,8 @@ export function parseManifest(manifest: Buffer): ApkInfo {
 }
 
 /** The APK's manifest, read with the archive limits and parsed within bounds. */
-export async function readApk(file: string, limits: ArchiveLimits): Promise<ApkInfo> {
-  const { files } = await readArchive(file, limits, { label: 'APK', read: (name) => name === MANIFEST });
+export async function readApk(file: string, limits: ArchiveLimits, signal?: AbortSignal): Promise<ApkInfo> {
+  const { files } = await readArchive(file, limits, { label: 'APK', read: (name) => name === MANIFEST, signal });
   const manifest = files.get(MANIFEST);
   if (!manifest) throw new AppFileError('app_malformed', `the APK has no ${MANIFEST}`);
   return parseManifest(manifest);

@@ -55,8 +55,8 @@ function summarise(plist: Record<string, unknown>, provision: Record<string, unk
 }
 
 /** The IPA's Info.plist (and provisioning profile, when there is one), read with the archive limits. */
-export async function readIpa(file: string, limits: ArchiveLimits): Promise<IpaInfo> {
-  const { files } = await readArchive(file, limits, { label: 'IPA', read: (name) => IPA_INFO_PLIST.test(name) || PROVISION.test(name) });
+export async function readIpa(file: string, limits: ArchiveLimits, signal?: AbortSignal): Promise<IpaInfo> {
+  const { files } = await readArchive(file, limits, { label: 'IPA', read: (name) => IPA_INFO_PLIST.test(name) || PROVISION.test(name), signal });
   const plists = [...files.keys()].filter((name) => IPA_INFO_PLIST.test(name));
   if (plists.length === 0) throw new AppFileError('app_malformed', 'the IPA has no Payload/<name>.app/Info.plist');
   if (plists.length > 1) throw new AppFileError('app_malformed', `the IPA holds ${plists.length} app bundles; one is expected`);

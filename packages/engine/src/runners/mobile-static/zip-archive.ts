@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
+import { RunAbortedError } from '../../errors.ts';
 import { AppFileError, formatBytes } from './app-file-error.ts';
 
 /** What one app archive may hold. The upload route and the runner apply the same rules. */
@@ -38,6 +39,8 @@ export interface ArchiveQuery {
   read(name: string): boolean;
   /** Entries only to note as present. */
   note?(name: string): boolean;
+  /** Stops the walk (a run's time limit or cancel): a central directory may hold a million entries. */
+  signal?: AbortSignal;
 }
 
 export interface ArchiveContents {
@@ -78,6 +81,7 @@ function walkCentralDirectory(zip: yauzl.ZipFile, limits: ArchiveLimits, query: 
     zip.on('error', (err: Error) => reject(malformed(label, err.message, err)));
     zip.on('end', () => resolve({ wanted, noted, declared }));
     zip.on('entry', (entry: yauzl.Entry) => {
+      if (query.signal?.aborted) return reject(new RunAbortedError());
       declared += entry.uncompressedSize;
       if (declared > limits.maxInflatedBytes) {
         return reject(new AppFileError('app_too_large', `the ${label}'s entries would inflate to more than ${formatBytes(limits.maxInflatedBytes)}, the limit (at least ${formatBytes(declared)} declared)`));
