@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AppFileError } from '../src/runners/mobile-static/app-file-error.ts';
 import { checkBinaryPlist } from '../src/runners/mobile-static/binary-plist-check.ts';
@@ -132,6 +135,14 @@ describe('binary XML check', () => {
 
   it('refuses the 16-byte manifest whose chunk claims a size of 0', () => {
     expect(malformed(zeroSizeChunkManifest())).toBe("the app's AndroidManifest.xml is malformed: the chunk at byte 8 (type 0x0000) claims a size of 0");
+  });
+
+  it('parses the 16-byte manifest to an error in another process within 10 s (a regression fails, never hangs the suite)', async () => {
+    const readApk = fileURLToPath(new URL('../src/runners/mobile-static/read-apk.ts', import.meta.url));
+    const script = `import { parseManifest } from ${JSON.stringify(readApk)};
+      try { parseManifest(Buffer.from('${zeroSizeChunkManifest().toString('hex')}', 'hex')); console.log('parsed'); } catch (e) { console.log(e.message); }`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 10_000 });
+    expect(stdout.trim()).toBe("the app's AndroidManifest.xml is malformed: the chunk at byte 8 (type 0x0000) claims a size of 0");
   });
 
   it('refuses chunks smaller than their header, past the end, or of unknown type, and short files', () => {
