@@ -122,7 +122,8 @@ describe('mobile builds, from upload to report', () => {
       ['declared', 'android', rawZip([stored('AndroidManifest.xml', Buffer.from('x')), stored('classes.dex', Buffer.from('dex')), { name: 'assets/zeros', data: zeroBomb(16), method: 8, declaredSize: 16 * MIB }]), /^The APK's entries would inflate to more than 8 MiB, the limit/],
       // The manifest declares 100 bytes and inflates to 64 MiB: stopped at 1 MiB while inflating.
       ['lying manifest', 'android', rawZip([{ name: 'AndroidManifest.xml', data: zeroBomb(64), method: 8, declaredSize: 100 }, stored('classes.dex', Buffer.from('dex'))]), /^AndroidManifest.xml in the APK inflates past 1 MiB/],
-      ['lying plist', 'ios', rawZip([{ name: 'Payload/X.app/Info.plist', data: zeroBomb(64), method: 8, declaredSize: 100 }]), /^Info.plist|^Payload\/X.app\/Info.plist in the IPA inflates past 1 MiB/],
+      ['lying plist', 'ios', rawZip([{ name: 'Payload/X.app/Info.plist', data: zeroBomb(64), method: 8, declaredSize: 100 }]), /^Payload\/X\.app\/Info\.plist in the IPA inflates past 1 MiB/],
+      ['lying profile', 'ios', rawZip([stored('Payload/X.app/Info.plist', Buffer.from('<plist/>')), { name: 'Payload/X.app/embedded.mobileprovision', data: zeroBomb(64), method: 8, declaredSize: 100 }]), /^Payload\/X\.app\/embedded\.mobileprovision in the IPA inflates past 1 MiB/],
       ['entries', 'android', rawZip([stored('AndroidManifest.xml', Buffer.from('x')), stored('classes.dex', Buffer.from('dex')), ...Array.from({ length: 60 }, (_, i) => stored(`res/${i}`, Buffer.from('r')))]), /^The APK has 62 entries, more than the limit of 50$/],
       ['claimed entries', 'ios', rawZip([stored('Payload/X.app/Info.plist', Buffer.from('<plist/>'))], { claimEntries: 65_535 }), /^The IPA has 65535 entries, more than the limit of 50$/],
     ];

@@ -1,4 +1,4 @@
-import { AppFileError, type ArchiveLimits, IPA_INFO_PLIST, readArchive } from '@fullstop/engine';
+import { AppFileError, type ArchiveLimits, IPA_INFO_PLIST, IPA_PROVISION, readArchive } from '@fullstop/engine';
 import type { UploadPlatform } from '@fullstop/contracts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
 
@@ -14,7 +14,8 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * Checks an uploaded file really is a build for the platform, with the engine's bounded reader: the central
- * directory's entry count and declared sizes first, then the manifest or Info.plist inflated under a byte cap.
+ * directory's entry count and declared sizes first, then what the analysis will read (the manifest, or Info.plist
+ * and the provisioning profile) inflated under a byte cap.
  * Throws 413 for what would inflate or count past the limits, 415 for anything that is not such a build.
  * The manifest's content is the analysis's business: a malformed one is a finding of the run, not a refusal.
  */
@@ -23,7 +24,7 @@ export async function checkBuild(platform: UploadPlatform, file: string, limits:
   const query =
     platform === 'android'
       ? { label: 'APK', read: (name: string) => name === MANIFEST, note: (name: string) => name === 'classes.dex' }
-      : { label: 'IPA', read: (name: string) => IPA_INFO_PLIST.test(name) };
+      : { label: 'IPA', read: (name: string) => IPA_INFO_PLIST.test(name) || IPA_PROVISION.test(name) };
   let contents;
   try {
     contents = await readArchive(file, limits, query);
@@ -37,6 +38,7 @@ export async function checkBuild(platform: UploadPlatform, file: string, limits:
     if (!contents.noted.has('classes.dex')) throw notA('it has no classes.dex');
     return;
   }
-  if (contents.files.size === 0) throw notA('it has no Payload/<name>.app/Info.plist');
-  if (contents.files.size > 1) throw notA(`it holds ${contents.files.size} app bundles; one is expected`);
+  const bundles = [...contents.files.keys()].filter((name) => IPA_INFO_PLIST.test(name)).length;
+  if (bundles === 0) throw notA('it has no Payload/<name>.app/Info.plist');
+  if (bundles > 1) throw notA(`it holds ${bundles} app bundles; one is expected`);
 }

@@ -5,7 +5,7 @@ import type { IpaInfo } from './ios.ts';
 import { type ArchiveLimits, readArchive } from './zip-archive.ts';
 
 export const IPA_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
-const PROVISION = /^Payload\/[^/]+\.app\/embedded\.mobileprovision$/;
+export const IPA_PROVISION = /^Payload\/[^/]+\.app\/embedded\.mobileprovision$/;
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -56,7 +56,7 @@ function summarise(plist: Record<string, unknown>, provision: Record<string, unk
 
 /** The IPA's Info.plist (and provisioning profile, when there is one), read with the archive limits. */
 export async function readIpa(file: string, limits: ArchiveLimits, signal?: AbortSignal): Promise<IpaInfo> {
-  const { files } = await readArchive(file, limits, { label: 'IPA', read: (name) => IPA_INFO_PLIST.test(name) || PROVISION.test(name), signal });
+  const { files } = await readArchive(file, limits, { label: 'IPA', read: (name) => IPA_INFO_PLIST.test(name) || IPA_PROVISION.test(name), signal });
   const plists = [...files.keys()].filter((name) => IPA_INFO_PLIST.test(name));
   if (plists.length === 0) throw new AppFileError('app_malformed', 'the IPA has no Payload/<name>.app/Info.plist');
   if (plists.length > 1) throw new AppFileError('app_malformed', `the IPA holds ${plists.length} app bundles; one is expected`);
