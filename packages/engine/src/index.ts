@@ -5,5 +5,6 @@ export { createTargetGuard, type TargetGuard } from './policy/target-guard.ts';
 export { isPrivateAddress } from './policy/private-address.ts';
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
 export * from './runners/index.ts';
+export * from './runners/mobile-static/app-files.ts';
 export * from './suite/index.ts';
 export * from './reporters/index.ts';

@@ -33,6 +33,11 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   LOGIN_THROTTLE_WINDOW: seconds.default(900),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(1024 ** 3),
+  // What an uploaded APK/IPA may claim before it is refused (docs/decisions/0051-hostile-app-files.md). The
+  // maximums are the analysis's own limits (ANALYSIS_ARCHIVE_LIMITS in the engine): an upload may not promise more.
+  UPLOAD_MAX_ENTRIES: z.coerce.number().int().positive().max(1_000_000).default(100_000),
+  UPLOAD_MAX_INFLATED_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  UPLOAD_MAX_MANIFEST_BYTES: z.coerce.number().int().positive().max(16 * 1024 ** 2).default(16 * 1024 ** 2),
   CACHE_TTL: seconds.default(60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Fullstop QA <no-reply@fullstop.test>'),

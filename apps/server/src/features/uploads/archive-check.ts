@@ -1,10 +1,8 @@
+import { AppFileError, type ArchiveLimits, IPA_INFO_PLIST, IPA_PROVISION, readArchive } from '@fullstop/engine';
 import type { UploadPlatform } from '@fullstop/contracts';
-import yauzl from 'yauzl';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
 
-/** Stop reading a central directory after this many entries: a real app has far fewer, a zip bomb far more. */
-const MAX_ENTRIES = 200_000;
-
-const IPA_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
+const MANIFEST = 'AndroidManifest.xml';
 
 /** What a build must contain to be accepted; the extension and the browser's content type prove nothing. */
 export const REQUIREMENTS: Record<UploadPlatform, string> = {
@@ -12,35 +10,35 @@ export const REQUIREMENTS: Record<UploadPlatform, string> = {
   ios: 'an IPA (a zip archive with Payload/<name>.app/Info.plist)',
 };
 
-function listEntryNames(file: string, stopWhen: (names: Set<string>) => boolean): Promise<Set<string> | null> {
-  return new Promise((resolve) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true, strictFileNames: false }, (err, zip) => {
-      if (err || !zip) return resolve(null);
-      const names = new Set<string>();
-      let count = 0;
-      const finish = (value: Set<string> | null) => {
-        zip.close();
-        resolve(value);
-      };
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.add(entry.fileName);
-        count += 1;
-        if (stopWhen(names) || count >= MAX_ENTRIES) return finish(names);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', () => resolve(null));
-      zip.readEntry();
-    });
-  });
-}
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const isApk = (names: Set<string>) => names.has('AndroidManifest.xml') && names.has('classes.dex');
-const isIpa = (names: Set<string>) => [...names].some((n) => IPA_INFO_PLIST.test(n));
-
-/** True when the file really is a build for the platform. */
-export async function isBuildFor(platform: UploadPlatform, file: string): Promise<boolean> {
-  const check = platform === 'android' ? isApk : isIpa;
-  const names = await listEntryNames(file, check);
-  return names !== null && check(names);
+/**
+ * Checks an uploaded file really is a build for the platform, with the engine's bounded reader: the central
+ * directory's entry count and declared sizes first, then what the analysis will read (the manifest, or Info.plist
+ * and the provisioning profile) inflated under a byte cap.
+ * Throws 413 for what would inflate or count past the limits, 415 for anything that is not such a build.
+ * The manifest's content is the analysis's business: a malformed one is a finding of the run, not a refusal.
+ */
+export async function checkBuild(platform: UploadPlatform, file: string, limits: ArchiveLimits): Promise<void> {
+  const notA = (reason: string) => new UnsupportedMediaTypeError(`The file is not ${REQUIREMENTS[platform]}: ${reason}`);
+  const query =
+    platform === 'android'
+      ? { label: 'APK', read: (name: string) => name === MANIFEST, note: (name: string) => name === 'classes.dex' }
+      : { label: 'IPA', read: (name: string) => IPA_INFO_PLIST.test(name) || IPA_PROVISION.test(name) };
+  let contents;
+  try {
+    contents = await readArchive(file, limits, query);
+  } catch (err) {
+    if (!(err instanceof AppFileError) || err.code === 'app_missing') throw err;
+    if (err.code === 'app_too_large') throw new PayloadTooLargeError(capitalised(err.message));
+    throw notA(err.message);
+  }
+  if (platform === 'android') {
+    if (!contents.files.has(MANIFEST)) throw notA(`it has no ${MANIFEST}`);
+    if (!contents.noted.has('classes.dex')) throw notA('it has no classes.dex');
+    return;
+  }
+  const bundles = [...contents.files.keys()].filter((name) => IPA_INFO_PLIST.test(name)).length;
+  if (bundles === 0) throw notA('it has no Payload/<name>.app/Info.plist');
+  if (bundles > 1) throw notA(`it holds ${bundles} app bundles; one is expected`);
 }

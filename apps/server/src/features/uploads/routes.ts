@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { idParam, UPLOAD_SUCCESS_MESSAGE, uploadPlatform, uploadResponse } from '@fullstop/contracts';
+import { type ArchiveLimits, formatBytes } from '@fullstop/engine';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clients, uploads } from '../../db/schema/index.ts';
@@ -13,28 +14,23 @@ import { audit } from '../../lib/audit.ts';
 import { NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { assertClientAccess } from '../auth/guard.ts';
-import { isBuildFor, REQUIREMENTS } from './archive-check.ts';
+import { checkBuild } from './archive-check.ts';
 import { clientUploadDir, displayPath, uploadedAppFile } from './storage.ts';
 
 const uploadParams = idParam.extend({ platform: uploadPlatform });
 
-function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
 /**
- * Mobile builds: streamed to a temporary file beside the current build, checked for what they really are,
- * then renamed over it. A rejected, too large or interrupted upload leaves the previous build in place.
+ * Mobile builds: streamed to a temporary file beside the current build, checked for what they really are (and
+ * for what they would inflate to), then renamed over it. A rejected, too large or interrupted upload leaves the
+ * previous build in place. The stored file's path never leaves the server: clients see their own file name.
  */
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const maxBytes = app.env.UPLOAD_MAX_BYTES;
+  const archiveLimits: ArchiveLimits = {
+    maxEntries: app.env.UPLOAD_MAX_ENTRIES,
+    maxInflatedBytes: app.env.UPLOAD_MAX_INFLATED_BYTES,
+    maxEntryBytes: app.env.UPLOAD_MAX_MANIFEST_BYTES,
+  };
   await app.register(multipart, {
     limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 20, fieldSize: 64 * 1024 },
     throwFileSizeLimit: true,
@@ -84,9 +80,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         await pipeline(part.file, measure, createWriteStream(incoming, { mode: 0o600 }));
         if (part.file.truncated) throw Object.assign(new Error('truncated'), { code: 'FST_REQ_FILE_TOO_LARGE' });
         if (size === 0) throw new ValidationError('file is empty', 'file');
-        if (!(await isBuildFor(platform, incoming))) {
-          await audit(app.db, request.log, { type: 'upload.rejected', clientId: id, userId: request.principal?.userId, address: request.ip, details: { platform, reason: 'type', size } });
-          throw new UnsupportedMediaTypeError(`The file is not ${REQUIREMENTS[platform]}`);
+        try {
+          await checkBuild(platform, incoming, archiveLimits);
+        } catch (err) {
+          const reason = err instanceof PayloadTooLargeError ? 'inflated-size' : 'type';
+          await audit(app.db, request.log, { type: 'upload.rejected', clientId: id, userId: request.principal?.userId, address: request.ip, details: { platform, reason, size } });
+          throw err;
         }
         await rename(incoming, uploadedAppFile(app.paths, id, platform));
       } catch (err) {

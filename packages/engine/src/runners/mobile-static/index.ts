@@ -1,33 +1,23 @@
-import { access } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { countByRisk } from '../security-scan/index.ts';
 import type { Finding } from '../../types.ts';
-import { androidFindings, type ApkInfo } from './android.ts';
-import { iosFindings, type IpaInfo } from './ios.ts';
+import { androidFindings } from './android.ts';
+import { iosFindings } from './ios.ts';
 import { mobileStaticInput } from './options.ts';
-
-const require = createRequire(import.meta.url);
-// app-info-parser ships CommonJS without types: a parser per file, parse() resolves the manifest or Info.plist.
-const AppInfoParser = require('app-info-parser') as new (file: string) => { parse(): Promise<unknown> };
+import { readApk } from './read-apk.ts';
+import { readIpa } from './read-ipa.ts';
+import { ANALYSIS_ARCHIVE_LIMITS } from './zip-archive.ts';
 
 export class NoAppError extends Error {
   readonly code = 'no_app';
 }
 
-async function parseApp(file: string): Promise<Record<string, unknown>> {
-  await access(file);
-  const info = (await new AppInfoParser(file).parse()) as Record<string, unknown>;
-  // Icons are base64 images: no use in findings, heavy in the summary.
-  delete info.icon;
-  return info;
-}
-
 /**
- * app-info-parser over the client's uploaded APK and/or IPA; findings by risk, no network. A finding's url
- * names the app (`android://<package>`, `ios://<bundle id>`), so false-positive marks survive a re-upload.
+ * The client's uploaded APK and/or IPA, read within bounds (see zip-archive.ts and the two format checks) and
+ * parsed with app-info-parser's manifest and plist parsers; findings by risk, no network. A finding's url names
+ * the app (`android://<package>`, `ios://<bundle id>`), so false-positive marks survive a re-upload.
  */
 export const mobileStaticRunner = defineRunner({
   kind: 'mobile-static',
@@ -41,12 +31,12 @@ export const mobileStaticRunner = defineRunner({
     const findings: Finding[] = [];
     const app: Record<string, unknown> = {};
     if (target.androidApp && wantAndroid) {
-      const info = (await parseApp(target.androidApp)) as ApkInfo & Record<string, unknown>;
+      const info = await readApk(target.androidApp, ANALYSIS_ARCHIVE_LIMITS, ctx.signal);
       app.android = info;
       findings.push(...androidFindings(info, options, `android://${info.package ?? path.basename(target.androidApp)}`));
     }
     if (target.iosApp && wantIos) {
-      const info = (await parseApp(target.iosApp)) as IpaInfo & Record<string, unknown>;
+      const info = await readIpa(target.iosApp, ANALYSIS_ARCHIVE_LIMITS, ctx.signal);
       app.ios = info;
       findings.push(...iosFindings(info, options, `ios://${info.CFBundleIdentifier ?? path.basename(target.iosApp)}`));
     }

@@ -1,13 +1,14 @@
 import type { RunTarget } from '@fullstop/engine';
 import { eq } from 'drizzle-orm';
 import { clients, engineTargetOrigins } from '../../../db/schema/index.ts';
+import { uploadedAppFile } from '../../uploads/storage.ts';
 import type { EngineDeps } from '../deps.ts';
 
 /**
  * What a client's tests may reach: its website's origin plus origins an operator added. Loopback and private
  * addresses only when the server allows them, or for the demo client, which tests this product on localhost.
  */
-export async function runTargetFor(deps: Pick<EngineDeps, 'db' | 'config' | 'demoClientId'>, clientId: string): Promise<RunTarget> {
+export async function runTargetFor(deps: Pick<EngineDeps, 'db' | 'config' | 'demoClientId' | 'paths'>, clientId: string): Promise<RunTarget> {
   const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw new Error(`client ${clientId} no longer exists`);
   const extra = await deps.db
@@ -25,8 +26,9 @@ export async function runTargetFor(deps: Pick<EngineDeps, 'db' | 'config' | 'dem
     baseUrl: client.website,
     allowedOrigins: [...origins],
     allowPrivateAddresses: deps.config.allowPrivateTargets || clientId === deps.demoClientId,
-    androidApp: client.androidAppPath,
-    iosApp: client.iosAppPath,
+    // The stored files, never the names the portal shows (androidAppPath/iosAppPath are the client's file names).
+    androidApp: client.androidAppUploaded ? uploadedAppFile(deps.paths, clientId, 'android') : null,
+    iosApp: client.iosAppUploaded ? uploadedAppFile(deps.paths, clientId, 'ios') : null,
   };
 }
 
