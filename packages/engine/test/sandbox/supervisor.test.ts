@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attemptProcesses, processTable, runInSandbox, SandboxError, type SandboxStats } from '../../src/sandbox/index.ts';
+import type { SandboxError} from '../../src/sandbox/index.ts';
+import { attemptProcesses, processTable, runInSandbox, type SandboxStats } from '../../src/sandbox/index.ts';
 import { childEnv } from '../../src/sandbox/child-env.ts';
 import type { RunnerResult } from '../../src/types.ts';
 
