@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
-import { attemptProcesses, attemptTag, killAttemptProcesses, processTable, residentBytes } from './process-table.ts';
+import { attemptProcesses, attemptTag, killAttemptProcesses, processTable, memoryBytes } from './process-table.ts';
 import type { HostMessage, HostRequest } from './protocol.ts';
 
 const HOST_ENTRY = fileURLToPath(new URL('./runner-host.ts', import.meta.url));
@@ -32,7 +32,7 @@ export class SandboxError extends Error {
 export interface SandboxLimits {
   /** Wall time of the attempt, process start included. */
   timeSeconds: number;
-  /** Resident memory of the attempt's whole process tree (runner, browsers, tools), and the runner's heap. */
+  /** Memory (summed PSS) of the attempt's whole process tree (runner, browsers, tools), and the runner's heap. */
   memoryMb: number;
 }
 
@@ -53,7 +53,8 @@ export interface SandboxStats {
   pid: number;
   /** From fork to the runner process's first message. */
   readyMs: number;
-  peakRssBytes: number;
+  /** The most memory (summed PSS) the attempt's processes held at one poll. */
+  peakMemoryBytes: number;
 }
 
 /**
@@ -68,7 +69,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
   const tag = attemptTag(run.attemptKey);
   const limitBytes = limits.memoryMb * 1024 * 1024;
   const forkedAt = performance.now();
-  const stats: SandboxStats = { pid: 0, readyMs: -1, peakRssBytes: 0 };
+  const stats: SandboxStats = { pid: 0, readyMs: -1, peakMemoryBytes: 0 };
   const child = fork(HOST_ENTRY, [], {
     cwd: ctx.runDir,
     env: childEnv(run.env ?? process.env, { [ATTEMPT_TAG_VAR]: tag }),
@@ -100,9 +101,9 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       limits.timeSeconds * 1000,
     );
     const memoryPoll = setInterval(() => {
-      const rss = attemptProcesses(processTable(), tag).reduce((sum, p) => sum + residentBytes(p.pid), 0);
-      stats.peakRssBytes = Math.max(stats.peakRssBytes, rss);
-      if (rss > limitBytes) stop(outOfMemory(), { grace: false });
+      const used = attemptProcesses(processTable(), tag).reduce((sum, p) => sum + memoryBytes(p.pid), 0);
+      stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, used);
+      if (used > limitBytes) stop(outOfMemory(), { grace: false });
     }, MEMORY_POLL_MS);
     const onAbort = () => stop(ctx.signal.reason as Error, { grace: true });
     ctx.signal.addEventListener('abort', onAbort, { once: true });

@@ -131,7 +131,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
             },
           },
         },
-        (stats) => log(`runner process ${stats.pid} ended; peak memory of the attempt ${Math.round(stats.peakRssBytes / 1048576)} MB`),
+        (stats) => log(`runner process ${stats.pid} ended; peak memory of the attempt ${Math.round(stats.peakMemoryBytes / 1048576)} MB`),
       );
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
