@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesOf, RealServer } from './helpers/real-server.ts';
+import { processesOf, RealServer, until } from './helpers/real-server.ts';
 
 const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(p.cmd));
-
-async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * The server (the supervisor of the runs) is killed with SIGKILL while one test has a real Chromium open and

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attemptProcesses, processTable } from '@fullstop/engine/sandbox';
+import { FAKE_RUNNERS_MODULE } from '../../engine/fixtures/fake-runners.ts';
 import { manifest, OPERATOR_TOKEN, type SuiteTest } from '../../engine/helpers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,6 +20,15 @@ export const SECRETS = {
   OPERATOR_TOKEN,
   SMTP_URL: 'smtp://mailuser:mail-secret-password@127.0.0.1:9',
 };
+
+/** Calls `check` every 200 ms until it holds; throws after `timeoutMs`. */
+export async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 export type RunDetail = {
   status: string;
@@ -187,6 +197,45 @@ export class RealServer {
     };
     walk(path.join(this.dataDir, 'storage'));
     return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  }
+}
+
+/**
+ * `fullstop worker` as its own process (PostgreSQL only), on the server's DATA_DIR, with the fake runners.
+ * Ready once it logs that it started.
+ */
+export class WorkerProcess {
+  child: ChildProcess | null = null;
+  #starts = 0;
+
+  constructor(
+    private readonly server: RealServer,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<void> {
+    const logFile = path.join(this.server.dataDir, `worker-${++this.#starts}.log`);
+    const log = openSync(logFile, 'a');
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--concurrency', '2'], {
+      cwd: serverRoot,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ...SECRETS, DATA_DIR: this.server.dataDir, LOG_LEVEL: 'info', ENGINE_RUNNERS_MODULE: FAKE_RUNNERS_MODULE, ENGINE_RETRY_DELAY: '0', ...this.env },
+    });
+    const deadline = Date.now() + START_DEADLINE_MS;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) throw new Error(`the worker exited (see ${logFile})`);
+      if (readFileSync(logFile, 'utf8').includes('worker started')) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`the worker did not start (see ${logFile})`);
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
   }
 }
 
