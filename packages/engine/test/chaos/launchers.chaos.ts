@@ -20,6 +20,8 @@ interface Seen {
   taggedBrowsers: number;
   /** Node processes besides the runner process (Playwright's runner and workers). */
   nodeChildren: number;
+  /** wapiti (a Python process started detached by runChild) carrying the tag. */
+  taggedWapiti: number;
   /** Peak memory of the attempt (summed PSS), MB. */
   peakMemoryMb: number;
 }
@@ -37,12 +39,13 @@ async function watchRun(test: TestDefinition, baseUrl: string): Promise<{ result
   const runDir = await mkdtemp(path.join(tmpdir(), 'fullstop-launchers-'));
   const attemptKey = `launchers-${test.kind}-${process.pid}`;
   const tag = attemptTag(attemptKey);
-  const seen: Seen = { chromium: 0, taggedBrowsers: 0, nodeChildren: 0, peakMemoryMb: 0 };
+  const seen: Seen = { chromium: 0, taggedBrowsers: 0, nodeChildren: 0, taggedWapiti: 0, peakMemoryMb: 0 };
   const poll = setInterval(() => {
     const procs = attemptProcesses(processTable(), tag).map((p) => ({ ...p, cmd: cmdline(p.pid) }));
     const chromium = procs.filter((p) => p.cmd.includes('/chromium'));
     seen.chromium = Math.max(seen.chromium, chromium.length);
     seen.taggedBrowsers = Math.max(seen.taggedBrowsers, chromium.filter((p) => !p.cmd.includes('--type=') && p.tag === tag).length);
+    seen.taggedWapiti = Math.max(seen.taggedWapiti, procs.filter((p) => p.tag === tag && p.cmd.includes('wapiti')).length);
     seen.nodeChildren = Math.max(seen.nodeChildren, procs.filter((p) => p.tag === tag && p.cmd.startsWith(process.execPath) && !p.cmd.includes('runner-host')).length);
   }, POLL_MS);
   try {
@@ -65,8 +68,8 @@ async function watchRun(test: TestDefinition, baseUrl: string): Promise<{ result
 }
 
 /**
- * The real launchers in a runner process: @playwright/test (its runner, its workers and their Chromium) and
- * chrome-launcher (lighthouse). Each Chromium browser process carries the attempt's tag itself (the launchers
+ * The real launchers in a runner process: @playwright/test (its runner, its workers and their Chromium),
+ * runChild (wapiti) and chrome-launcher (lighthouse). Each Chromium browser process carries the attempt's tag itself (the launchers
  * pass the environment on), its zygotes and renderers are found as its descendants, and nothing is left after.
  */
 describe('browsers launched in a runner process', () => {
@@ -92,6 +95,18 @@ describe('browsers launched in a runner process', () => {
     expect(seen.nodeChildren).toBeGreaterThan(0);
     expect(seen.taggedBrowsers).toBeGreaterThan(0);
     expect(seen.chromium).toBeGreaterThan(seen.taggedBrowsers);
+    expect(attemptProcesses(processTable(), tag)).toEqual([]);
+  });
+
+  it('tags wapiti, which runChild starts detached with the allow-listed environment', { timeout: 120_000 }, async () => {
+    const { result, seen, tag } = await watchRun(
+      testOf('security-scan', { pages: ['/search?q=shoes'], crawl: false, modules: ['xss'], depth: 0, maxScanSeconds: 60 }),
+      planted.url,
+    );
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'security-scan') throw new Error('wrong summary');
+    expect(result.summary.findings.some((f) => f.ruleId.startsWith('wapiti:'))).toBe(true);
+    expect(seen.taggedWapiti).toBeGreaterThan(0);
     expect(attemptProcesses(processTable(), tag)).toEqual([]);
   });
 
