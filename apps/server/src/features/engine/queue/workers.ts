@@ -43,9 +43,18 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
       sleepers.add(done);
     });
 
+  // One fetch at a time in this process: each sees the jobs the previous one made active, so idle workers
+  // starting together do not all favour the same client.
+  let turn: Promise<unknown> = Promise.resolve();
+  const fetchInTurn = () => {
+    const next = turn.then(() => fetchFairJob(deps.db));
+    turn = next.catch(() => null);
+    return next;
+  };
+
   const loop = async () => {
     while (!shutdown.signal.aborted) {
-      const job = await fetchFairJob(deps.db).catch((err: unknown) => {
+      const job = await fetchInTurn().catch((err: unknown) => {
         deps.log.error({ err }, 'fetching a job failed');
         return null;
       });
