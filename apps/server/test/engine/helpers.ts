@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { buildTestApp, createTestClient, type TestClient } from '../helpers/app.ts';
-import { fakeRunners } from './fixtures/fake-runners.ts';
+import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
 
 export const OPERATOR_TOKEN = 'fso_test-operator-token-0123456789abcdef';
 export const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -10,6 +10,7 @@ export const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 export async function buildEngineApp(): Promise<FastifyInstance> {
   const app = await buildTestApp({ env: { OPERATOR_TOKEN } });
   app.engine.deps.runners = fakeRunners;
+  app.engine.deps.runnersModule = FAKE_RUNNERS_MODULE;
   return app;
 }
 

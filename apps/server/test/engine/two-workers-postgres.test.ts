@@ -6,7 +6,7 @@ import { engineAttempts, engineRunTests } from '../../src/db/schema/index.ts';
 import { loadEngineConfig } from '../../src/features/engine/config.ts';
 import { createEngine } from '../../src/features/engine/engine-service.ts';
 import { TEST_DATABASE_URL } from '../helpers/app.ts';
-import { fakeRunners } from './fixtures/fake-runners.ts';
+import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
 import { buildEngineApp, clientWithSuite, waitForRunEnd } from './helpers.ts';
 
 /**
@@ -29,6 +29,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two workers on PostgreSQL', () => {
       log: pino({ level: 'silent' }),
       demoClientId: null,
       runners: fakeRunners,
+      runnersModule: FAKE_RUNNERS_MODULE,
     });
     try {
       await app.engine.startWorkers(2);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { RunAbortedError } from '../errors.ts';
+import { childEnv } from '../sandbox/child-env.ts';
 
 /** Time a child gets to exit after SIGTERM before it is killed outright. */
 export const CHILD_KILL_GRACE_MS = 3_000;
@@ -15,6 +16,7 @@ export interface ChildResult {
 
 export interface ChildOptions {
   cwd: string;
+  /** The child's whole environment; by default the allow-list of sandbox/child-env.ts, never this process's own. */
   env?: NodeJS.ProcessEnv;
   signal: AbortSignal;
   timeoutMs: number;
@@ -30,7 +32,7 @@ export function runChild(command: string, args: string[], options: ChildOptions)
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? childEnv(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

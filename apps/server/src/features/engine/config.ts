@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { TestKind } from '@fullstop/engine';
 import { ConfigError } from '../../config/env.ts';
@@ -34,6 +35,10 @@ const engineEnvSchema = z.object({
   /** Import suites/demo for the demo client at start-up when it has none. */
   ENGINE_DEMO_SUITE: bool.default(true),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Memory of one attempt's whole process tree (runner, browsers, tools), MB; over it the attempt is killed. */
+  ENGINE_RUN_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(2048),
+  /** Tests and benches only: a module exporting `runners` that runner processes load instead of the engine's. */
+  ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
 });
 
 export interface EngineConfig {
@@ -46,6 +51,8 @@ export interface EngineConfig {
   allowPrivateTargets: boolean;
   demoSuite: boolean;
   chromiumPath: string;
+  runMemoryMb: number;
+  runnersModule: string | undefined;
   timeLimits: Record<TestKind, number>;
 }
 
@@ -68,6 +75,8 @@ export function loadEngineConfig(source: NodeJS.ProcessEnv, nodeEnv: string): En
     allowPrivateTargets: e.ENGINE_ALLOW_PRIVATE_TARGETS,
     demoSuite: e.ENGINE_DEMO_SUITE && nodeEnv !== 'test',
     chromiumPath: e.CHROMIUM_PATH,
+    runMemoryMb: e.ENGINE_RUN_MEMORY_MB,
+    runnersModule: e.ENGINE_RUNNERS_MODULE,
     timeLimits: { ...DEFAULT_TIME_LIMITS },
   };
 }

@@ -12,7 +12,10 @@ export interface EngineDeps {
   raw: RawDatabase;
   paths: Paths;
   config: EngineConfig;
+  /** The registry suites are validated against (the runs themselves load their runner in a runner process). */
   runners: Partial<Record<TestKind, Runner>>;
+  /** A module exporting `runners` that runner processes load instead of the engine's own (tests). */
+  runnersModule: string | undefined;
   bus: EngineBus;
   log: FastifyBaseLogger;
   /** hostname:pid:random, written on every attempt so an operator sees who ran it. */
@@ -22,6 +25,6 @@ export interface EngineDeps {
   boss(): Promise<PgBoss>;
   /** Reports and insights of this client changed: drop its cached reads. */
   onResultsChanged(clientId: string): void;
-  /** The workers of this process, woken at once when this process queues a job. */
-  workerIds: string[];
+  /** Wakes this process's idle workers at once (this process just queued jobs). */
+  wakeWorkers(): void;
 }

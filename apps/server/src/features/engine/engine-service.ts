@@ -29,6 +29,8 @@ export function createEngine(input: {
   log: FastifyBaseLogger;
   demoClientId: string | null;
   runners?: Partial<Record<TestKind, Runner>>;
+  /** A module exporting `runners` for the runner processes (tests); ENGINE_RUNNERS_MODULE otherwise. */
+  runnersModule?: string;
   onResultsChanged?: (clientId: string) => void;
 }): Engine {
   let boss: Promise<PgBoss> | null = null;
@@ -39,11 +41,14 @@ export function createEngine(input: {
     paths: input.paths,
     config: input.config,
     runners: input.runners ?? registry,
+    runnersModule: input.runnersModule ?? input.config.runnersModule,
     bus: new EngineBus(),
     log: input.log,
     workerId: `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     demoClientId: input.demoClientId,
-    workerIds: [],
+    wakeWorkers() {
+      for (const p of pools) p.wake();
+    },
     onResultsChanged: input.onResultsChanged ?? (() => {}),
     boss() {
       boss ??= startBoss(input.raw, (err) => input.log.error({ err }, 'queue error'));

@@ -1,28 +1,33 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type RunnerResult, testsOf, type SuiteManifest, type TestKind } from '@fullstop/engine';
+import { runInSandbox } from '@fullstop/engine/sandbox';
 import { and, eq, inArray } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
 import { engineAttempts, engineRuns, engineRunTests, engineSuites } from '../../../db/schema/index.ts';
 import type { EngineDeps } from '../deps.ts';
-import type { RunJobData } from '../queue/boss.ts';
+import type { RunJob } from '../queue/fair-fetch.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
 import { attemptFolder, attemptLog, runTestDir } from './run-paths.ts';
 
-/** Errors that would only repeat on a retry: bad options, a refused target. */
+/**
+ * Errors that would only repeat on a retry: bad options, a refused target, the time limit. A crash or memory over
+ * the limit (the runner process's `crashed` / `out_of_memory`) is retried while attempts remain.
+ */
 const NOT_RETRIED_CODES = new Set(['validation_error', 'target_policy', 'time_limit']);
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 export class RetryableAttemptError extends Error {}
 
 /**
- * Runs one job: one attempt of one test. Passed and failed are results (the job completes); an error is
+ * Runs one job: one attempt of one test. The database work happens here; the runner runs in a runner process of
+ * its own (runInSandbox) with the kind's time limit and ENGINE_RUN_MEMORY_MB, so a crash, hang or blow-up ends
+ * only this attempt. Passed and failed are results (the job completes); an error is
  * retried while attempts remain (the handler throws, pg-boss schedules the retry) and otherwise ends the test
  * as an error with its reason. Every attempt keeps its own folder and log.
  */
-export async function executeJob(deps: EngineDeps, job: PgBoss.JobWithMetadata<RunJobData>, shutdown: AbortSignal): Promise<void> {
+export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortSignal): Promise<void> {
   const { db } = deps;
   const [rt] = await db.select().from(engineRunTests).where(eq(engineRunTests.id, job.data.runTestId)).limit(1);
   if (!rt || isTerminal(rt.status)) return;
@@ -86,7 +91,6 @@ export async function executeJob(deps: EngineDeps, job: PgBoss.JobWithMetadata<R
   let result: RunnerResult | null = null;
   let error: string | null = null;
   let errorCode: string | null = null;
-  let timer: NodeJS.Timeout | undefined;
   try {
     const [suite] = await db.select().from(engineSuites).where(eq(engineSuites.id, (await suiteIdOf(deps, rt.runId))!)).limit(1);
     const def = suite ? testsOf(suite.manifest as SuiteManifest, suite.dir).find((t) => t.name === rt.testName) : undefined;
@@ -98,47 +102,49 @@ export async function executeJob(deps: EngineDeps, job: PgBoss.JobWithMetadata<R
       error = `no runner is installed for the kind "${rt.kind}"`;
       errorCode = 'validation_error';
     } else {
-      const limitSeconds = def.timeoutSeconds ?? deps.config.timeLimits[def.kind];
-      timer = setTimeout(() => abort('time_limit', `time limit of ${limitSeconds} s reached`), limitSeconds * 1000);
       const target = await runTargetFor(deps, rt.clientId);
       let lastProgress = 0;
-      const aborted = new Promise<never>((_, reject) => {
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-      });
-      result = await Promise.race([
-        runner.run(def, target, {
-          runDir,
-          signal: controller.signal,
-          chromiumPath: deps.config.chromiumPath,
-          workers: deps.config.browserWorkers,
-          log,
-          progress: (p) => {
-            const t = Date.now();
-            if (t - lastProgress < PROGRESS_WRITE_INTERVAL_MS && p.done < p.total) return;
-            lastProgress = t;
-            void db
-              .update(engineRunTests)
-              .set({ progress: p, updatedAt: new Date() })
-              .where(and(eq(engineRunTests.id, rt.id), eq(engineRunTests.status, 'running')))
-              .returning()
-              .then(([row]) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
-              .catch(() => {});
+      result = await runInSandbox(
+        {
+          test: def,
+          target,
+          attemptKey: attemptRow!.id,
+          limits: { timeSeconds: def.timeoutSeconds ?? deps.config.timeLimits[def.kind], memoryMb: deps.config.runMemoryMb },
+          ...(deps.runnersModule ? { runnersModule: deps.runnersModule } : {}),
+          ctx: {
+            runDir,
+            signal: controller.signal,
+            chromiumPath: deps.config.chromiumPath,
+            workers: deps.config.browserWorkers,
+            log,
+            progress: (p) => {
+              const t = Date.now();
+              if (t - lastProgress < PROGRESS_WRITE_INTERVAL_MS && p.done < p.total) return;
+              lastProgress = t;
+              void db
+                .update(engineRunTests)
+                .set({ progress: p, updatedAt: new Date() })
+                .where(and(eq(engineRunTests.id, rt.id), eq(engineRunTests.status, 'running')))
+                .returning()
+                .then(([row]) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
+                .catch(() => {});
+            },
           },
-        }),
-        aborted,
-      ]);
+        },
+        (stats) => log(`runner process ${stats.pid} ended; peak memory of the attempt ${Math.round(stats.peakMemoryBytes / 1048576)} MB`),
+      );
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
         error = result.error ?? 'the runner could not run the test';
-        errorCode = (result as { errorCode?: string }).errorCode ?? null;
+        errorCode = result.errorCode ?? null;
       }
     }
   } catch (err) {
     error = (err as Error).message;
-    errorCode = abortCode ?? null;
+    const code = (err as { code?: unknown }).code;
+    errorCode = abortCode ?? (typeof code === 'string' ? code : null);
     result = null;
   } finally {
-    clearTimeout(timer);
     clearInterval(heartbeat);
     shutdown.removeEventListener('abort', onShutdown);
   }

@@ -92,7 +92,7 @@ export async function queueRun(deps: EngineDeps, clientId: string, scope: { test
       });
     }
   });
-  for (const id of deps.workerIds) boss.notifyWorker(id);
+  deps.wakeWorkers();
   const [run] = await deps.db.select().from(engineRuns).where(eq(engineRuns.id, runId));
   if (run) deps.bus.emit(clientId, { type: 'run', data: runEventOf(run) });
   const queued = await deps.db.select().from(engineRunTests).where(eq(engineRunTests.runId, runId));

@@ -1,0 +1,25 @@
+import type { RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+
+/** What the supervisor sends the runner process over IPC. */
+export type HostRequest =
+  | {
+      type: 'run';
+      kind: TestKind;
+      test: TestDefinition;
+      target: RunTarget;
+      ctx: { runDir: string; chromiumPath: string; workers: number };
+      /** Absolute path of a module exporting `runners` (tests and benches); the engine's own runner otherwise. */
+      runnersModule?: string;
+    }
+  | { type: 'abort'; reason: string };
+
+/** What the runner process answers. */
+export type HostMessage =
+  | { type: 'ready' }
+  | { type: 'log'; message: string; data?: Record<string, unknown> }
+  | { type: 'progress'; progress: { done: number; total: number; message?: string } }
+  | { type: 'result'; result: RunnerResult }
+  /** The runner threw instead of answering a result (the engine's runners never do; fakes may). */
+  | { type: 'threw'; message: string; code?: string }
+  /** An uncaught exception or rejection: the process exits right after. */
+  | { type: 'fatal'; message: string };

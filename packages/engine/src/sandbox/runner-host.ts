@@ -1,0 +1,68 @@
+/**
+ * The runner process: one per attempt, forked by the supervisor (supervisor.ts). It loads the runner of its test's
+ * kind, runs it, streams log and progress lines over IPC and answers the result, then exits. It never opens the
+ * database and sees only an allow-listed environment. Runs on Node's own type stripping: no loader to start.
+ */
+import { pathToFileURL } from 'node:url';
+import type { Runner, TestKind } from '../types.ts';
+import { ATTEMPT_TAG_VAR } from './child-env.ts';
+import { KIND_RUNNERS } from './kind-runners.ts';
+import { killAttemptProcesses } from './process-table.ts';
+import type { HostMessage, HostRequest } from './protocol.ts';
+
+/** How long an exiting host waits for its last message to leave. */
+const LAST_MESSAGE_WAIT_MS = 2_000;
+
+const controller = new AbortController();
+let exiting = false;
+
+function send(message: HostMessage): void {
+  if (process.connected) process.send?.(message);
+}
+
+function exitAfter(message: HostMessage, code: number): void {
+  if (exiting) return;
+  exiting = true;
+  setTimeout(() => process.exit(code), LAST_MESSAGE_WAIT_MS).unref();
+  if (!process.connected) process.exit(code);
+  process.send!(message, undefined, undefined, () => process.exit(code));
+}
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+process.on('uncaughtException', (error) => exitAfter({ type: 'fatal', message: describe(error) }, 70));
+process.on('unhandledRejection', (error) => exitAfter({ type: 'fatal', message: describe(error) }, 70));
+
+// The supervisor is gone (killed): take this attempt's browsers and tools down, then go.
+process.on('disconnect', () => {
+  const tag = process.env[ATTEMPT_TAG_VAR];
+  void (tag ? killAttemptProcesses(tag) : Promise.resolve()).finally(() => process.exit(1));
+});
+
+async function loadRunner(kind: TestKind, runnersModule: string | undefined): Promise<Runner | undefined> {
+  if (!runnersModule) return KIND_RUNNERS[kind]?.();
+  const mod = (await import(pathToFileURL(runnersModule).href)) as { runners?: Partial<Record<TestKind, Runner>> };
+  return mod.runners?.[kind];
+}
+
+async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void> {
+  try {
+    const runner = await loadRunner(request.kind, request.runnersModule);
+    if (!runner) return exitAfter({ type: 'threw', message: `no runner is installed for the kind "${request.kind}"`, code: 'validation_error' }, 0);
+    const result = await runner.run(request.test, request.target, {
+      ...request.ctx,
+      signal: controller.signal,
+      log: (message, data) => send(data === undefined ? { type: 'log', message } : { type: 'log', message, data }),
+      progress: (progress) => send({ type: 'progress', progress }),
+    });
+    exitAfter({ type: 'result', result }, 0);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    exitAfter({ type: 'threw', message: (error as Error).message ?? String(error), ...(typeof code === 'string' ? { code } : {}) }, 0);
+  }
+}
+
+process.on('message', (request: HostRequest) => {
+  if (request.type === 'run') void run(request);
+  else if (request.type === 'abort') controller.abort(new Error(request.reason));
+});
+send({ type: 'ready' });

@@ -1,0 +1,204 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
+import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
+import { attemptProcesses, attemptTag, killAttemptProcesses, processTable, memoryBytes } from './process-table.ts';
+import type { HostMessage, HostRequest } from './protocol.ts';
+
+const HOST_ENTRY = fileURLToPath(new URL('./runner-host.ts', import.meta.url));
+/** How often the attempt's memory (every process it started) is measured. */
+export const MEMORY_POLL_MS = 500;
+/** Time an aborted runner gets to stop by itself before its processes are killed. */
+export const ABORT_GRACE_MS = 3_000;
+/** Time the IPC channel gets to deliver the last messages of a process that has exited. */
+const EXIT_DRAIN_MS = 500;
+/** Runner output kept for the crash message and forwarded to the attempt log. */
+const OUTPUT_TAIL_CHARS = 4_000;
+const MAX_OUTPUT_LINES_LOGGED = 200;
+
+export type SandboxErrorCode = 'crashed' | 'out_of_memory' | 'time_limit' | 'start_failed';
+
+/** The runner process ended the attempt without a result; the message says what happened, in words. */
+export class SandboxError extends Error {
+  readonly code: SandboxErrorCode;
+
+  constructor(code: SandboxErrorCode, message: string) {
+    super(message);
+    this.name = 'SandboxError';
+    this.code = code;
+  }
+}
+
+export interface SandboxLimits {
+  /** Wall time of the attempt, process start included. */
+  timeSeconds: number;
+  /** Memory (summed PSS) of the attempt's whole process tree (runner, browsers, tools), and the runner's heap. */
+  memoryMb: number;
+}
+
+export interface SandboxRun {
+  test: TestDefinition;
+  target: RunTarget;
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'workers' | 'signal' | 'log' | 'progress'>;
+  limits: SandboxLimits;
+  /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
+  attemptKey: string;
+  /** Absolute path of a module exporting `runners`, loaded instead of the engine's (tests, benches). */
+  runnersModule?: string;
+  /** Where the allow-listed environment is taken from (this process's by default). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SandboxStats {
+  pid: number;
+  /** From fork to the runner process's first message. */
+  readyMs: number;
+  /** The most memory (summed PSS) the attempt's processes held at one poll. */
+  peakMemoryBytes: number;
+}
+
+/**
+ * Runs one attempt in a runner process of its own (runner-host.ts) and answers its result. A crash, a hang past
+ * the time limit or memory over the limit ends the attempt with a SandboxError saying so; in every case each
+ * process the attempt started (browsers, Playwright workers, wapiti, detached or not) is killed before this
+ * returns. Aborting `ctx.signal` stops the runner and rejects with the signal's reason.
+ */
+export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
+  const { ctx, limits } = run;
+  if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason as Error);
+  const tag = attemptTag(run.attemptKey);
+  const limitBytes = limits.memoryMb * 1024 * 1024;
+  const forkedAt = performance.now();
+  const stats: SandboxStats = { pid: 0, readyMs: -1, peakMemoryBytes: 0 };
+  const child = fork(HOST_ENTRY, [], {
+    cwd: ctx.runDir,
+    env: childEnv(run.env ?? process.env, { [ATTEMPT_TAG_VAR]: tag }),
+    execArgv: [`--max-old-space-size=${limits.memoryMb}`],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'advanced',
+  });
+  stats.pid = child.pid ?? 0;
+
+  return new Promise<RunnerResult>((resolve, reject) => {
+    let settled = false;
+    let outcome: { result: RunnerResult } | { error: Error } | null = null;
+    let fatal: string | null = null;
+    let outputTail = '';
+    let linesLogged = 0;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const onOutput = (chunk: string) => {
+      outputTail = (outputTail + chunk).slice(-OUTPUT_TAIL_CHARS);
+      for (const line of chunk.split('\n')) {
+        if (line.trim() && linesLogged++ < MAX_OUTPUT_LINES_LOGGED) ctx.log(`runner output: ${line.slice(0, 500)}`);
+      }
+    };
+    child.stdout!.setEncoding('utf8').on('data', onOutput);
+    child.stderr!.setEncoding('utf8').on('data', onOutput);
+
+    const timeLimit = setTimeout(
+      () => stop(new SandboxError('time_limit', `time limit of ${limits.timeSeconds} s reached`), { grace: true }),
+      limits.timeSeconds * 1000,
+    );
+    const memoryPoll = setInterval(() => {
+      const used = attemptProcesses(processTable(), tag).reduce((sum, p) => sum + memoryBytes(p.pid), 0);
+      stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, used);
+      if (used > limitBytes) stop(outOfMemory(), { grace: false });
+    }, MEMORY_POLL_MS);
+    const onAbort = () => stop(ctx.signal.reason as Error, { grace: true });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    function outOfMemory() {
+      return new SandboxError('out_of_memory', `the runner process ran out of memory (limit ${limits.memoryMb} MB)`);
+    }
+
+    /** Ends the attempt early: asks the runner to stop (or not), then kills everything it started. */
+    function stop(error: Error, options: { grace: boolean }) {
+      if (outcome) return;
+      outcome = { error };
+      if (options.grace && child.connected) {
+        child.send({ type: 'abort', reason: error.message } satisfies HostRequest, () => {});
+        killTimer = setTimeout(() => child.kill('SIGKILL'), ABORT_GRACE_MS);
+      } else {
+        child.kill('SIGKILL');
+      }
+    }
+
+    child.on('message', (message: HostMessage) => {
+      switch (message.type) {
+        case 'ready':
+          stats.readyMs = Math.round(performance.now() - forkedAt);
+          ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
+          child.send(
+            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}) } satisfies HostRequest,
+            () => {},
+          );
+          break;
+        case 'log':
+          ctx.log(message.message, message.data);
+          break;
+        case 'progress':
+          ctx.progress?.(message.progress);
+          break;
+        case 'result':
+          outcome ??= isRunnerResult(message.result) ? { result: message.result } : { error: new SandboxError('crashed', 'the runner process answered something that is not a result') };
+          break;
+        case 'threw':
+          outcome ??= { error: Object.assign(new Error(message.message), message.code ? { code: message.code } : {}) };
+          break;
+        case 'fatal':
+          fatal = message.message;
+          break;
+      }
+    });
+
+    child.on('error', (error) => {
+      outcome ??= { error: new SandboxError('start_failed', `the runner process could not start: ${error.message}`) };
+      void settle();
+    });
+    child.on('exit', (code, signal) => {
+      // Messages sent just before the exit may still be in the channel: let them arrive first.
+      const decide = () => {
+        outcome ??= { error: crashError(code, signal) };
+        void settle();
+      };
+      if (child.connected) {
+        const t = setTimeout(decide, EXIT_DRAIN_MS);
+        child.once('disconnect', () => {
+          clearTimeout(t);
+          decide();
+        });
+      } else decide();
+    });
+
+    function crashError(code: number | null, signal: NodeJS.Signals | null): SandboxError {
+      if (/heap out of memory|Reached heap limit/i.test(outputTail)) return outOfMemory();
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      return new SandboxError('crashed', `the runner process crashed (${how})${fatal ? `: ${fatal}` : ''}`);
+    }
+
+    async function settle() {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeLimit);
+      clearTimeout(killTimer);
+      clearInterval(memoryPoll);
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      const killed = await killAttemptProcesses(tag).catch(() => 0);
+      if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
+      onStats?.(stats);
+      const end = outcome!;
+      if ('result' in end) resolve(end.result);
+      else reject(end.error);
+    }
+  });
+}
+
+function isRunnerResult(value: unknown): value is RunnerResult {
+  const r = value as RunnerResult | null;
+  return (
+    typeof r === 'object' && r !== null && ['passed', 'failed', 'error'].includes(r.status) &&
+    typeof r.totals === 'object' && typeof r.summary === 'object' && Array.isArray(r.artifacts)
+  );
+}

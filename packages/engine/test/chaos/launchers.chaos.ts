@@ -1,0 +1,120 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attemptProcesses, processTable, runInSandbox } from '../../src/sandbox/index.ts';
+import { attemptTag } from '../../src/sandbox/process-table.ts';
+import type { RunnerResult, TestDefinition } from '../../src/types.ts';
+import type { FixtureServer } from '../fixtures/fixture-server.ts';
+import { startHardenedServer } from '../fixtures/hardened-server.ts';
+import { startPlantedServer } from '../fixtures/planted-server.ts';
+import { localTarget, testOf } from '../helpers.ts';
+
+const POLL_MS = 250;
+
+interface Seen {
+  /** Chromium processes of the attempt seen at once, at most. */
+  chromium: number;
+  /** Chromium browser processes (not zygotes, renderers ...) that carry the tag themselves. */
+  taggedBrowsers: number;
+  /** Node processes besides the runner process (Playwright's runner and workers). */
+  nodeChildren: number;
+  /** wapiti (a Python process started detached by runChild) carrying the tag. */
+  taggedWapiti: number;
+  /** Peak memory of the attempt (summed PSS), MB. */
+  peakMemoryMb: number;
+}
+
+const cmdline = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+};
+
+/** Runs the test in a runner process and watches the attempt's processes while it runs. */
+async function watchRun(test: TestDefinition, baseUrl: string): Promise<{ result: RunnerResult; seen: Seen; tag: string }> {
+  const runDir = await mkdtemp(path.join(tmpdir(), 'fullstop-launchers-'));
+  const attemptKey = `launchers-${test.kind}-${process.pid}`;
+  const tag = attemptTag(attemptKey);
+  const seen: Seen = { chromium: 0, taggedBrowsers: 0, nodeChildren: 0, taggedWapiti: 0, peakMemoryMb: 0 };
+  const poll = setInterval(() => {
+    const procs = attemptProcesses(processTable(), tag).map((p) => ({ ...p, cmd: cmdline(p.pid) }));
+    const chromium = procs.filter((p) => p.cmd.includes('/chromium'));
+    seen.chromium = Math.max(seen.chromium, chromium.length);
+    seen.taggedBrowsers = Math.max(seen.taggedBrowsers, chromium.filter((p) => !p.cmd.includes('--type=') && p.tag === tag).length);
+    seen.taggedWapiti = Math.max(seen.taggedWapiti, procs.filter((p) => p.tag === tag && p.cmd.includes('wapiti')).length);
+    seen.nodeChildren = Math.max(seen.nodeChildren, procs.filter((p) => p.tag === tag && p.cmd.startsWith(process.execPath) && !p.cmd.includes('runner-host')).length);
+  }, POLL_MS);
+  try {
+    const result = await runInSandbox(
+      {
+      test,
+      target: localTarget(baseUrl),
+      ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 2, signal: new AbortController().signal, log: () => {} },
+      limits: { timeSeconds: 120, memoryMb: 2048 },
+      attemptKey,
+      },
+      (stats) => (seen.peakMemoryMb = Math.round(stats.peakMemoryBytes / 1048576)),
+    );
+    if (process.env.SANDBOX_TIMINGS) console.log(test.kind, seen);
+    return { result, seen, tag };
+  } finally {
+    clearInterval(poll);
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The real launchers in a runner process: @playwright/test (its runner, its workers and their Chromium),
+ * runChild (wapiti) and chrome-launcher (lighthouse). Each Chromium browser process carries the attempt's tag itself (the launchers
+ * pass the environment on), its zygotes and renderers are found as its descendants, and nothing is left after.
+ */
+describe('browsers launched in a runner process', () => {
+  let hardened: FixtureServer;
+  let planted: FixtureServer;
+  let suiteDir: string;
+  beforeAll(async () => {
+    hardened = await startHardenedServer();
+    planted = await startPlantedServer();
+    suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-suite-'));
+    await cp(path.join(import.meta.dirname, '..', 'fixtures', 'browser-suite'), suiteDir, { recursive: true });
+  });
+  afterAll(async () => {
+    await hardened.close();
+    await planted.close();
+    await rm(suiteDir, { recursive: true, force: true });
+  });
+
+  it('tags Playwright’s workers and browsers', { timeout: 120_000 }, async () => {
+    const { result, seen, tag } = await watchRun(testOf('browser', { specs: 'home.spec.ts' }, { suiteDir }), hardened.url);
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('passed');
+    expect(seen.nodeChildren).toBeGreaterThan(0);
+    expect(seen.taggedBrowsers).toBeGreaterThan(0);
+    expect(seen.chromium).toBeGreaterThan(seen.taggedBrowsers);
+    expect(attemptProcesses(processTable(), tag)).toEqual([]);
+  });
+
+  it('tags wapiti, which runChild starts detached with the allow-listed environment', { timeout: 120_000 }, async () => {
+    const { result, seen, tag } = await watchRun(
+      testOf('security-scan', { pages: ['/search?q=shoes'], crawl: false, modules: ['xss'], depth: 0, maxScanSeconds: 60 }),
+      planted.url,
+    );
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'security-scan') throw new Error('wrong summary');
+    expect(result.summary.findings.some((f) => f.ruleId.startsWith('wapiti:'))).toBe(true);
+    expect(seen.taggedWapiti).toBeGreaterThan(0);
+    expect(attemptProcesses(processTable(), tag)).toEqual([]);
+  });
+
+  it('tags the browser chrome-launcher starts for lighthouse', { timeout: 120_000 }, async () => {
+    const { result, seen, tag } = await watchRun(testOf('lighthouse', { pages: ['/a11y'] }), planted.url);
+    expect(result.error).toBeUndefined();
+    expect(seen.taggedBrowsers).toBeGreaterThan(0);
+    expect(seen.chromium).toBeGreaterThan(seen.taggedBrowsers);
+    expect(attemptProcesses(processTable(), tag)).toEqual([]);
+  });
+});
