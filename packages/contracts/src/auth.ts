@@ -37,6 +37,10 @@ export const refreshResponse = z.object({
 });
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
+/** Logout ends the session of this refresh token on the server (its refresh and access tokens). */
+export const logoutRequest = refreshRequest;
+export type LogoutRequest = RefreshRequest;
+
 export const forgotPasswordRequest = z.object({
   email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
 });
@@ -58,3 +62,5 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
 export const FORGOT_PASSWORD_MESSAGE = 'If account exists, you should have received an email with your password!';
 
 export const PASSWORD_RESET_MESSAGE = 'Your password has been changed. You can now log in with it.';
+
+export const LOGOUT_MESSAGE = 'Logged out';
