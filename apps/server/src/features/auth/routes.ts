@@ -153,8 +153,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // The same answer for a known, unknown or already ended session: logging out twice is not an error.
       const session = await findSessionOfRefreshToken(app.db, request.body.token);
       const user = session ? await findUserById(app.db, session.userId) : null;
-      if (session && user) {
-        await app.authSessions.revokeSession(session.sessionId, user);
+      if (session && user && (await app.authSessions.revokeSession(session.sessionId, user))) {
         await audit(app.db, request.log, { type: 'logout', userId: user.id, clientId: user.clientId, address: request.ip });
       }
       return { message: LOGOUT_MESSAGE };

@@ -37,11 +37,12 @@ export class SessionService {
     return live;
   }
 
-  /** Logout, or a reused refresh token: this one session ends. */
-  async revokeSession(sessionId: string, user: { id: string; clientId: string | null }): Promise<void> {
-    await revokeSessionRows(this.db, sessionId);
+  /** Logout, or a reused refresh token: this one session ends. False when it had already ended. */
+  async revokeSession(sessionId: string, user: { id: string; clientId: string | null }): Promise<boolean> {
+    const ended = await revokeSessionRows(this.db, sessionId);
     this.live?.delete(sessionId);
-    this.announce(user);
+    if (ended) this.announce(user);
+    return ended;
   }
 
   /**

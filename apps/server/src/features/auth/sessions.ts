@@ -77,13 +77,18 @@ export async function findSessionOfRefreshToken(db: Db, token: string): Promise<
   return row ?? null;
 }
 
-/** Ends one session: its refresh tokens and the access tokens carrying its id stop working. */
-export async function revokeSessionRows(db: Db, sessionId: string): Promise<void> {
-  await db.update(authSessions).set({ revokedAt: sql`now()` }).where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+/** Ends one session: its refresh tokens and the access tokens carrying its id stop working. False if already ended. */
+export async function revokeSessionRows(db: Db, sessionId: string): Promise<boolean> {
+  const ended = await db
+    .update(authSessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
+    .returning({ id: authSessions.id });
   await db
     .update(refreshTokens)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(refreshTokens.familyId, sessionId), isNull(refreshTokens.revokedAt)));
+  return ended.length > 0;
 }
 
 /** Ends every session of a user. */
