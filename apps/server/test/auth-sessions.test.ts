@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, UnsecuredJWT } from 'jose';
@@ -96,7 +96,7 @@ describe('auth sessions: reset and logout revoke tokens already handed out', () 
     let c: TestClient;
     let sessionId: string;
     const claims = () => ({ cid: c.clientId, role: 'client', sid: sessionId });
-    const sign = (alg: string, key: Uint8Array | CryptoKey | import('node:crypto').KeyObject) =>
+    const sign = (alg: string, key: Uint8Array | KeyObject) =>
       new SignJWT(claims()).setProtectedHeader({ alg }).setSubject(c.userId).setIssuer('fullstop').setAudience('fullstop-api').setIssuedAt().setExpirationTime('5m').sign(key);
     beforeAll(async () => {
       c = await createTestClient(app);
