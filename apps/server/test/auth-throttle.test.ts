@@ -2,6 +2,7 @@ import { FORGOT_PASSWORD_MESSAGE } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginFailures } from '../src/db/schema/index.ts';
+import { createResetToken } from '../src/features/auth/reset.ts';
 import { buildTestApp, createTestClient, login } from './helpers/app.ts';
 import { mailsTo, resetTokenFor, settledMailsTo } from './helpers/auth.ts';
 
@@ -68,6 +69,31 @@ describe('login throttle and reset-mail limits under concurrency', () => {
     expect((await app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password: newPassword } })).statusCode).toBe(200);
     const session = await login(app, c.email, newPassword);
     expect(session.accessToken).toBeTruthy();
+  });
+
+  it('an attacker re-locking the account after the reset does not keep the owner out', async () => {
+    const c = await createTestClient(app);
+    const token = await createResetToken(app.db, c.userId, 600);
+    const newPassword = 'owner reset from home';
+    const home = '198.51.100.20';
+    expect((await app.inject({ method: 'POST', url: '/auth/reset-password', payload: { token, password: newPassword }, remoteAddress: home })).statusCode).toBe(200);
+    await Promise.all(Array.from({ length: 10 }, () => attempt(app, c.email, 'attacker guess', '203.0.113.10')));
+    // Locked for everyone else, but not for the address the owner proved itself from.
+    expect((await attempt(app, c.email, newPassword, '198.51.100.21')).statusCode).toBe(429);
+    expect((await attempt(app, c.email, newPassword, home)).statusCode).toBe(200);
+  });
+
+  it('an address the owner logged in from keeps working during a lock-out, with its own limit', async () => {
+    const c = await createTestClient(app);
+    const office = '192.0.2.50';
+    await login(app, c.email, c.password, office);
+    await Promise.all(Array.from({ length: 10 }, () => attempt(app, c.email, 'attacker guess', '203.0.113.11')));
+    expect((await attempt(app, c.email, c.password, '192.0.2.51')).statusCode).toBe(429);
+    expect((await attempt(app, c.email, c.password, office)).statusCode).toBe(200);
+    // Guessing from the trusted address is limited the same way.
+    const results = await Promise.all(Array.from({ length: 30 }, () => attempt(app, c.email, 'wrong from office', office)));
+    expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(MAX_PER_ACCOUNT);
+    expect((await attempt(app, c.email, c.password, office)).statusCode).toBe(429);
   });
 
   it('40 reset asks for one address send at most FORGOT_PASSWORD_MAX_PER_ACCOUNT mails; every answer is the same 200', async () => {

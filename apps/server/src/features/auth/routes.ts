@@ -34,13 +34,16 @@ import {
   resetAddressKey,
   takeAttempt,
   throttleMessage,
+  isTrustedAddress,
+  trustAddress,
+  trustedAccountKey,
 } from './throttle.ts';
 import { signAccessToken } from './tokens.ts';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { env } = app;
-  const loginLimits = (email: string, address: string) => [
-    { key: accountKey(email), max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
+  const loginLimits = (accountLimitKey: string, address: string) => [
+    { key: accountLimitKey, max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
     { key: addressKey(address), max: env.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
   ];
   const resetLimits = (email: string, address: string) => [
@@ -85,7 +88,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const email = normaliseEmail(request.body.email);
       const address = request.ip;
-      const limits = loginLimits(email, address);
+      // An address the owner proved itself from has its own count for the account (same limit): a lock-out
+      // caused from elsewhere does not reach it.
+      const accountLimitKey = (await isTrustedAddress(app.db, email, address)) ? trustedAccountKey(email, address) : accountKey(email);
+      const limits = loginLimits(accountLimitKey, address);
       // Counted before the password is checked, so concurrent guesses cannot all slip under the limit.
       const wait = await takeAttempt(app.db, limits);
       if (wait > 0) {
@@ -99,8 +105,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE, 'INVALID_CREDENTIALS');
       }
       // Not a failure after all: the account's count starts again and the address's attempt is taken back.
-      await clearFailures(app.db, accountKey(email));
+      await clearFailures(app.db, accountLimitKey);
       await giveBack(app.db, [addressKey(address)]);
+      await trustAddress(app.db, email, address);
       const sessionId = await app.authSessions.start(user.id);
       const tokens = await issueTokens(user, sessionId);
       await audit(app.db, request.log, { type: 'login.success', userId: user.id, clientId: user.clientId, address });
@@ -204,8 +211,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await consumeResetToken(app.db, request.body.token);
       if (!user) throw new AppError(400, 'INVALID_RESET_TOKEN', 'This reset link is invalid or has expired. Please ask for a new one.', { field: 'token' });
       await setPassword(app.db, app.authSessions, user, request.body.password);
-      // The mail proves the owner: a lock-out an attacker caused by guessing ends here.
+      // The mail proves the owner: a lock-out an attacker caused by guessing ends here, and this address is
+      // spared the next one.
       await clearFailures(app.db, accountKey(user.email));
+      await clearFailures(app.db, trustedAccountKey(user.email, request.ip));
+      await trustAddress(app.db, user.email, request.ip);
       await audit(app.db, request.log, { type: 'password.reset', userId: user.id, clientId: user.clientId, address: request.ip });
       return { message: PASSWORD_RESET_MESSAGE };
     },

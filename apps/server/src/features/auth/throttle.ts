@@ -12,6 +12,38 @@ export const accountKey = (email: string) => `account:${email}`;
 export const addressKey = (ip: string) => `address:${ip}`;
 export const resetAccountKey = (email: string) => `reset-account:${email}`;
 export const resetAddressKey = (ip: string) => `reset-address:${ip}`;
+const trustedKey = (email: string, ip: string) => `trusted:${email}:${ip}`;
+/** The failures of one account from one trusted address, counted apart from everyone else's. */
+export const trustedAccountKey = (email: string, ip: string) => `account-at:${email}:${ip}`;
+
+/** How long an address stays trusted for an account after a login or a password reset from it. */
+export const TRUSTED_ADDRESS_DAYS = 30;
+
+/**
+ * Remembers that the account's owner proved itself from this address (a login, or a reset through the mail).
+ * This address's failures on the account are then counted apart (same limit), so an attacker guessing from
+ * elsewhere cannot keep the owner out by re-locking the account again and again.
+ */
+export async function trustAddress(db: Db, email: string, ip: string): Promise<void> {
+  await db
+    .insert(loginFailures)
+    .values({ key: trustedKey(email, ip), failures: 0, windowStart: sql`now()` })
+    .onConflictDoUpdate({ target: loginFailures.key, set: { windowStart: sql`now()` } });
+}
+
+export async function isTrustedAddress(db: Db, email: string, ip: string): Promise<boolean> {
+  const [row] = await db
+    .select({ key: loginFailures.key })
+    .from(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.key, trustedKey(email, ip)),
+        gt(loginFailures.windowStart, sql`now() - make_interval(days => ${TRUSTED_ADDRESS_DAYS})`),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
 
 /**
  * Counts one attempt against a key in a fixed window, atomically (an upsert with RETURNING), and answers the
