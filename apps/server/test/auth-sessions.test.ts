@@ -49,6 +49,32 @@ describe('auth sessions: reset and logout revoke tokens already handed out', () 
     expect((await refresh(app, fresh.refreshToken)).statusCode).toBe(200);
   });
 
+  it('a password change ends every session, the caller included, and hands the caller a new pair', async () => {
+    const c = await createTestClient(app);
+    const here = await login(app, c.email, c.password);
+    const elsewhere = await login(app, c.email, c.password);
+    const change = (accessToken: string, currentPassword: string, newPassword: string) =>
+      app.inject({ method: 'POST', url: '/auth/change-password', headers: bearer(accessToken), payload: { currentPassword, newPassword } });
+    const wrong = await change(here.accessToken, 'not my password', 'a changed password 1');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ field: 'currentPassword' });
+    expect((await app.inject({ method: 'POST', url: '/auth/change-password', headers: { 'x-api-key': c.apiKey }, payload: { currentPassword: c.password, newPassword: 'a changed password 1' } })).statusCode).toBe(403);
+    events.length = 0;
+
+    const ok = await change(here.accessToken, c.password, 'a changed password 1');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['cache-control']).toBe('no-store');
+    const pair = ok.json<{ accessToken: string; refreshToken: string }>();
+    for (const old of [here, elsewhere]) {
+      expect((await profile(app, c, old.accessToken)).statusCode).toBe(401);
+      expect((await refresh(app, old.refreshToken)).statusCode).toBe(401);
+    }
+    expect(events).toContainEqual({ type: 'user-revoked', clientId: c.clientId, userId: c.userId });
+    expect((await profile(app, c, pair.accessToken)).statusCode).toBe(200);
+    expect((await refresh(app, pair.refreshToken)).statusCode).toBe(200);
+    await login(app, c.email, 'a changed password 1');
+  });
+
   it('logout revokes the refresh token and the access tokens of that session only', async () => {
     const c = await createTestClient(app);
     const mine = await login(app, c.email, c.password);

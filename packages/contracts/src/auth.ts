@@ -55,6 +55,16 @@ export const resetPasswordRequest = z.object({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
+/** A signed-in user's password change: every session ends, the caller gets a fresh pair in a new one. */
+export const changePasswordRequest = z.object({
+  currentPassword: z
+    .string({ error: 'currentPassword is required' })
+    .min(1, { error: 'currentPassword is required' })
+    .max(1024, { error: 'currentPassword is too long' }),
+  newPassword: resetPasswordRequest.shape.password,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
 /** The server's exact words for a wrong email or password; the portal maps it to its own text (spec section 8). */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
 

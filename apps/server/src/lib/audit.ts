@@ -10,6 +10,7 @@ export type AuditType =
   | 'logout'
   | 'password.reset-requested'
   | 'password.reset'
+  | 'password.changed'
   | 'api-key.generated'
   | 'api-key.revealed'
   | 'upload.accepted'

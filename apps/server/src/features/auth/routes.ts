@@ -1,4 +1,5 @@
 import {
+  changePasswordRequest,
   forgotPasswordRequest,
   INVALID_CREDENTIALS_MESSAGE,
   loginRequest,
@@ -18,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicUrl } from '../../config/env.ts';
 import { users } from '../../db/schema/index.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
+import { AppError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { normaliseEmail } from '../accounts/service.ts';
 import { noStore } from './no-store.ts';
@@ -42,13 +43,14 @@ import { signAccessToken } from './tokens.ts';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { env } = app;
+  // The source address first: a source over its limit does not even write a count for the email it names.
   const loginLimits = (accountLimitKey: string, address: string) => [
-    { key: accountLimitKey, max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
     { key: addressKey(address), max: env.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
+    { key: accountLimitKey, max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
   ];
   const resetLimits = (email: string, address: string) => [
-    { key: resetAccountKey(email), max: env.FORGOT_PASSWORD_MAX_PER_ACCOUNT, windowSeconds: env.FORGOT_PASSWORD_WINDOW },
     { key: resetAddressKey(address), max: env.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowSeconds: env.FORGOT_PASSWORD_WINDOW },
+    { key: resetAccountKey(email), max: env.FORGOT_PASSWORD_MAX_PER_ACCOUNT, windowSeconds: env.FORGOT_PASSWORD_WINDOW },
   ];
   const issueTokens = async (user: { id: string; clientId: string | null; role: 'client' | 'operator' }, sessionId: string) => ({
     accessToken: await signAccessToken(app.keys.jwt, { userId: user.id, clientId: user.clientId, role: user.role, sessionId }, env.ACCESS_TOKEN_TTL),
@@ -218,6 +220,41 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await trustAddress(app.db, user.email, request.ip);
       await audit(app.db, request.log, { type: 'password.reset', userId: user.id, clientId: user.clientId, address: request.ip });
       return { message: PASSWORD_RESET_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/auth/change-password',
+    {
+      preHandler: app.authenticate,
+      onSend: noStore,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password of the signed-in user: every session ends, the caller gets a new pair',
+        security: [{ bearer: [] }],
+        body: changePasswordRequest,
+        response: { 200: refreshResponse, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const userId = request.principal?.via === 'bearer' ? request.principal.userId : null;
+      if (!userId) throw new ForbiddenError('Only a signed-in user can change a password');
+      const user = await findUserById(app.db, userId);
+      if (!user) throw new UnauthorizedError('Invalid or expired access token', 'INVALID_TOKEN');
+      const address = request.ip;
+      // A stolen access token must not become a way around the login throttle: the same counts apply.
+      const accountLimitKey = (await isTrustedAddress(app.db, user.email, address)) ? trustedAccountKey(user.email, address) : accountKey(user.email);
+      const wait = await takeAttempt(app.db, loginLimits(accountLimitKey, address));
+      if (wait > 0) throw new TooManyRequestsError(throttleMessage(wait), wait);
+      if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) {
+        await audit(app.db, request.log, { type: 'login.failure', userId: user.id, clientId: user.clientId, address, details: { email: user.email, via: 'change-password' } });
+        throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'The current password is not right.', { field: 'currentPassword' });
+      }
+      await giveBack(app.db, [addressKey(address)]);
+      await clearFailures(app.db, accountLimitKey);
+      await setPassword(app.db, app.authSessions, user, request.body.newPassword);
+      await audit(app.db, request.log, { type: 'password.changed', userId: user.id, clientId: user.clientId, address });
+      return issueTokens(user, await app.authSessions.start(user.id));
     },
   );
 };

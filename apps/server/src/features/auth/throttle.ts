@@ -67,16 +67,22 @@ export async function countAttempt(db: Db, key: string, windowSeconds: number): 
 }
 
 /**
- * Counts an attempt against every limit. Returns 0 when all allow it, else the seconds until the longest
- * exceeded window ends; a refused attempt is taken back, so waiting it out is enough.
+ * Counts an attempt against each limit in turn. Returns 0 when all allow it, else the seconds until the
+ * exceeded window ends; a refused attempt is taken back from every count it reached, so waiting is enough.
+ * Put the cheapest key first (the source address): once it is exceeded, the later keys (an email, perhaps
+ * invented) are not even written.
  */
 export async function takeAttempt(db: Db, limits: Limit[]): Promise<number> {
-  const counts = [];
-  for (const limit of limits) counts.push(await countAttempt(db, limit.key, limit.windowSeconds));
-  const exceeded = counts.filter((c, i) => c.count > limits[i]!.max);
-  if (exceeded.length === 0) return 0;
-  await giveBack(db, limits.map((l) => l.key));
-  return Math.max(1, ...exceeded.map((c) => (c.windowEnds - Date.now()) / 1000));
+  const counted: string[] = [];
+  for (const limit of limits) {
+    const { count, windowEnds } = await countAttempt(db, limit.key, limit.windowSeconds);
+    counted.push(limit.key);
+    if (count > limit.max) {
+      await giveBack(db, counted);
+      return Math.max(1, (windowEnds - Date.now()) / 1000);
+    }
+  }
+  return 0;
 }
 
 /** Takes back one counted attempt (it was refused, or it turned out not to be a failure). */
