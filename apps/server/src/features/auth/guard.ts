@@ -6,6 +6,7 @@ import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/token.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
 import { apiKeyLookupHash, findClientIdByApiKey } from './api-keys.ts';
+import { RevocationChannel } from './revocation-channel.ts';
 import { SessionService } from './session-service.ts';
 import { sha256, verifyAccessToken } from './tokens.ts';
 
@@ -52,7 +53,14 @@ export const authGuard = fp(async (app) => {
     memo?.forgetClient(clientId);
     app.sessionEvents.emit({ type: 'api-key-replaced', clientId });
   });
-  const sessions = new SessionService(app.db, app.sessionEvents, app.database.kind === 'pglite');
+  const sessions = new SessionService(app.db, app.sessionEvents);
+  const raw = app.database;
+  if (raw.kind === 'postgres') {
+    const channel = new RevocationChannel(raw.url, (m) => sessions.hear(m), () => sessions.reset(), app.log);
+    sessions.useChannel(channel);
+    await channel.start();
+    app.addHook('onClose', () => channel.close());
+  }
   app.decorate('authSessions', sessions);
   app.decorateRequest('principal', null);
 
