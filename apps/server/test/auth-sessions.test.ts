@@ -118,6 +118,14 @@ describe('auth sessions: reset and logout revoke tokens already handed out', () 
     expect((await profile(app, c, second.accessToken)).statusCode).toBe(401);
   });
 
+  it('announces a replaced API key', async () => {
+    const c = await createTestClient(app);
+    const { accessToken } = await login(app, c.email, c.password);
+    events.length = 0;
+    expect((await app.inject({ method: 'POST', url: `/clientProfile/generateAPIKey/${c.clientId}`, headers: bearer(accessToken) })).statusCode).toBe(200);
+    expect(events).toEqual([{ type: 'api-key-replaced', clientId: c.clientId }]);
+  });
+
   describe('forged tokens', () => {
     let c: TestClient;
     let sessionId: string;
