@@ -87,10 +87,16 @@ async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<
   const results: Figures[] = [];
   try {
     const operator = readFileSync(path.join(dataDir, 'operator-token'), 'utf8').trim();
-    const created = await json<{ clientId: string; apiKey: string }>(`${base}/operator/clients`, {
+    const { clientId } = await json<{ clientId: string }>(`${base}/operator/clients`, {
       method: 'POST',
       headers: { authorization: `Bearer ${operator}` },
       body: JSON.stringify({ name: 'Bench', website: 'https://bench.test', email: 'bench@bench.test', password: 'bench password 1' }),
+    });
+    // Operator answers mask API keys; the whole key takes the audited reveal route.
+    const created = await json<{ clientId: string; apiKey: string }>(`${base}/operator/clients/${clientId}/reveal-api-key`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}` },
+      body: '{}',
     });
     const session = await json<{ accessToken: string }>(`${base}/auth/login`, {
       method: 'POST',

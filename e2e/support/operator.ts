@@ -53,8 +53,14 @@ export async function createClient(
     data: body,
   });
   if (res.status() !== 201) throw new Error(`creating a client failed: ${res.status()} ${await res.text()}`);
-  const created = (await res.json()) as { clientId: string; apiKey: string };
-  return { ...created, email: body.email, password: body.password, username: body.username };
+  const created = (await res.json()) as { clientId: string; userId: string };
+  // Operator answers show API keys masked; the whole key takes the (audited) reveal route.
+  const revealed = await request.post(`/operator/clients/${created.clientId}/reveal-api-key`, {
+    headers: { authorization: `Bearer ${operatorToken()}` },
+  });
+  if (revealed.status() !== 200) throw new Error(`revealing the API key failed: ${revealed.status()} ${await revealed.text()}`);
+  const { apiKey } = (await revealed.json()) as { apiKey: string };
+  return { ...created, apiKey, email: body.email, password: body.password, username: body.username };
 }
 
 /** Imports a suite (files as the operator CLI sends them) as the client's next version. */

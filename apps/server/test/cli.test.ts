@@ -26,13 +26,20 @@ describe('fullstop CLI against a listening server', () => {
   it('creates a client (JSON), lists it, adds a user who can log in', async () => {
     const created = JSON.parse(
       (await cli('client', 'create', '--name', 'Acme', '--website', 'https://acme.test', '--email', 'owner@acme.test', '--password', 'acme password 1', '--json')).stdout,
-    ) as { clientId: string; userId: string; apiKey: string };
-    expect(created.apiKey).toMatch(/^fsk_/);
-    const profile = await app.inject({ method: 'GET', url: `/clientProfile/${created.clientId}`, headers: { 'x-api-key': created.apiKey } });
+    ) as { clientId: string; userId: string; apiKeyMasked: string };
+    // Operators see keys masked; the whole key takes reveal-key, which the server audits.
+    expect(created.apiKeyMasked).toMatch(/^fsk_…[A-Za-z0-9_-]{4}$/);
+    expect(created).not.toHaveProperty('apiKey');
+    const apiKey = (await cli('client', 'reveal-key', created.clientId)).stdout.trim();
+    expect(apiKey).toMatch(/^fsk_[A-Za-z0-9_-]{40,}$/);
+    expect(apiKey.endsWith(created.apiKeyMasked.slice(-4))).toBe(true);
+    const profile = await app.inject({ method: 'GET', url: `/clientProfile/${created.clientId}`, headers: { 'x-api-key': apiKey } });
     expect(profile.json()).toMatchObject({ clientName: 'Acme', website: 'https://acme.test' });
 
     const list = (await cli('client', 'list')).stdout;
     expect(list).toContain(created.clientId);
+    expect(list).toContain(created.apiKeyMasked);
+    expect(list).not.toContain(apiKey);
     expect(list).toContain('Acme');
 
     const user = (await cli('user', 'create', '--client', created.clientId, '--email', 'dev@acme.test', '--password', 'dev password 12')).stdout;
@@ -48,7 +55,7 @@ describe('fullstop CLI against a listening server', () => {
     const badToken = run(process.execPath, [BIN, '--server', server, '--token', 'wrong', 'client', 'list'], { timeout: 30_000 });
     const down = run(process.execPath, [BIN, '--server', 'http://127.0.0.1:1', '--token', 'x', 'client', 'list'], { timeout: 30_000 });
     await Promise.all([
-      expect(text).resolves.toMatchObject({ stdout: expect.stringMatching(/client id: .+\nuser id: .+\nAPI key: +fsk_/) }),
+      expect(text).resolves.toMatchObject({ stdout: expect.stringMatching(/client id: .+\nuser id: .+\nAPI key: +fsk_….{4} /) }),
       expect(dup).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') }),
       expect(badToken).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('401') }),
       expect(down).rejects.toMatchObject({ stderr: expect.stringContaining('Cannot reach the Fullstop server') }),

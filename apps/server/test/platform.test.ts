@@ -36,7 +36,8 @@ describe('data directory', () => {
   it('creates the demo client and user on the embedded database, once', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-demo-'));
     dirs.push(dataDir);
-    const app = await buildTestApp({ env: { FULLSTOP_DEMO: true, PUBLIC_URL: 'http://qa.example.test', DATA_DIR: dataDir } });
+    // FULLSTOP_DEMO unset: on for the embedded database only (test/demo.test.ts covers FULLSTOP_DEMO=1).
+    const app = await buildTestApp({ env: { FULLSTOP_DEMO: undefined, PUBLIC_URL: 'http://qa.example.test', DATA_DIR: dataDir } });
     try {
       if (TEST_DATABASE_URL) {
         expect(app.demoClientId).toBeNull();

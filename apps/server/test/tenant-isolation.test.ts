@@ -51,8 +51,11 @@ describe('tenant isolation', () => {
     const op = await createTestOperator(app);
     const { accessToken } = await login(app, op.email, op.password);
     const profile = (await app.inject({ method: 'GET', url: `/clientProfile/${bob.clientId}`, headers: bearer(accessToken) })).json();
-    expect(profile.apiToken).toBe(bob.apiKey);
+    // Operators see the key masked; bob's own key still reads the same profile whole.
+    expect(profile.apiToken).toBe(`fsk_…${bob.apiKey.slice(-4)}`);
     expect(profile.androidAppPath).toBeNull();
+    const own = (await app.inject({ method: 'GET', url: `/clientProfile/${bob.clientId}`, headers: { 'x-api-key': bob.apiKey } })).json();
+    expect(own.apiToken).toBe(bob.apiKey);
   });
 
   it('lets operators (bearer and operator token) act on every client', async () => {

@@ -42,15 +42,22 @@ test.describe('session', () => {
     await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
     expect((await storedAuth(page)).apiKey).toBe(client.apiKey);
 
+    const before = await storedAuth(page);
     const cleared: string[] = [];
+    const order: string[] = [];
     page.on('response', (r) => {
       if (r.url().endsWith('/clearCache')) cleared.push(`${new URL(r.url()).pathname} ${r.status()}`);
+      if (r.url().endsWith('/clearCache') || r.url().endsWith('/auth/logout')) order.push(new URL(r.url()).pathname);
     });
     const fullLoad = page.waitForEvent('load');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Logout' }).click();
     await fullLoad;
     await expect(page).toHaveURL(/\/login$/);
     expect(cleared.sort()).toEqual(['/clientProfile/clearCache 200', '/report/clearCache 200', '/test/clearCache 200']);
+    // Then the session ends on the server: the refresh and access tokens it held no longer work.
+    expect(order.at(-1)).toBe('/auth/logout');
+    expect((await page.request.post('/auth/refresh-token', { data: { token: before.refreshToken } })).status()).toBe(401);
+    expect((await page.request.get(`/clientProfile/${client.clientId}`, { headers: { authorization: `Bearer ${before.accessToken}` } })).status()).toBe(401);
     const stored = await storedAuth(page);
     expect(stored).toMatchObject({ accessToken: null, refreshToken: null, userData: null, apiKey: null });
     expect(stored.isAuthenticated).not.toBe('true');

@@ -37,6 +37,10 @@ export const refreshResponse = z.object({
 });
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
+/** Logout ends the session of this refresh token on the server (its refresh and access tokens). */
+export const logoutRequest = refreshRequest;
+export type LogoutRequest = RefreshRequest;
+
 export const forgotPasswordRequest = z.object({
   email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
 });
@@ -51,6 +55,16 @@ export const resetPasswordRequest = z.object({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
+/** A signed-in user's password change: every session ends, the caller gets a fresh pair in a new one. */
+export const changePasswordRequest = z.object({
+  currentPassword: z
+    .string({ error: 'currentPassword is required' })
+    .min(1, { error: 'currentPassword is required' })
+    .max(1024, { error: 'currentPassword is too long' }),
+  newPassword: resetPasswordRequest.shape.password,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
 /** The server's exact words for a wrong email or password; the portal maps it to its own text (spec section 8). */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
 
@@ -58,3 +72,5 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
 export const FORGOT_PASSWORD_MESSAGE = 'If account exists, you should have received an email with your password!';
 
 export const PASSWORD_RESET_MESSAGE = 'Your password has been changed. You can now log in with it.';
+
+export const LOGOUT_MESSAGE = 'Logged out';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ClientList, CreateClientResponse, CreateUserResponse } from '../features/operator/schemas.ts';
+import type { ClientList, CreateClientResponse, CreateUserResponse, RevealApiKeyResponse } from '../features/operator/schemas.ts';
 import { clientFor } from './operator-client.ts';
 
 function print(json: boolean, value: unknown, text: string): void {
@@ -11,7 +11,7 @@ export function registerClientCommands(program: Command): void {
 
   client
     .command('create')
-    .description('create a client with its first user; prints the client id, user id and API key')
+    .description('create a client with its first user; prints the client id, user id and the API key masked')
     .requiredOption('--name <name>', 'client name')
     .requiredOption('--website <url>', 'the website to test')
     .requiredOption('--email <email>', "the first user's email")
@@ -21,7 +21,11 @@ export function registerClientCommands(program: Command): void {
     .action(async (opts: { name: string; website: string; email: string; password: string; username?: string; json?: boolean }, command: Command) => {
       const { json, ...body } = opts;
       const created = await clientFor(command).post<CreateClientResponse>('/operator/clients', body);
-      print(Boolean(json), created, `client id: ${created.clientId}\nuser id:   ${created.userId}\nAPI key:   ${created.apiKey}`);
+      print(
+        Boolean(json),
+        created,
+        `client id: ${created.clientId}\nuser id:   ${created.userId}\nAPI key:   ${created.apiKeyMasked} (the client sees it in the portal; \`fullstop client reveal-key ${created.clientId}\` shows it whole, audited)`,
+      );
     });
 
   client
@@ -30,8 +34,18 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { clients } = await clientFor(command).get<ClientList>('/operator/clients');
-      const lines = clients.map((c) => `${c.id}  ${c.clientName}  ${c.website}  (${c.users} user${c.users === 1 ? '' : 's'})`);
+      const lines = clients.map((c) => `${c.id}  ${c.clientName}  ${c.website}  ${c.apiKeyMasked}  (${c.users} user${c.users === 1 ? '' : 's'})`);
       print(Boolean(opts.json), clients, lines.length > 0 ? lines.join('\n') : 'No clients yet.');
+    });
+
+  client
+    .command('reveal-key')
+    .description("print a client's whole API key; the server writes who revealed it, and when, to its audit log")
+    .argument('<clientId>', 'the client')
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, opts: { json?: boolean }, command: Command) => {
+      const revealed = await clientFor(command).post<RevealApiKeyResponse>(`/operator/clients/${encodeURIComponent(clientId)}/reveal-api-key`);
+      print(Boolean(opts.json), revealed, revealed.apiKey);
     });
 
   const user = program.command('user').description('manage users');

@@ -32,6 +32,11 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   LOGIN_THROTTLE_WINDOW: seconds.default(900),
+  // Password-reset mails: per address asked for and per source address, in a fixed window. Over a limit the
+  // answer stays the same 200 and no mail is sent, so the limit tells nothing about the account.
+  FORGOT_PASSWORD_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(3),
+  FORGOT_PASSWORD_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  FORGOT_PASSWORD_WINDOW: seconds.default(3600),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(1024 ** 3),
   // What an uploaded APK/IPA may claim before it is refused (docs/decisions/0051-hostile-app-files.md). The
   // maximums are the analysis's own limits (ANALYSIS_ARCHIVE_LIMITS in the engine): an upload may not promise more.
@@ -41,7 +46,8 @@ const envSchema = z.object({
   CACHE_TTL: seconds.default(60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Fullstop QA <no-reply@fullstop.test>'),
-  FULLSTOP_DEMO: bool.default(true),
+  /** Unset: on for the embedded database only; with DATABASE_URL the demo needs FULLSTOP_DEMO=1 (see demoEnabled). */
+  FULLSTOP_DEMO: bool.optional(),
   FULLSTOP_DEMO_EMAIL: z.email().default('demo@fullstop.test'),
   FULLSTOP_DEMO_PASSWORD: z.string().min(8).default('fullstop-demo'),
 });

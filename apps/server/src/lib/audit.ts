@@ -7,9 +7,12 @@ export type AuditType =
   | 'login.failure'
   | 'login.throttled'
   | 'token.reuse'
+  | 'logout'
   | 'password.reset-requested'
   | 'password.reset'
+  | 'password.changed'
   | 'api-key.generated'
+  | 'api-key.revealed'
   | 'upload.accepted'
   | 'upload.rejected'
   | 'client.created'
@@ -23,8 +26,11 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
-/** Records a security event. A failure to record is logged and never fails the request it describes. */
-export async function audit(db: Db, log: FastifyBaseLogger, event: AuditEvent): Promise<void> {
+/**
+ * Records a security event. A failure to record is logged and never fails the request it describes, unless
+ * `required` (an action that must not happen unrecorded, such as revealing a key): then it is thrown.
+ */
+export async function audit(db: Db, log: FastifyBaseLogger, event: AuditEvent, options: { required?: boolean } = {}): Promise<void> {
   try {
     await db.insert(auditEvents).values({
       type: event.type,
@@ -35,5 +41,6 @@ export async function audit(db: Db, log: FastifyBaseLogger, event: AuditEvent): 
     });
   } catch (err) {
     log.error({ err, event: event.type }, 'could not record an audit event');
+    if (options.required) throw err;
   }
 }

@@ -73,7 +73,9 @@ describe('a server killed during a run', () => {
       body: JSON.stringify({ name: 'Crash Co', website: 'https://crash.example', email: 'crash@example.test', password: 'crash password 1', username: 'crash' }),
     });
     expect(created.status).toBe(201);
-    const { clientId, apiKey } = (await created.json()) as { clientId: string; apiKey: string };
+    const { clientId } = (await created.json()) as { clientId: string };
+    const revealed = await fetch(`${base}/operator/clients/${clientId}/reveal-api-key`, { method: 'POST', headers: operator, body: '{}' });
+    const { apiKey } = (await revealed.json()) as { apiKey: string };
     const suite = manifest({
       G: [
         { name: 'slow once', kind: 'browser', options: { sleepMs: 120_000, sleepOnAttempts: [1] } },

@@ -76,8 +76,8 @@ export async function createTestOperator(
 }
 
 /** Logs in through the real route and returns the spec's login response. */
-export async function login(app: FastifyInstance, email: string, password: string): Promise<LoginResponse> {
-  const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+export async function login(app: FastifyInstance, email: string, password: string, remoteAddress?: string): Promise<LoginResponse> {
+  const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, ...(remoteAddress ? { remoteAddress } : {}) });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   return res.json<LoginResponse>();
 }

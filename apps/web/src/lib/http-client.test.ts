@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from './auth-storage.ts';
-import { createHttpClient, HttpError, REFRESH_PATH } from './http-client.ts';
+import { createHttpClient, HttpError, LOGOUT_PATH, REFRESH_PATH } from './http-client.ts';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -130,5 +130,24 @@ describe('the session client', () => {
     await expect(client.request('/test/clearCache', { method: 'POST', refreshOnUnauthorized: false })).rejects.toMatchObject({ status: 401 });
     expect(fetch).toHaveBeenCalledTimes(2);
     expect(redirect).not.toHaveBeenCalled();
+  });
+
+  it('ends the server session with the stored refresh token, without a bearer token, and leaves storage alone', async () => {
+    const seen: { url: string; headers: Headers; body: unknown }[] = [];
+    const client = createHttpClient({
+      fetch: async (input, init) => {
+        seen.push({ url: String(input), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+        return json(200, { message: 'Logged out' });
+      },
+    });
+    await client.endServerSession();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ url: LOGOUT_PATH, body: { token: 'refresh-1' } });
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('refresh-1');
+
+    localStorage.removeItem(STORAGE_KEYS.refreshToken);
+    await client.endServerSession();
+    expect(seen).toHaveLength(1);
   });
 });

@@ -38,6 +38,9 @@ export interface HttpClientDeps {
 }
 
 export const REFRESH_PATH = '/auth/refresh-token';
+export const LOGOUT_PATH = '/auth/logout';
+/** A logout never waits longer than this for the server: the local logout goes on regardless. */
+const LOGOUT_TIMEOUT_MS = 5_000;
 const LOCK_NAME = 'fullstop-token-refresh';
 
 function browserLock<T>(run: () => Promise<T>): Promise<T> {
@@ -189,9 +192,27 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /**
+   * Ends the session on the server (logout): its refresh token and the access tokens issued with it stop
+   * working. Leaves the stored tokens alone; the caller clears them afterwards, in the spec's order.
+   */
+  async function endServerSession(): Promise<void> {
+    const token = storage.getRefreshToken();
+    if (!token) return;
+    await request(LOGOUT_PATH, {
+      method: 'POST',
+      auth: 'none',
+      json: { token },
+      responseType: 'none',
+      refreshOnUnauthorized: false,
+      signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS),
+    });
+  }
+
   return {
     request,
     upload,
+    endServerSession,
     /** Called when the session ends for good: clear in-memory caches here. */
     onSessionEnd(listener: () => void) {
       sessionEndListeners.add(listener);

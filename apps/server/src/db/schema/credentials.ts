@@ -19,6 +19,23 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex('api_keys_lookup_key').on(t.lookupHash), uniqueIndex('api_keys_client_key').on(t.clientId)],
 );
 
+/**
+ * A login session: one per login, the refresh-token family's id and the access token's `sid` claim. Revoking it
+ * (logout, password reset, a reused refresh token) ends every access and refresh token of that login at once.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+);
+
 /** Refresh tokens, one row per issued token; a login starts a family, every refresh adds one to it. */
 export const refreshTokens = pgTable(
   'refresh_tokens',
@@ -52,7 +69,10 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],
 );
 
-/** Failed logins per key ('account:<email>' or 'address:<ip>') in a fixed window; shared by every API process. */
+/**
+ * Counters in a fixed window, shared by every API process: failed logins ('account:<email>', 'address:<ip>')
+ * and password-reset mails ('reset-account:<email>', 'reset-address:<ip>'). Each key has its own window length.
+ */
 export const loginFailures = pgTable('login_failures', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull(),

@@ -7,6 +7,15 @@ import { randomToken } from './tokens.ts';
 
 export const API_KEY_PREFIX = 'fsk_';
 
+/**
+ * What an operator sees of a client's key: the prefix and the last four characters, enough to tell keys apart,
+ * never enough to use one. The whole key takes the audited reveal route.
+ */
+export function maskApiKey(apiKey: string): string {
+  if (!apiKey) return '';
+  return `${API_KEY_PREFIX}…${apiKey.slice(-4)}`;
+}
+
 export function apiKeyLookupHash(keys: ServerKeys, apiKey: string): string {
   return createHmac('sha256', keys.lookup).update(apiKey).digest('hex');
 }

@@ -6,6 +6,8 @@ import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/token.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
 import { apiKeyLookupHash, findClientIdByApiKey } from './api-keys.ts';
+import { RevocationChannel } from './revocation-channel.ts';
+import { SessionService } from './session-service.ts';
 import { sha256, verifyAccessToken } from './tokens.ts';
 
 export interface Principal {
@@ -13,6 +15,8 @@ export interface Principal {
   clientId: string | null;
   role: 'client' | 'operator';
   via: 'bearer' | 'api-key' | 'operator-token';
+  /** The login session of a bearer access token. */
+  sessionId?: string;
 }
 
 function bearerOf(request: FastifyRequest): string | null {
@@ -45,7 +49,19 @@ export const authGuard = fp(async (app) => {
   const operatorHash = Buffer.from(sha256(operatorToken), 'hex');
   app.decorate('keys', keys);
   const memo = app.database.kind === 'pglite' ? new ApiKeyMemo() : null;
-  app.decorate('forgetApiKeys', (clientId: string) => memo?.forgetClient(clientId));
+  app.decorate('forgetApiKeys', (clientId: string) => {
+    memo?.forgetClient(clientId);
+    app.sessionEvents.emit({ type: 'api-key-replaced', clientId });
+  });
+  const sessions = new SessionService(app.db, app.sessionEvents);
+  const raw = app.database;
+  if (raw.kind === 'postgres') {
+    const channel = new RevocationChannel(raw.url, (m) => sessions.hear(m), () => sessions.reset(), app.log);
+    sessions.useChannel(channel);
+    await channel.start();
+    app.addHook('onClose', () => channel.close());
+  }
+  app.decorate('authSessions', sessions);
   app.decorateRequest('principal', null);
 
   const resolve = async (request: FastifyRequest): Promise<Principal> => {
@@ -55,7 +71,9 @@ export const authGuard = fp(async (app) => {
         return { userId: null, clientId: null, role: 'operator', via: 'operator-token' };
       }
       const claims = await verifyAccessToken(keys.jwt, bearer);
-      if (!claims) throw new UnauthorizedError('Invalid or expired access token', 'INVALID_TOKEN');
+      if (!claims || !(await sessions.isLive(claims.sessionId, claims.userId))) {
+        throw new UnauthorizedError('Invalid or expired access token', 'INVALID_TOKEN');
+      }
       return { ...claims, via: 'bearer' };
     }
     const apiKey = request.headers['x-api-key'];
@@ -84,8 +102,10 @@ export const authGuard = fp(async (app) => {
 declare module 'fastify' {
   interface FastifyInstance {
     keys: ServerKeys;
-    /** Call after a client's API key changed: the old key must stop working at once. */
+    /** Call after a client's API key changed: the old key must stop working at once (announces it, too). */
     forgetApiKeys(clientId: string): void;
+    /** Login sessions: started at login, checked on every bearer call, revoked by logout and password resets. */
+    authSessions: SessionService;
     /** preHandler: bearer access token, operator token or x-api-key; sets request.principal or answers 401. */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: like authenticate, then 403 unless the caller is an operator. */

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { passwordResetTokens, users } from '../../db/schema/index.ts';
 import { hashPassword } from './passwords.ts';
-import { revokeAllForUser } from './sessions.ts';
+import type { SessionService } from './session-service.ts';
 import { randomToken, sha256 } from './tokens.ts';
 
 export async function createResetToken(db: Db, userId: string, ttlSeconds: number): Promise<string> {
@@ -33,11 +33,26 @@ export async function consumeResetToken(db: Db, token: string) {
   return user ?? null;
 }
 
-/** Sets a new password and ends every session of the user (a reset usually means the old one leaked). */
-export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+/**
+ * Sets a new password and, in the same transaction, ends every session of the user (a reset usually means the
+ * old password leaked): every access and refresh token issued before it stops working at once.
+ */
+export async function setPassword(
+  db: Db,
+  sessions: SessionService,
+  user: { id: string; clientId: string | null },
+  password: string,
+): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await db.update(users).set({ passwordHash, passwordChangedAt: sql`now()` }).where(eq(users.id, userId));
-  await revokeAllForUser(db, userId);
-  // Other reset links of this user stop working too.
-  await db.update(passwordResetTokens).set({ usedAt: sql`now()` }).where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  await db.transaction(async (txHandle) => {
+    const tx = txHandle as unknown as Db;
+    await tx.update(users).set({ passwordHash, passwordChangedAt: sql`now()` }).where(eq(users.id, user.id));
+    await sessions.revokeUser(user, tx);
+    // Other reset links of this user stop working too.
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+  });
+  sessions.forgetUser(user);
 }

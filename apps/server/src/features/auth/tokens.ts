@@ -9,10 +9,12 @@ export interface AccessClaims {
   userId: string;
   clientId: string | null;
   role: UserRole;
+  /** The login session (refresh-token family) the token belongs to: revoking it ends the token too. */
+  sessionId: string;
 }
 
 export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ cid: claims.clientId, role: claims.role })
+  return new SignJWT({ cid: claims.clientId, role: claims.role, sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -24,7 +26,7 @@ export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttl
 
 /**
  * Tokens whose signature was already checked, until they expire. A token never changes, so checking its
- * signature once is enough; WebCrypto's HMAC costs more than the rest of a cached read (see bench/api).
+ * signature once is enough (whether its session is still live is checked on every call, by the guard); WebCrypto's HMAC costs more than the rest of a cached read (see bench/api).
  */
 const verifiedByKey = new WeakMap<Uint8Array, Map<string, { claims: AccessClaims; expiresAt: number }>>();
 const VERIFIED_MAX = 10_000;
@@ -46,8 +48,10 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
     const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
     const role = payload.role;
     if (typeof payload.sub !== 'string' || (role !== 'client' && role !== 'operator') || typeof payload.exp !== 'number') return null;
+    // A token without a session id (issued before sessions existed) cannot be revoked: refused, the portal refreshes.
+    if (typeof payload.sid !== 'string') return null;
     const cid = payload.cid;
-    const claims: AccessClaims = { userId: payload.sub, clientId: typeof cid === 'string' ? cid : null, role };
+    const claims: AccessClaims = { userId: payload.sub, clientId: typeof cid === 'string' ? cid : null, role, sessionId: payload.sid };
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
     verified.set(token, { claims, expiresAt: payload.exp * 1000 });
     return claims;

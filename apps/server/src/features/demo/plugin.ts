@@ -1,29 +1,47 @@
 import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { publicUrl } from '../../config/env.ts';
+import { type Env, publicUrl } from '../../config/env.ts';
+import type { RawDatabase } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
+import { ConflictError } from '../../lib/errors.ts';
 import { countClients, createClient, createUser, normaliseEmail } from '../accounts/service.ts';
 
 export const DEMO_CLIENT_NAME = 'Fullstop Demo';
 
 /**
- * On the embedded database, a first start with no client creates a demo client (testing the product's own
- * site) and a demo user, so a fresh install can be tried at once. FULLSTOP_DEMO=0 turns it off; it never runs
- * on PostgreSQL. `app.demoClientId` is the demo client's id, or null.
+ * The demo user's password is published (README), so the demo is only on by default where a fresh install is
+ * tried out: the embedded database. With PostgreSQL (DATABASE_URL, a real deployment) it needs FULLSTOP_DEMO=1;
+ * FULLSTOP_DEMO=0 turns it off everywhere.
+ */
+export function demoEnabled(env: Pick<Env, 'FULLSTOP_DEMO'>, kind: RawDatabase['kind']): boolean {
+  return env.FULLSTOP_DEMO ?? kind === 'pglite';
+}
+
+/**
+ * A first start with no client creates a demo client (testing the product's own site) and a demo user, so a
+ * fresh install can be tried at once. `app.demoClientId` is the demo client's id, or null.
  */
 export const demo = fp(async (app) => {
   let demoClientId: string | null = null;
   const { env } = app;
-  if (env.FULLSTOP_DEMO && app.database.kind === 'pglite') {
+  if (demoEnabled(env, app.database.kind)) {
+    if (app.database.kind === 'postgres') {
+      app.log.warn('FULLSTOP_DEMO=1 on PostgreSQL: the demo user, whose password is published, can log in');
+    }
     const email = normaliseEmail(env.FULLSTOP_DEMO_EMAIL);
     const [existing] = await app.db.select({ clientId: users.clientId }).from(users).where(eq(users.email, email)).limit(1);
     if (existing) {
       demoClientId = existing.clientId;
     } else if ((await countClients(app.db)) === 0) {
-      const { clientId } = await createClient(app.db, app.keys, { name: DEMO_CLIENT_NAME, website: publicUrl(env) });
-      await createUser(app.db, { email, password: env.FULLSTOP_DEMO_PASSWORD, username: 'demo', clientId });
-      demoClientId = clientId;
-      app.log.info({ email }, 'created the demo client and its user');
+      try {
+        const { clientId } = await createClient(app.db, app.keys, { name: DEMO_CLIENT_NAME, website: publicUrl(env) });
+        await createUser(app.db, { email, password: env.FULLSTOP_DEMO_PASSWORD, username: 'demo', clientId });
+        demoClientId = clientId;
+        app.log.info({ email }, 'created the demo client and its user');
+      } catch (err) {
+        // Another API process starting at the same time created the demo user first.
+        if (!(err instanceof ConflictError)) throw err;
+      }
     }
   }
   app.decorate('demoClientId', demoClientId);
@@ -31,7 +49,7 @@ export const demo = fp(async (app) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The demo client's id when the demo is on (embedded database), else null. */
+    /** The demo client's id when the demo is on, else null. */
     demoClientId: string | null;
   }
 }

@@ -19,7 +19,13 @@ export const createClientRequest = z.object({
 });
 export type CreateClientRequest = z.infer<typeof createClientRequest>;
 
-export const createClientResponse = z.object({ clientId: z.string(), userId: z.string(), apiKey: z.string() });
+/**
+ * Operators see API keys masked (`fsk_…last4`): the client reads its key in the portal, and an operator who
+ * needs the whole key takes the audited reveal route.
+ */
+const apiKeyMasked = z.string();
+
+export const createClientResponse = z.object({ clientId: z.string(), userId: z.string(), apiKeyMasked });
 export type CreateClientResponse = z.infer<typeof createClientResponse>;
 
 export const clientSummary = z.object({
@@ -28,6 +34,7 @@ export const clientSummary = z.object({
   website: z.string(),
   createdAt: z.string(),
   users: z.number().int(),
+  apiKeyMasked,
 });
 export type ClientSummary = z.infer<typeof clientSummary>;
 export const clientList = z.object({ clients: z.array(clientSummary) });
@@ -49,3 +56,6 @@ export type CreateUserRequest = z.input<typeof createUserRequest>;
 
 export const createUserResponse = z.object({ userId: z.string() });
 export type CreateUserResponse = z.infer<typeof createUserResponse>;
+
+export const revealApiKeyResponse = z.object({ clientId: z.string(), apiKey: z.string() });
+export type RevealApiKeyResponse = z.infer<typeof revealApiKeyResponse>;

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { engineAttempts, engineRuns, engineRunTests } from '../../../db/schema/index.ts';
 import { ownClientId } from '../../auth/guard.ts';
+import { noStore } from '../../auth/no-store.ts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import { errorResponses } from '../../../lib/route-schemas.ts';
 import type { EngineDeps } from '../deps.ts';
@@ -144,6 +145,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       '/test/events/token',
       {
         preHandler: app.authenticate,
+        onSend: noStore,
         schema: { tags: ['tests'], summary: 'A short-lived token for the event stream (EventSource cannot send headers)', response: { 200: eventsTokenResponse, ...errorResponses(401, 403) } },
       },
       async (request) => ({ token: signEventsToken(app.keys, ownClientId(request.principal)), expiresIn: EVENTS_TOKEN_TTL_SECONDS }),
