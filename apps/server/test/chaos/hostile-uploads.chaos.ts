@@ -166,7 +166,10 @@ describe('hostile uploads against the real server', () => {
       body: JSON.stringify({ name: 'Hostile Co', website: 'https://hostile.example', email: 'hostile@example.test', password: 'hostile password 1', username: 'hostile' }),
     });
     expect(created.status).toBe(201);
-    const { clientId, apiKey } = (await created.json()) as { clientId: string; apiKey: string };
+    const { clientId } = (await created.json()) as { clientId: string };
+    const revealed = await fetch(`${base()}/operator/clients/${clientId}/reveal-api-key`, { method: 'POST', headers: { authorization: operator.authorization } });
+    expect(revealed.status).toBe(200);
+    const { apiKey } = (await revealed.json()) as { apiKey: string };
     const suite = JSON.stringify({ version: 1, groups: [{ name: 'Mobile', tests: [{ name: 'apk', kind: 'mobile-static', options: { platform: 'android' } }] }] });
     const imported = await fetch(`${base()}/operator/clients/${clientId}/suite`, { method: 'POST', headers: operator, body: JSON.stringify({ files: [{ path: 'suite.json', content: suite }] }) });
     expect(imported.status).toBe(201);

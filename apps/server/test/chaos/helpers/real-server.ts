@@ -152,7 +152,7 @@ export class RealServer {
   async clientWithSuite(groups: Record<string, SuiteTest[]>): Promise<string> {
     const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
     const n = Math.random().toString(36).slice(2, 8);
-    const created = await this.api<{ clientId: string; apiKey: string }>('/operator/clients', {
+    const created = await this.api<{ clientId: string }>('/operator/clients', {
       method: 'POST',
       headers: operator,
       body: { name: `Chaos ${n}`, website: 'https://chaos.example', email: `chaos-${n}@example.test`, password: 'chaos password 1', username: `chaos${n}` },
@@ -164,7 +164,10 @@ export class RealServer {
       body: { files: [{ path: 'suite.json', content: manifest(groups) }] },
     });
     if (suite.status !== 201) throw new Error(`suite: ${suite.status} ${JSON.stringify(suite.body)}`);
-    return created.body.apiKey;
+    // Operators see keys masked; the whole key comes from the audited reveal route.
+    const revealed = await this.api<{ apiKey: string }>(`/operator/clients/${created.body.clientId}/reveal-api-key`, { method: 'POST', headers: operator });
+    if (revealed.status !== 200) throw new Error(`reveal: ${revealed.status} ${JSON.stringify(revealed.body)}`);
+    return revealed.body.apiKey;
   }
 
   async runAll(apiKey: string): Promise<string> {
