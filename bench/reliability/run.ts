@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { Agent, request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
+import type { PressureCommand, PressureMessage } from './pressure.ts';
 
 /**
  * A portal read's latency (p50, p99) on an idle server, then on the same server while four run-alls of another
@@ -25,7 +24,6 @@ const READERS = 4;
 /** Pause between a reader's requests: about 4 x 20 = 80 reads a second, a busy portal, not a load test. */
 const READER_PAUSE_MS = 50;
 const RUN_ALLS = 4;
-const STORM_CONNECTIONS = 200;
 const OPERATOR_TOKEN = 'fso_bench-operator-token-0123456789abcdef';
 
 interface Reads {
@@ -41,7 +39,9 @@ async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
 }
 
 function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // BENCH_PROFILE=<dir> writes the server's CPU profile there (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -64,17 +64,6 @@ function startServer(dataDir: string): Promise<ChildProcess> {
     };
     void poll();
   });
-}
-
-/** The site client A's tests run against: a few pages with the usual headers. */
-function startSite(): Promise<Server> {
-  const page = (title: string) =>
-    `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><a href="/about">About</a></main></body></html>`;
-  const site = createServer((req, res) => {
-    res.setHeader('content-type', req.url === '/api/status' ? 'application/json' : 'text/html; charset=utf-8');
-    res.end(req.url === '/api/status' ? '{"status":"ok"}' : page(req.url === '/about' ? 'About' : 'Home'));
-  });
-  return new Promise((resolve) => site.listen(0, '127.0.0.1', () => resolve(site)));
 }
 
 function suiteOf(): string {
@@ -134,89 +123,38 @@ async function readPortal(clientId: string, token: string, until: () => boolean)
   return { histogram, errors, count };
 }
 
-/** Connections that send half a request and are reset a few milliseconds later, as a misbehaving browser does. */
-async function resetStorm(stop: () => boolean): Promise<number> {
-  let sent = 0;
-  while (!stop()) {
-    await Promise.all(
-      Array.from({ length: STORM_CONNECTIONS }, () =>
-        new Promise<void>((resolve) => {
-          const socket = connect(PORT, '127.0.0.1', () => {
-            socket.write('GET /test/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-            setTimeout(() => {
-              socket.resetAndDestroy();
-              resolve();
-            }, 3);
-          });
-          socket.on('error', () => resolve());
-          sent += 1;
-        }),
-      ),
-    );
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return sent;
-}
-
-/** An APK whose manifest claims little and inflates to 200 MB of zeros. */
-function inflationBomb(): Buffer {
-  const name = Buffer.from('AndroidManifest.xml');
-  const inflated = 200 * 1024 * 1024;
-  const data = deflateRawSync(Buffer.alloc(inflated));
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(0, 14); // crc left 0: a bomb does not care
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(inflated, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(inflated, 24);
-  central.writeUInt16LE(name.length, 28);
-  const centralOffset = local.length + name.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(centralOffset, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
-}
-
-async function bombUploads(clientId: string, token: string, stop: () => boolean): Promise<{ sent: number; statuses: Record<number, number> }> {
-  const bomb = inflationBomb();
-  const statuses: Record<number, number> = {};
-  let sent = 0;
-  while (!stop()) {
-    const form = new FormData();
-    form.append('file', new Blob([bomb], { type: 'application/vnd.android.package-archive' }), 'bomb.apk');
-    const res = await fetch(`${base}/upload/android/${clientId}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } }).catch(() => null);
-    statuses[res?.status ?? 0] = (statuses[res?.status ?? 0] ?? 0) + 1;
-    await res?.body?.cancel();
-    sent += 1;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { sent, statuses };
-}
-
 function figures(label: string, reads: Reads): string {
   const ms = (us: number) => (us / 1000).toFixed(1).padStart(8);
   const h = reads.histogram;
   return `${label.padEnd(34)}${ms(h.getValueAtPercentile(50))}${ms(h.getValueAtPercentile(99))}${ms(h.maxValue)}${String(reads.count).padStart(8)}${String(reads.errors).padStart(8)}`;
 }
 
+/** The site, the reset storm and the bomb uploads, in their own process (pressure.ts). */
+function startPressure(): Promise<{ child: ChildProcess; siteUrl: string }> {
+  const child = fork(path.join(here, 'pressure.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the pressure process exited with ${code}`)));
+    child.once('message', (m: PressureMessage) => {
+      if (m.type === 'site') resolve({ child, siteUrl: m.url });
+    });
+  });
+}
+
+function stopPressure(child: ChildProcess): Promise<Extract<PressureMessage, { type: 'stopped' }>> {
+  return new Promise((resolve) => {
+    child.on('message', (m: PressureMessage) => {
+      if (m.type === 'stopped') resolve(m);
+    });
+    child.send({ type: 'stop' } satisfies PressureCommand);
+  });
+}
+
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-bench-reliability-'));
-const site = await startSite();
+const pressure = await startPressure();
 const server = await startServer(dataDir);
 try {
   const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const siteUrl = pressure.siteUrl;
   const busy = await json<{ clientId: string }>(`${base}/operator/clients`, {
     method: 'POST',
     headers: operator,
@@ -249,6 +187,7 @@ try {
     const queued = await json<{ runId: string }>(`${base}/test/run/all`, { headers: { authorization: `Bearer ${busyToken}` } });
     runIds.push(queued.runId);
   }
+  pressure.child.send({ type: 'start', base, clientId: busy.clientId, token: busyToken } satisfies PressureCommand);
   let done = false;
   const started = Date.now();
   const watcher = (async () => {
@@ -261,14 +200,14 @@ try {
     }
     done = true;
   })();
-  const [loaded, storm, bombs] = await Promise.all([
-    readPortal(reader.clientId, readerToken, () => done),
-    resetStorm(() => done),
-    bombUploads(busy.clientId, busyToken, () => done),
-    watcher,
-  ]);
+  const [loaded] = await Promise.all([readPortal(reader.clientId, readerToken, () => done), watcher]);
+  const pressed = await stopPressure(pressure.child);
   const runs = await Promise.all(
-    runIds.map((id) => json<{ status: string }>(`${base}/test/runs/${id}`, { headers: { authorization: `Bearer ${busyToken}` } })),
+    runIds.map((id) =>
+      json<{ status: string; tests: { testName: string; status: string; error?: string | null }[] }>(`${base}/test/runs/${id}`, {
+        headers: { authorization: `Bearer ${busyToken}` },
+      }),
+    ),
   );
   const healthy = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
 
@@ -278,11 +217,12 @@ try {
   console.log(figures(`loaded (${((Date.now() - started) / 1000).toFixed(0)} s)`, loaded));
   const ratio = loaded.histogram.getValueAtPercentile(99) / idle.histogram.getValueAtPercentile(99);
   console.log(`\np99 loaded / idle: ${ratio.toFixed(2)} (target <= 3), errors: ${idle.errors + loaded.errors} (target 0)`);
-  console.log(`load: ${RUN_ALLS} run-alls (${runs.map((r) => r.status).join(', ')}), ${storm} reset connections, ${bombs.sent} bomb uploads (answers ${JSON.stringify(bombs.statuses)})`);
+  console.log(`load: ${RUN_ALLS} run-alls (${runs.map((r) => r.status).join(', ')}), ${pressed.resets} reset connections, ${pressed.bombs} bomb uploads (answers ${JSON.stringify(pressed.statuses)})`);
+  console.log(`tests of the first run: ${runs[0]!.tests.map((t) => `${t.testName} ${t.status}${t.error ? ` (${t.error})` : ''}`).join('; ')}`);
   console.log(`server still healthy afterwards: ${healthy}`);
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
-  site.close();
+  pressure.child.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }

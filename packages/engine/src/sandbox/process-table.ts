@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 
 /**
@@ -23,24 +23,45 @@ const KILL_ROUND_PAUSE_MS = 50;
 /** A process's environment does not change where the tag is concerned: read it once per (pid, start time). */
 const tagCache = new Map<string, string | null>();
 
-function readStat(pid: number): { ppid: number; startTime: string } | null {
+function parseStat(stat: string): { ppid: number; startTime: string } | null {
+  // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' are plain.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // A zombie is already dead: only its parent's wait is missing.
+  if (fields[0] === 'Z') return null;
+  return { ppid: Number(fields[1]), startTime: fields[19] ?? '' };
+}
+
+function parseTag(env: string): string | null {
+  const entry = env.split('\0').find((e) => e.startsWith(ENV_TAG_PREFIX));
+  return entry ? entry.slice(ENV_TAG_PREFIX.length) : null;
+}
+
+/**
+ * One buffer for the small /proc files read on every poll (stat, statm: well under 1 KiB): a scan of the machine's
+ * processes costs ~9 µs each here and allocates nothing, so the server's event loop barely notices it.
+ */
+const smallFile = Buffer.alloc(4096);
+
+function readSmall(path: string): string | null {
+  let fd: number | undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' are plain.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // A zombie is already dead: only its parent's wait is missing.
-    if (fields[0] === 'Z') return null;
-    return { ppid: Number(fields[1]), startTime: fields[19] ?? '' };
+    fd = openSync(path, 'r');
+    return smallFile.toString('latin1', 0, readSync(fd, smallFile, 0, smallFile.length, 0));
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function readStat(pid: number): { ppid: number; startTime: string } | null {
+  const stat = readSmall(`/proc/${pid}/stat`);
+  return stat === null ? null : parseStat(stat);
 }
 
 function readTag(pid: number): string | null {
   try {
-    const env = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    const entry = env.split('\0').find((e) => e.startsWith(ENV_TAG_PREFIX));
-    return entry ? entry.slice(ENV_TAG_PREFIX.length) : null;
+    return parseTag(readFileSync(`/proc/${pid}/environ`, 'latin1'));
   } catch {
     // Another user's process, or gone.
     return null;
@@ -89,25 +110,18 @@ export function attemptProcesses(table: ProcessInfo[], tag: string): ProcessInfo
 }
 
 /**
- * Memory a process costs in bytes: its proportional set size (PSS), where a page shared by n processes counts
- * 1/n in each, so a tree's sum counts Chromium's shared libraries once. Summed VmRSS counts them in every process:
- * a plain two-worker Playwright run measured 2.5 GB of summed VmRSS for 0.9 GB of PSS. VmRSS when PSS is not
- * readable; 0 when the process is gone.
+ * A process's resident set (VmRSS) in bytes, 0 when it is gone. Cheap to read, and never less than its PSS: a
+ * tree whose summed VmRSS is under a limit is under it in PSS too, so PSS (whose read walks the page tables) is
+ * only needed above the limit.
  */
-export function memoryBytes(pid: number): number {
-  try {
-    const kb = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'))?.[1];
-    if (kb) return Number(kb) * 1024;
-  } catch {
-    // Older kernel, or gone: try VmRSS.
-  }
-  try {
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+export function residentBytes(pid: number): number {
+  // statm: sizes in pages; the second field is the resident set.
+  const pages = Number(readSmall(`/proc/${pid}/statm`)?.split(' ')[1] ?? 0);
+  return Number.isFinite(pages) ? pages * PAGE_BYTES : 0;
 }
+
+/** Linux's page size on the machines we run on (x86-64, arm64 with 4 KiB pages). */
+const PAGE_BYTES = 4096;
 
 /** SIGKILLs every process of the attempt until none is left; answers how many were killed. */
 export async function killAttemptProcesses(tag: string, options: { except?: number } = {}): Promise<number> {

@@ -1,13 +1,19 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
-import { attemptProcesses, attemptTag, killAttemptProcesses, processTable, memoryBytes } from './process-table.ts';
+import { launch } from './launcher-client.ts';
+import { watchMemory } from './memory-monitor.ts';
+import { attemptTag, killAttemptProcesses } from './process-table.ts';
 import type { HostMessage, HostRequest } from './protocol.ts';
 
+export { MEMORY_POLL_MS } from './memory-monitor.ts';
+
 const HOST_ENTRY = fileURLToPath(new URL('./runner-host.ts', import.meta.url));
-/** How often the attempt's memory (every process it started) is measured. */
-export const MEMORY_POLL_MS = 500;
+/**
+ * The runner process's nice value, inherited by every browser and tool it starts: on a machine where runs keep
+ * every core busy, the API process (nice 0) is still scheduled first, so clients' portal reads stay quick.
+ */
+export const RUNNER_NICENESS = 10;
 /** Time an aborted runner gets to stop by itself before its processes are killed. */
 export const ABORT_GRACE_MS = 3_000;
 /** Time the IPC channel gets to deliver the last messages of a process that has exited. */
@@ -70,14 +76,17 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
   const limitBytes = limits.memoryMb * 1024 * 1024;
   const forkedAt = performance.now();
   const stats: SandboxStats = { pid: 0, readyMs: -1, peakMemoryBytes: 0 };
-  const child = fork(HOST_ENTRY, [], {
+  // Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts).
+  const child = launch({
+    entry: HOST_ENTRY,
     cwd: ctx.runDir,
     env: childEnv(run.env ?? process.env, { [ATTEMPT_TAG_VAR]: tag }),
     execArgv: [`--max-old-space-size=${limits.memoryMb}`],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    serialization: 'advanced',
+    niceness: RUNNER_NICENESS,
   });
-  stats.pid = child.pid ?? 0;
+  child.on('spawn', () => {
+    stats.pid = child.pid;
+  });
 
   return new Promise<RunnerResult>((resolve, reject) => {
     let settled = false;
@@ -93,18 +102,21 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
         if (line.trim() && linesLogged++ < MAX_OUTPUT_LINES_LOGGED) ctx.log(`runner output: ${line.slice(0, 500)}`);
       }
     };
-    child.stdout!.setEncoding('utf8').on('data', onOutput);
-    child.stderr!.setEncoding('utf8').on('data', onOutput);
+    child.stdout.setEncoding('utf8').on('data', onOutput);
+    child.stderr.setEncoding('utf8').on('data', onOutput);
 
     const timeLimit = setTimeout(
       () => stop(new SandboxError('time_limit', `time limit of ${limits.timeSeconds} s reached`), { grace: true }),
       limits.timeSeconds * 1000,
     );
-    const memoryPoll = setInterval(() => {
-      const used = attemptProcesses(processTable(), tag).reduce((sum, p) => sum + memoryBytes(p.pid), 0);
-      stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, used);
-      if (used > limitBytes) stop(outOfMemory(), { grace: false });
-    }, MEMORY_POLL_MS);
+    const unwatch = watchMemory({
+      tag,
+      limitBytes,
+      onSample: (used) => {
+        stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, used);
+      },
+      onOver: () => stop(outOfMemory(), { grace: false }),
+    });
     const onAbort = () => stop(ctx.signal.reason as Error, { grace: true });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
@@ -182,7 +194,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       settled = true;
       clearTimeout(timeLimit);
       clearTimeout(killTimer);
-      clearInterval(memoryPoll);
+      unwatch();
       ctx.signal.removeEventListener('abort', onAbort);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       const killed = await killAttemptProcesses(tag).catch(() => 0);

@@ -1,0 +1,109 @@
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { deflateRawSync } from 'node:zlib';
+
+/**
+ * The bench's pressure, in a process of its own so that it never delays the reader's measurements: the site
+ * client A's tests hammer (its load test alone sends thousands of requests a second), a storm of connections
+ * reset a few milliseconds after they start, and inflation-bomb uploads. Driven by the bench over IPC.
+ */
+const STORM_CONNECTIONS = 200;
+
+export type PressureMessage = { type: 'site'; url: string } | { type: 'stopped'; resets: number; bombs: number; statuses: Record<number, number> };
+export type PressureCommand = { type: 'start'; base: string; clientId: string; token: string } | { type: 'stop' };
+
+const send = (message: PressureMessage) => process.send?.(message);
+
+const page = (title: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><a href="/about">About</a></main></body></html>`;
+const site = createServer((req, res) => {
+  res.setHeader('content-type', req.url === '/api/status' ? 'application/json' : 'text/html; charset=utf-8');
+  res.end(req.url === '/api/status' ? '{"status":"ok"}' : page(req.url === '/about' ? 'About' : 'Home'));
+});
+site.listen(0, '127.0.0.1', () => send({ type: 'site', url: `http://127.0.0.1:${(site.address() as AddressInfo).port}` }));
+
+let stopping = false;
+let resets = 0;
+let bombs = 0;
+const statuses: Record<number, number> = {};
+
+/** Connections that send half a request and are reset a few milliseconds later, as a misbehaving browser does. */
+async function resetStorm(base: string): Promise<void> {
+  const { hostname, port } = new URL(base);
+  while (!stopping) {
+    await Promise.all(
+      Array.from(
+        { length: STORM_CONNECTIONS },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(Number(port), hostname, () => {
+              socket.write(`GET /test/runs HTTP/1.1\r\nHost: ${hostname}\r\n`);
+              setTimeout(() => {
+                socket.resetAndDestroy();
+                resolve();
+              }, 3);
+            });
+            socket.on('error', () => resolve());
+            resets += 1;
+          }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An APK whose only entry, AndroidManifest.xml, inflates to 200 MB of zeros. */
+function inflationBomb(): Buffer {
+  const name = Buffer.from('AndroidManifest.xml');
+  const inflated = 200 * 1024 * 1024;
+  const data = deflateRawSync(Buffer.alloc(inflated));
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(inflated, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(inflated, 24);
+  central.writeUInt16LE(name.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(local.length + name.length + data.length, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+}
+
+async function bombUploads(base: string, clientId: string, token: string): Promise<void> {
+  const bomb = inflationBomb();
+  while (!stopping) {
+    const form = new FormData();
+    form.append('file', new Blob([bomb], { type: 'application/vnd.android.package-archive' }), 'bomb.apk');
+    const res = await fetch(`${base}/upload/android/${clientId}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+    statuses[res?.status ?? 0] = (statuses[res?.status ?? 0] ?? 0) + 1;
+    await res?.body?.cancel();
+    bombs += 1;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+let running: Promise<unknown> = Promise.resolve();
+process.on('message', (command: PressureCommand) => {
+  if (command.type === 'start') {
+    running = Promise.all([resetStorm(command.base), bombUploads(command.base, command.clientId, command.token)]);
+  } else {
+    stopping = true;
+    void running.then(() => {
+      send({ type: 'stopped', resets, bombs, statuses });
+      site.close();
+      process.disconnect();
+    });
+  }
+});

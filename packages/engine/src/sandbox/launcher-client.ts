@@ -1,0 +1,145 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
+
+const LAUNCHER_ENTRY = fileURLToPath(new URL('./launcher.ts', import.meta.url));
+
+/**
+ * A runner process seen through the launcher: the part of ChildProcess the supervisor uses (pid once known,
+ * send, kill, connected, exit state, output streams, and the `message`, `error`, `disconnect` and `exit` events).
+ */
+export class RemoteChild extends EventEmitter {
+  pid = 0;
+  connected = true;
+  exitCode: number | null = null;
+  signalCode: NodeJS.Signals | null = null;
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+
+  readonly id: number;
+  private readonly launcher: Launcher;
+
+  constructor(id: number, launcher: Launcher) {
+    super();
+    this.id = id;
+    this.launcher = launcher;
+  }
+
+  send(message: unknown, callback?: () => void): void {
+    this.launcher.request({ type: 'send', id: this.id, message });
+    callback?.();
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.launcher.request({ type: 'kill', id: this.id, signal });
+  }
+
+  /** @internal */
+  deliver(event: LauncherEvent): void {
+    switch (event.type) {
+      case 'spawned':
+        this.pid = event.pid;
+        this.emit('spawn');
+        break;
+      case 'output':
+        this.stdout.write(event.chunk);
+        break;
+      case 'message':
+        this.emit('message', event.message);
+        break;
+      case 'error':
+        this.emit('error', new Error(event.message));
+        break;
+      case 'disconnect':
+        if (!this.connected) break;
+        this.connected = false;
+        this.emit('disconnect');
+        break;
+      case 'exit':
+        if (this.exitCode !== null || this.signalCode !== null) break;
+        this.exitCode = event.code;
+        this.signalCode = event.code === null ? (event.signal ?? 'SIGKILL') : null;
+        this.stdout.end();
+        this.stderr.end();
+        this.emit('exit', this.exitCode, this.signalCode);
+        break;
+    }
+  }
+}
+
+class Launcher {
+  private readonly process: ChildProcess;
+  private readonly children = new Map<number, RemoteChild>();
+  private nextId = 1;
+  dead = false;
+
+  constructor() {
+    this.process = fork(LAUNCHER_ENTRY, [], {
+      // Only what forking needs: the runner processes get their own allow-listed environment from the request.
+      env: { PATH: process.env.PATH ?? '' },
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    // The launcher never keeps this process alive by itself; the attempts' own timers do while they run.
+    this.process.unref();
+    this.process.channel?.unref();
+    this.process.on('message', (event: LauncherEvent) => {
+      if (event.type === 'ready') return;
+      const child = this.children.get(event.id);
+      if (!child) return;
+      child.deliver(event);
+      if (event.type === 'exit') this.children.delete(event.id);
+    });
+    const lost = () => {
+      if (this.dead) return;
+      this.dead = true;
+      // Its runner processes die with it (they kill their own processes when their channel closes).
+      for (const child of this.children.values()) {
+        child.deliver({ type: 'disconnect', id: child.id });
+        child.deliver({ type: 'exit', id: child.id, code: null, signal: 'SIGKILL' });
+      }
+      this.children.clear();
+    };
+    this.process.on('error', lost);
+    this.process.on('exit', lost);
+  }
+
+  spawn(options: Omit<Extract<LauncherRequest, { type: 'spawn' }>, 'type' | 'id'>): RemoteChild {
+    const child = new RemoteChild(this.nextId++, this);
+    this.children.set(child.id, child);
+    this.request({ type: 'spawn', id: child.id, ...options });
+    return child;
+  }
+
+  /** The launcher died before the request could leave: the runner process ends at once, as one that crashed. */
+  private orphan(id: number): void {
+    const child = this.children.get(id);
+    if (!child) return;
+    this.children.delete(id);
+    setImmediate(() => {
+      child.deliver({ type: 'disconnect', id });
+      child.deliver({ type: 'exit', id, code: null, signal: 'SIGKILL' });
+    });
+  }
+
+  request(request: LauncherRequest): void {
+    if (this.dead || !this.process.connected) {
+      if (request.type === 'spawn') this.orphan(request.id);
+      return;
+    }
+    this.process.send(request, (error) => {
+      if (error && request.type === 'spawn') this.orphan(request.id);
+    });
+  }
+}
+
+let launcher: Launcher | null = null;
+
+/** Forks a runner process through the launcher, which is started on first use and again if it died. */
+export function launch(options: Omit<Extract<LauncherRequest, { type: 'spawn' }>, 'type' | 'id'>): RemoteChild {
+  if (!launcher || launcher.dead) launcher = new Launcher();
+  return launcher.spawn(options);
+}

@@ -1,0 +1,73 @@
+/**
+ * The launcher: a small process that forks runner processes on the supervisor's behalf and relays their messages,
+ * output and exit. fork() copies the forking process's page tables: from the API process (hundreds of MB, the
+ * embedded database's heap among them) it blocked the event loop for ~40 ms per attempt when idle and 100+ ms on
+ * a busy machine; from this ~40 MB process it costs a few ms, and nobody waits on it. Started by launcher-client.ts.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { setPriority } from 'node:os';
+import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
+
+const children = new Map<number, ChildProcess>();
+
+function send(event: LauncherEvent): void {
+  if (process.connected) process.send?.(event);
+}
+
+function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void {
+  const { id } = request;
+  let child: ChildProcess;
+  try {
+    child = fork(request.entry, [], {
+      cwd: request.cwd,
+      env: request.env,
+      execArgv: request.execArgv,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+  } catch (error) {
+    send({ type: 'error', id, message: (error as Error).message });
+    return;
+  }
+  children.set(id, child);
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, request.niceness);
+    } catch {
+      // Already gone: its exit is relayed below.
+    }
+  }
+  send({ type: 'spawned', id, pid: child.pid ?? 0 });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('error', () => {});
+    stream.setEncoding('utf8').on('data', (chunk: string) => send({ type: 'output', id, chunk }));
+  }
+  child.on('message', (message: unknown) => send({ type: 'message', id, message }));
+  child.on('error', (error) => send({ type: 'error', id, message: error.message }));
+  child.on('disconnect', () => send({ type: 'disconnect', id }));
+  child.on('exit', (code, signal) => {
+    children.delete(id);
+    send({ type: 'exit', id, code, signal });
+  });
+}
+
+process.on('message', (request: LauncherRequest) => {
+  switch (request.type) {
+    case 'spawn':
+      spawnChild(request);
+      break;
+    case 'send': {
+      const child = children.get(request.id);
+      if (child?.connected) child.send(request.message as never, () => {});
+      break;
+    }
+    case 'kill':
+      children.get(request.id)?.kill(request.signal);
+      break;
+  }
+});
+
+// The supervisor is gone: so is this. Each runner process sees its channel close, takes its own browsers and
+// tools down, and exits (runner-host.ts); killing them here would leave those behind.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });
