@@ -14,13 +14,17 @@ export type PressureCommand = { type: 'start'; base: string; clientId: string; t
 
 const send = (message: PressureMessage) => process.send?.(message);
 
+/** `site`: only the site; `attack`: only the storm and the bombs (a process each, see run.ts). */
+const mode = process.argv[2] === 'site' ? 'site' : 'attack';
+
 const page = (title: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><a href="/about">About</a></main></body></html>`;
 const site = createServer((req, res) => {
   res.setHeader('content-type', req.url === '/api/status' ? 'application/json' : 'text/html; charset=utf-8');
   res.end(req.url === '/api/status' ? '{"status":"ok"}' : page(req.url === '/about' ? 'About' : 'Home'));
 });
-site.listen(0, '127.0.0.1', () => send({ type: 'site', url: `http://127.0.0.1:${(site.address() as AddressInfo).port}` }));
+if (mode === 'site') site.listen(0, '127.0.0.1', () => send({ type: 'site', url: `http://127.0.0.1:${(site.address() as AddressInfo).port}` }));
+else send({ type: 'site', url: '' });
 
 let stopping = false;
 let resets = 0;
@@ -102,7 +106,7 @@ process.on('message', (command: PressureCommand) => {
     stopping = true;
     void running.then(() => {
       send({ type: 'stopped', resets, bombs, statuses });
-      site.close();
+      if (mode === 'site') site.close();
       process.disconnect();
     });
   }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { attemptProcesses, processTable, residentBytes } from './process-table.ts';
-import { MEMORY_POLL_MS, type MonitorRequest, type MonitorSample } from './memory-monitor.ts';
+import { attemptProcesses, killAttemptProcesses, processTable, residentBytes, sweepOrphanedAttempts } from './process-table.ts';
+import { MEMORY_POLL_MS, type MonitorMessage, type MonitorRequest } from './memory-monitor.ts';
 
 /**
- * The memory monitor's thread: it reads /proc for every watched attempt of its process. Reading another
- * process's /proc files can wait on that process's memory map lock (a browser mapping hundreds of MB), so this
- * is done here, where waiting blocks nobody, rather than on the event loop that answers clients.
+ * The monitor's thread: it reads /proc for every watched attempt of its process, and finds and kills the
+ * processes of attempts that ended. Reading another process's /proc files (its environment above all) can wait
+ * on that process's memory map lock (a browser mapping hundreds of MB), so this is done here, where waiting
+ * blocks nobody, rather than on the event loop that answers clients.
  */
 const watched = new Map<string, number>();
 
@@ -25,7 +26,13 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 parentPort!.on('message', (request: MonitorRequest) => {
   if (request.type === 'watch') watched.set(request.tag, request.limitBytes);
-  else watched.delete(request.tag);
+  else if (request.type === 'unwatch') watched.delete(request.tag);
+  else {
+    const { id, tag } = request;
+    void (tag ? killAttemptProcesses(tag) : sweepOrphanedAttempts())
+      .catch(() => 0)
+      .then((count) => parentPort!.postMessage({ type: 'killed', id, count } satisfies MonitorMessage));
+  }
 });
 
 setInterval(() => {
@@ -36,6 +43,6 @@ setInterval(() => {
     // VmRSS is never less than PSS: only a tree over the limit in VmRSS needs the costlier PSS read.
     let used = sum(pids.map(residentBytes));
     if (used > limitBytes) used = sum(pids.map(pssBytes));
-    parentPort!.postMessage({ tag, usedBytes: used } satisfies MonitorSample);
+    parentPort!.postMessage({ type: 'sample', tag, usedBytes: used } satisfies MonitorMessage);
   }
 }, MEMORY_POLL_MS);

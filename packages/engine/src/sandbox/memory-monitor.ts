@@ -1,14 +1,16 @@
 import { Worker } from 'node:worker_threads';
+import { killAttemptProcesses, sweepOrphanedAttempts } from './process-table.ts';
 
 /** How often the attempts' memory (every process they started) is measured. */
 export const MEMORY_POLL_MS = 500;
 
 /** What the monitor thread is asked and answers. */
-export type MonitorRequest = { type: 'watch'; tag: string; limitBytes: number } | { type: 'unwatch'; tag: string };
-export interface MonitorSample {
-  tag: string;
-  usedBytes: number;
-}
+export type MonitorRequest =
+  | { type: 'watch'; tag: string; limitBytes: number }
+  | { type: 'unwatch'; tag: string }
+  /** Kill every process of an attempt (`tag`), or of every attempt whose owner died (no tag). */
+  | { type: 'kill'; id: number; tag: string | null };
+export type MonitorMessage = { type: 'sample'; tag: string; usedBytes: number } | { type: 'killed'; id: number; count: number };
 
 export interface MemoryWatch {
   tag: string;
@@ -19,25 +21,41 @@ export interface MemoryWatch {
 
 const WORKER_ENTRY = new URL('./memory-monitor-worker.ts', import.meta.url);
 const watches = new Map<string, MemoryWatch>();
+const pendingKills = new Map<number, { tag: string | null; resolve: (count: number) => void }>();
+let nextKillId = 1;
 let worker: Worker | null = null;
+
+/** The thread is gone with kills pending: do them here rather than leave processes behind. */
+function killHere(): void {
+  for (const [id, pending] of pendingKills) {
+    pendingKills.delete(id);
+    void (pending.tag ? killAttemptProcesses(pending.tag) : sweepOrphanedAttempts()).then(pending.resolve, () => pending.resolve(0));
+  }
+}
 
 function monitor(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_ENTRY);
   // The thread never keeps the process alive, and a failure of it only stops the measuring until the next watch.
   w.unref();
-  w.on('message', (sample: MonitorSample) => {
-    const watch = watches.get(sample.tag);
+  w.on('message', (message: MonitorMessage) => {
+    if (message.type === 'killed') {
+      pendingKills.get(message.id)?.resolve(message.count);
+      pendingKills.delete(message.id);
+      return;
+    }
+    const watch = watches.get(message.tag);
     if (!watch) return;
-    watch.onSample(sample.usedBytes);
-    if (sample.usedBytes > watch.limitBytes) watch.onOver();
+    watch.onSample(message.usedBytes);
+    if (message.usedBytes > watch.limitBytes) watch.onOver();
   });
-  w.on('error', () => {
-    if (worker === w) worker = null;
-  });
-  w.on('exit', () => {
-    if (worker === w) worker = null;
-  });
+  const lost = () => {
+    if (worker !== w) return;
+    worker = null;
+    killHere();
+  };
+  w.on('error', lost);
+  w.on('exit', lost);
   for (const watch of watches.values()) w.postMessage({ type: 'watch', tag: watch.tag, limitBytes: watch.limitBytes } satisfies MonitorRequest);
   worker = w;
   return w;
@@ -55,3 +73,20 @@ export function watchMemory(watch: MemoryWatch): () => void {
     worker?.postMessage({ type: 'unwatch', tag: watch.tag } satisfies MonitorRequest);
   };
 }
+
+function killOffThread(tag: string | null): Promise<number> {
+  const id = nextKillId++;
+  return new Promise((resolve) => {
+    pendingKills.set(id, { tag, resolve });
+    monitor().postMessage({ type: 'kill', id, tag } satisfies MonitorRequest);
+  });
+}
+
+/**
+ * Kills every process of an attempt until none is left, on the monitor thread: finding them reads each process's
+ * environment, which waits on its memory map lock. Answers how many were killed.
+ */
+export const killAttemptOffThread = (tag: string): Promise<number> => killOffThread(tag);
+
+/** Kills the processes of attempts whose supervising process died (see sweepOrphanedAttempts), off the event loop. */
+export const sweepOrphanedOffThread = (): Promise<number> => killOffThread(null);

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { launch } from './launcher-client.ts';
-import { watchMemory } from './memory-monitor.ts';
-import { attemptTag, killAttemptProcesses } from './process-table.ts';
+import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
+import { attemptTag } from './process-table.ts';
 import type { HostMessage, HostRequest } from './protocol.ts';
 
 export { MEMORY_POLL_MS } from './memory-monitor.ts';
@@ -197,7 +197,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       unwatch();
       ctx.signal.removeEventListener('abort', onAbort);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      const killed = await killAttemptProcesses(tag).catch(() => 0);
+      const killed = await killAttemptOffThread(tag).catch(() => 0);
       if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
       onStats?.(stats);
       const end = outcome!;

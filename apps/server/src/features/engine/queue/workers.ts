@@ -1,4 +1,4 @@
-import { sweepOrphanedAttempts } from '@fullstop/engine/sandbox';
+import { sweepOrphanedOffThread } from '@fullstop/engine/sandbox';
 import type PgBoss from 'pg-boss';
 import type { EngineDeps } from '../deps.ts';
 import { executeJob } from '../runs/execute-job.ts';
@@ -93,7 +93,7 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
 
 /** Kills browsers and tools of attempts whose supervising process died (e.g. a `fullstop worker` killed -9). */
 async function sweep(deps: EngineDeps): Promise<void> {
-  const killed = await sweepOrphanedAttempts().catch((err: unknown) => {
+  const killed = await sweepOrphanedOffThread().catch((err: unknown) => {
     deps.log.error({ err }, 'sweeping orphaned runner processes failed');
     return 0;
   });
