@@ -1,5 +1,6 @@
 import {
   eventsTokenResponse,
+  idString,
   runDetailResponse,
   runHistoryQuery,
   runHistoryResponse,
@@ -102,7 +103,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       '/test/runs/:runId',
       {
         preHandler: app.authenticate,
-        schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: z.string().min(1).max(64) }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
+        schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: idString }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         const clientId = ownClientId(request.principal);
