@@ -147,7 +147,10 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         preHandler: app.authenticate,
         schema: { tags: ['tests'], summary: 'A short-lived token for the event stream (EventSource cannot send headers)', response: { 200: eventsTokenResponse, ...errorResponses(401, 403) } },
       },
-      async (request) => ({ token: signEventsToken(app.keys, ownClientId(request.principal)), expiresIn: EVENTS_TOKEN_TTL_SECONDS }),
+      async (request) => ({
+        token: signEventsToken(app.keys, ownClientId(request.principal), request.principal?.userId ?? null),
+        expiresIn: EVENTS_TOKEN_TTL_SECONDS,
+      }),
     );
   };
 }
