@@ -56,3 +56,15 @@ export const falsePositivesResponse = z.object({
     z.object({ ruleId: z.string(), url: z.string().nullable(), note: z.string().nullable(), createdAt: z.string() }),
   ),
 });
+
+/**
+ * POST /report/link/{reportName}/{format}: a short-lived address that opens one report in a tab of its own.
+ * The report is served there with a sandbox policy (an opaque origin, no script), so nothing in it can reach the
+ * portal's storage; a blob: URL made by the portal would share the portal's origin instead.
+ */
+export const reportLinkResponse = z.object({ url: z.string(), expiresIn: z.number().int() });
+export type ReportLinkResponse = z.infer<typeof reportLinkResponse>;
+
+export const reportViewQuery = z.object({
+  token: text('token').min(1, { error: 'token is required' }).max(2000, { error: 'token is too long' }),
+});
