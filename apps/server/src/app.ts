@@ -72,6 +72,12 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     // JSON messages are small; a route that takes more says so (the suite import: 8 MiB; uploads stream).
     bodyLimit: JSON_BODY_LIMIT,
     ...serverTimeouts(env),
+    // A URL that cannot be decoded (`%ED%A0%80`, a lone `%`) is answered in the API's own error shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      const body = { message: status === 400 ? 'The URL is malformed: it cannot be decoded' : error.message, code: error.code };
+      void reply.code(status as never).send(body as never);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

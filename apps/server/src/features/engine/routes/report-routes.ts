@@ -21,14 +21,17 @@ export const REPORT_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline
 export const REPORT_VIEW_TTL_SECONDS = 60;
 const VIEW_PURPOSE = 'fullstop report view token v1';
 
-/** Formats a browser shows; the others (zip) are always a download. */
+/** Formats a browser shows; the others (zip) are a download when a browser opens them. */
 const SHOWN_FORMATS = new Set(['html', 'json', 'xml']);
 
+/**
+ * `show`: the view route, the only one a browser navigates to (the fetch route needs a header, so it is always
+ * read by code: the portal's fetch, a CI script); there a zip is an attachment and the rest is shown, sandboxed.
+ */
 function sendReport(request: FastifyRequest, reply: FastifyReply, file: ReportFile, format: string, show: boolean) {
   // The file may fail to open or read from the moment it exists; fastify ends the answer, this logs why.
   file.stream.on('error', (err) => request.log.warn({ err }, 'reading a report file failed'));
-  const lower = format.toLowerCase();
-  const inline = lower === 'html' || (show && SHOWN_FORMATS.has(lower));
+  const inline = !show || SHOWN_FORMATS.has(format.toLowerCase());
   return reply
     .header('content-type', file.contentType)
     .header('content-length', String(file.size))
@@ -64,7 +67,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         preHandler: app.authenticate,
         schema: {
           tags: ['reports'],
-          summary: 'One report file: json, html, zip or xml (JUnit); all but html come as an attachment',
+          summary: 'One report file: json, html, zip or xml (JUnit)',
           params: reportFileParams,
           response: { 200: z.any().describe('the file'), ...errorResponses(401, 403, 404) },
         },
