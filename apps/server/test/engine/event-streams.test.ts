@@ -91,7 +91,8 @@ describe('event streams: capped per credential, closed with their credential, on
   beforeAll(async () => {
     app = await buildTestApp({ env: { OPERATOR_TOKEN, EVENT_STREAMS_PER_CREDENTIAL: CAP, EVENT_STREAM_POLL_MS: POLL_MS } });
     app.engine.deps.runners = fakeRunners;
-    base = `http://127.0.0.1:${((await app.listen({ port: 0, host: '127.0.0.1' })) && (app.server.address() as AddressInfo)).port}`;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     a = await clientWithSuite(app, { G: [{ name: 'one', kind: 'api' }] });
     b = await clientWithSuite(app, { G: [{ name: 'two', kind: 'api' }] });
   });
