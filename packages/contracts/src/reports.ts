@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeTextCheck, text } from './text.ts';
+import { text } from './text.ts';
 
 export const reportFormat = z.enum(['json', 'html', 'zip', 'xml']);
 export type ReportFormat = z.infer<typeof reportFormat>;

@@ -4,6 +4,7 @@ import { z } from 'zod';
  * NUL, and UTF-16 surrogates without their pair. PostgreSQL refuses a NUL in text (the request would end in a
  * 500) and stores a lone surrogate as U+FFFD (silently changing what was sent), so neither is ever accepted.
  */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function hasUnsafeText(value: string): boolean {
