@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
@@ -25,12 +26,31 @@ import { cache } from './plugins/cache.ts';
 import { data } from './plugins/data.ts';
 import { docs } from './plugins/docs.ts';
 import { errorHandler } from './plugins/error-handler.ts';
+import { inputGuard } from './plugins/input-guard.ts';
+import { requestLimits } from './plugins/request-limits.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { sessionEvents } from './plugins/session-events.ts';
 import { spa } from './plugins/spa.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+/** The largest JSON body a route takes unless it declares its own `bodyLimit`. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/**
+ * Node's own limits, all explicit (Fastify's default turns `requestTimeout` off). `requestTimeout` is the hard
+ * cap of any request, the upload's; plugins/request-limits.ts holds ordinary requests to less and drops a
+ * stalled body. Node checks these every `connectionsCheckingInterval`, so that is a fraction of the smallest.
+ */
+export function serverTimeouts(env: Env): { requestTimeout: number; keepAliveTimeout: number; http: ServerOptions } {
+  const headersMs = env.HTTP_HEADERS_TIMEOUT * 1000;
+  return {
+    requestTimeout: Math.max(env.HTTP_REQUEST_TIMEOUT, env.HTTP_UPLOAD_TIMEOUT, env.HTTP_HEADERS_TIMEOUT) * 1000,
+    keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT * 1000,
+    http: { headersTimeout: headersMs, connectionsCheckingInterval: Math.min(5000, Math.max(250, Math.floor(headersMs / 4))) },
+  };
+}
 
 export interface BuildOptions {
   env?: Partial<Env>;
@@ -49,7 +69,15 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     logger: options.logger ?? { level: env.LOG_LEVEL, serializers: { req: requestLogFields } },
     trustProxy: env.TRUST_PROXY,
     disableRequestLogging: env.NODE_ENV === 'test',
-    bodyLimit: 1024 * 1024,
+    // JSON messages are small; a route that takes more says so (the suite import: 8 MiB; uploads stream).
+    bodyLimit: JSON_BODY_LIMIT,
+    ...serverTimeouts(env),
+    // A URL that cannot be decoded (`%ED%A0%80`, a lone `%`) is answered in the API's own error shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      const body = { message: status === 400 ? 'The URL is malformed: it cannot be decoded' : error.message, code: error.code };
+      void reply.code(status as never).send(body as never);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -59,6 +87,8 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityHeaders);
   await app.register(errorHandler);
+  await app.register(requestLimits);
+  await app.register(inputGuard);
   await app.register(docs);
 
   // Application services

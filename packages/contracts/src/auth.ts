@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeTextCheck } from './text.ts';
 
 /** The user data the portal keeps after login (spec section 3: id, username, other fields). */
 export const userData = z.object({
@@ -15,7 +16,8 @@ export const loginRequest = z.object({
   password: z
     .string({ error: 'password is required' })
     .min(1, { error: 'password is required' })
-    .max(1024, { error: 'password is too long' }),
+    .max(1024, { error: 'password is too long' })
+    .refine(...safeTextCheck('password')),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -27,7 +29,11 @@ export const loginResponse = z.object({
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const refreshRequest = z.object({
-  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }).max(200, { error: 'token is too long' }),
+  token: z
+    .string({ error: 'token is required' })
+    .min(1, { error: 'token is required' })
+    .max(200, { error: 'token is too long' })
+    .refine(...safeTextCheck('token')),
 });
 export type RefreshRequest = z.infer<typeof refreshRequest>;
 
@@ -47,11 +53,12 @@ export const forgotPasswordRequest = z.object({
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 export const resetPasswordRequest = z.object({
-  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }).max(200),
+  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }).max(200).refine(...safeTextCheck('token')),
   password: z
     .string({ error: 'password is required' })
     .min(10, { error: 'password must be at least 10 characters' })
-    .max(256, { error: 'password must be at most 256 characters' }),
+    .max(256, { error: 'password must be at most 256 characters' })
+    .refine(...safeTextCheck('password')),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 

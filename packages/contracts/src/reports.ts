@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 export const reportFormat = z.enum(['json', 'html', 'zip', 'xml']);
 export type ReportFormat = z.infer<typeof reportFormat>;
@@ -17,8 +18,8 @@ export const reportGroups = z.record(z.string(), z.record(z.string(), reportEntr
 export type ReportGroups = z.infer<typeof reportGroups>;
 
 export const reportFileParams = z.object({
-  reportName: z.string().min(1).max(200),
-  format: z.string().min(1).max(10),
+  reportName: text('reportName').min(1, { error: 'reportName is required' }).max(200, { error: 'reportName must be at most 200 characters' }),
+  format: text('format').min(1, { error: 'format is required' }).max(10, { error: 'format must be at most 10 characters' }),
 });
 
 export const alertRisk = z.enum(['High', 'Medium', 'Low', 'Informational']);
@@ -44,9 +45,9 @@ export const securityAlertsResponse = z.object({
 
 /** Marks an alert a false positive; without url, the rule on every URL. */
 export const falsePositiveRequest = z.object({
-  ruleId: z.string().min(1).max(100),
-  url: z.string().max(2000).optional(),
-  note: z.string().max(1000).optional(),
+  ruleId: text('ruleId').min(1, { error: 'ruleId is required' }).max(100, { error: 'ruleId must be at most 100 characters' }),
+  url: text('url').max(2000, { error: 'url must be at most 2000 characters' }).optional(),
+  note: text('note').max(1000, { error: 'note must be at most 1000 characters' }).optional(),
 });
 export type FalsePositiveRequest = z.infer<typeof falsePositiveRequest>;
 
@@ -54,4 +55,16 @@ export const falsePositivesResponse = z.object({
   falsePositives: z.array(
     z.object({ ruleId: z.string(), url: z.string().nullable(), note: z.string().nullable(), createdAt: z.string() }),
   ),
+});
+
+/**
+ * POST /report/link/{reportName}/{format}: a short-lived address that opens one report in a tab of its own.
+ * The report is served there with a sandbox policy (an opaque origin, no script), so nothing in it can reach the
+ * portal's storage; a blob: URL made by the portal would share the portal's origin instead.
+ */
+export const reportLinkResponse = z.object({ url: z.string(), expiresIn: z.number().int() });
+export type ReportLinkResponse = z.infer<typeof reportLinkResponse>;
+
+export const reportViewQuery = z.object({
+  token: text('token').min(1, { error: 'token is required' }).max(2000, { error: 'token is too long' }),
 });

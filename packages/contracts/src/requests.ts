@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idString } from './common.ts';
+import { text } from './text.ts';
 
 /** Client requests: a new feature to test, a manual test, or a free retest under the satisfaction guarantee. */
 export const clientRequestKind = z.enum(['new-feature', 'manual-test', 'retest'], {
@@ -13,8 +15,8 @@ export type ClientRequestStatus = z.infer<typeof clientRequestStatus>;
 
 export const createClientRequest = z.object({
   kind: clientRequestKind,
-  title: z.string().trim().min(3, { error: 'title must be at least 3 characters' }).max(200),
-  details: z.string().trim().min(1, { error: 'details are required' }).max(5000),
+  title: text('title').trim().min(3, { error: 'title must be at least 3 characters' }).max(200, { error: 'title must be at most 200 characters' }),
+  details: text('details').trim().min(1, { error: 'details are required' }).max(5000, { error: 'details must be at most 5000 characters' }),
 });
 export type CreateClientRequest = z.infer<typeof createClientRequest>;
 
@@ -40,4 +42,4 @@ export const operatorClientRequest = clientRequest.extend({ clientId: z.string()
 export type OperatorClientRequest = z.infer<typeof operatorClientRequest>;
 export const operatorClientRequestList = z.array(operatorClientRequest);
 
-export const clientRequestParams = z.object({ id: z.string().min(1).max(64) });
+export const clientRequestParams = z.object({ id: idString });

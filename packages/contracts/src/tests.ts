@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime, text } from './text.ts';
 
 /** GET /test/fetch/all: group name to the names of its tests. */
 export const testGroups = z.record(z.string(), z.array(z.string()));
@@ -50,7 +51,7 @@ export const runQuery = z.object({
 });
 
 export const testNameParams = z.object({
-  testName: z.string().min(1).max(100),
+  testName: text('testName').min(1, { error: 'testName is required' }).max(100, { error: 'testName must be at most 100 characters' }),
 });
 
 /** One entry of the run history (GET /test/runs). */
@@ -66,7 +67,7 @@ export type RunSummary = z.infer<typeof runSummary>;
 
 export const runHistoryQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(200).default(20),
-  before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
+  before: isoDateTime('before').optional(),
 });
 
 export const runHistoryResponse = z.object({ runs: z.array(runSummary) });
@@ -145,8 +146,8 @@ export const suiteImportRequest = z.object({
   files: z
     .array(
       z.object({
-        path: z.string().min(1).max(300),
-        content: z.string(),
+        path: text('path').min(1, { error: 'path is required' }).max(300, { error: 'path must be at most 300 characters' }),
+        content: text('content'),
         encoding: z.enum(['utf8', 'base64']).default('utf8'),
       }),
     )
@@ -180,10 +181,12 @@ export const suiteHistoryResponse = z.object({
 
 /** Operator API: run a client's tests (all, or one by name). */
 export const operatorRunRequest = z.object({
-  testName: z.string().min(1).max(100).optional(),
+  testName: text('testName').min(1, { error: 'testName is required' }).max(100, { error: 'testName must be at most 100 characters' }).optional(),
   wait: z.boolean().default(false),
   timeout: z.number().int().min(1).max(3600).optional(),
 });
 
-export const targetOriginRequest = z.object({ origin: z.string().min(1).max(300) });
+export const targetOriginRequest = z.object({
+  origin: text('origin').min(1, { error: 'origin is required' }).max(300, { error: 'origin must be at most 300 characters' }),
+});
 export const targetOriginsResponse = z.object({ website: z.string(), origins: z.array(z.string()) });

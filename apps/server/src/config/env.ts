@@ -50,6 +50,22 @@ const envSchema = z.object({
   FULLSTOP_DEMO: bool.optional(),
   FULLSTOP_DEMO_EMAIL: z.email().default('demo@fullstop.test'),
   FULLSTOP_DEMO_PASSWORD: z.string().min(8).default('fullstop-demo'),
+
+  // Connections and streams: how long a caller may take, and how much it may hold open.
+  /** Every header of a request must arrive within this (seconds). */
+  HTTP_HEADERS_TIMEOUT: seconds.default(30),
+  /** A whole request (headers and body) must arrive within this (seconds); uploads have their own. */
+  HTTP_REQUEST_TIMEOUT: seconds.default(120),
+  /** A multipart upload must arrive within this (seconds): 1 GiB at 0.3 MB/s. Also Node's hard cap. */
+  HTTP_UPLOAD_TIMEOUT: seconds.default(3600),
+  /** A request whose body stops arriving for this long is dropped (seconds). */
+  HTTP_IDLE_TIMEOUT: seconds.default(30),
+  /** An idle keep-alive connection is closed after this (seconds); above a load balancer's usual 60. */
+  HTTP_KEEP_ALIVE_TIMEOUT: seconds.default(72),
+  /** Open event streams (GET /test/events) per credential: an API key, a user, or a token minted from them. */
+  EVENT_STREAMS_PER_CREDENTIAL: z.coerce.number().int().positive().default(5),
+  /** How often one shared query looks for other processes' run changes for every open stream (ms). */
+  EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;

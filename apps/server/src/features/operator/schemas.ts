@@ -1,4 +1,4 @@
-import { idString } from '@fullstop/contracts';
+import { idString, safeTextCheck, text } from '@fullstop/contracts';
 import { z } from 'zod';
 
 // The operator API's messages. Only the server and its CLI use them, so they live here, not in contracts.
@@ -7,12 +7,13 @@ const email = z.email({ error: 'email must be a valid email address' }).max(254,
 const password = z
   .string({ error: 'password is required' })
   .min(10, { error: 'password must be at least 10 characters' })
-  .max(256, { error: 'password must be at most 256 characters' });
-const username = z.string().trim().min(1).max(100).optional();
+  .max(256, { error: 'password must be at most 256 characters' })
+  .refine(...safeTextCheck('password'));
+const username = text('username').trim().min(1).max(100).optional();
 
 export const createClientRequest = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, { error: 'name is required' }).max(200),
-  website: z.url({ protocol: /^https?$/, error: 'website must be an http(s) URL' }).max(2048),
+  name: z.string({ error: 'name is required' }).refine(...safeTextCheck('name')).trim().min(1, { error: 'name is required' }).max(200),
+  website: z.url({ protocol: /^https?$/, error: 'website must be an http(s) URL' }).max(2048).refine(...safeTextCheck('website')),
   email,
   password,
   username,

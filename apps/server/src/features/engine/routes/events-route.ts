@@ -1,4 +1,5 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { text } from '@fullstop/contracts';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { engineRunTests } from '../../../db/schema/index.ts';
@@ -6,34 +7,55 @@ import { UnauthorizedError } from '../../../lib/errors.ts';
 import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import type { EngineDeps } from '../deps.ts';
+import { EventHub, type StreamCredential } from '../runs/event-hub.ts';
 import type { EngineEvent } from '../runs/events.ts';
 import { testEventOf } from '../runs/mappers.ts';
 import { verifyEventsToken } from './events-token.ts';
 
-/** Another process's workers (PostgreSQL) are seen through the database this often. */
-const POLL_INTERVAL_MS = 2000;
 const KEEPALIVE_MS = 15_000;
+/** A client that reads slower than its events arrive is dropped rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+const hubs = new WeakMap<EngineDeps, EventHub>();
+
+/** The event hub serving this engine's streams (tests read its counters). */
+export function eventHubOf(deps: EngineDeps): EventHub | undefined {
+  return hubs.get(deps);
+}
 
 /**
  * GET /test/events: Server-Sent Events of the client's runs (format in runs/events.ts). Auth: a bearer token
  * or x-api-key header (fetch streaming), or `?token=` from POST /test/events/token (EventSource).
- * First a `snapshot` of every test's latest state, then `test` and `run` events as they happen.
+ * First a `snapshot` of every test's latest state, then `test` and `run` events as they happen. A stream ends
+ * (with an `end` event) when its credential does: new API key, logout, password reset.
  */
 export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const open = new Set<() => void>();
-    app.addHook('preClose', async () => {
-      for (const end of open) end();
+    const hub = new EventHub({
+      db: deps.db,
+      bus: deps.bus,
+      log: app.log.child({ feature: 'event-streams' }),
+      perCredential: app.env.EVENT_STREAMS_PER_CREDENTIAL,
+      pollMs: app.env.EVENT_STREAM_POLL_MS,
     });
+    hubs.set(deps, hub);
+    const offSession = app.sessionEvents.on((event) => hub.revoke(event));
+    app.addHook('preClose', async () => {
+      offSession();
+      hub.close('The server is shutting down');
+    });
+
     app.get(
       '/test/events',
       {
         preHandler: async (request, reply) => {
           const token = (request.query as { token?: string }).token;
           if (token) {
-            const clientId = verifyEventsToken(app.keys, token);
-            if (!clientId) throw new UnauthorizedError('Invalid or expired events token', 'INVALID_TOKEN');
-            request.principal = { userId: null, clientId, role: 'client', via: 'api-key' };
+            const claims = verifyEventsToken(app.keys, token);
+            if (!claims || hub.isRevoked(claims, claims.issuedAtMs)) {
+              throw new UnauthorizedError('Invalid or expired events token', 'INVALID_TOKEN');
+            }
+            request.principal = { userId: claims.userId, clientId: claims.clientId, role: 'client', via: claims.userId ? 'bearer' : 'api-key' };
             return;
           }
           await app.authenticate.call(app, request, reply);
@@ -41,14 +63,47 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
         schema: {
           tags: ['tests'],
           summary: 'Live run status as Server-Sent Events',
-          querystring: z.object({ token: z.string().max(500).optional() }),
-          response: { 200: z.string().describe('text/event-stream'), ...errorResponses(401, 403) },
+          querystring: z.object({ token: text('token').max(500, { error: 'token is too long' }).optional() }),
+          response: { 200: z.string().describe('text/event-stream'), ...errorResponses(401, 403, 429) },
         },
       },
       async (request, reply) => {
         const clientId = ownClientId(request.principal);
+        const credential: StreamCredential = { clientId, userId: request.principal?.userId ?? null };
+        // Counted before the first await: parallel opens cannot slip past the cap together.
+        const release = hub.reserve(credential);
+
         reply.hijack();
         const res = reply.raw;
+        let ended = false;
+        let detach = () => {};
+        const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
+        const close = () => {
+          if (ended) return;
+          ended = true;
+          clearInterval(keepalive);
+          detach();
+          release();
+        };
+        // The response may fail (peer gone mid-write) from the moment it exists.
+        res.on('error', (err) => {
+          request.log.debug({ err }, 'event stream write failed');
+          close();
+        });
+        res.once('close', close);
+        request.raw.once('close', close);
+
+        function write(chunk: string): void {
+          if (ended || res.destroyed || res.writableEnded) return;
+          if (res.writableLength > MAX_BUFFERED_BYTES) {
+            request.log.info({ clientId }, 'event stream dropped: the client reads too slowly');
+            close();
+            res.destroy();
+            return;
+          }
+          res.write(chunk);
+        }
+
         res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-store',
@@ -57,62 +112,41 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
           'x-accel-buffering': 'no',
         });
         const sent = new Map<string, string>();
-        const write = (event: EngineEvent) => {
+        const send = (event: EngineEvent) => {
           const payload = JSON.stringify(event.data);
           if (event.type === 'test') {
             if (sent.get(event.data.runTestId) === payload) return;
             sent.set(event.data.runTestId, payload);
           }
-          res.write(`event: ${event.type}\ndata: ${payload}\n\n`);
+          write(`event: ${event.type}\ndata: ${payload}\n\n`);
         };
-        res.write('retry: 3000\n\n');
-
-        // Snapshot: the latest run of each test.
-        const latest = await deps.db
-          .selectDistinctOn([engineRunTests.testName])
-          .from(engineRunTests)
-          .where(eq(engineRunTests.clientId, clientId))
-          .orderBy(engineRunTests.testName, desc(engineRunTests.createdAt));
-        let since = new Date(Math.max(0, ...latest.map((r) => r.updatedAt.getTime())));
-        const tests = Object.fromEntries(latest.map((r) => [r.testName, testEventOf(r)]));
-        for (const r of latest) sent.set(r.id, JSON.stringify(testEventOf(r)));
-        res.write(`event: snapshot\ndata: ${JSON.stringify({ tests })}\n\n`);
-
-        const off = deps.bus.on(clientId, write);
-        let polling = false;
-        const poll = setInterval(() => {
-          if (polling) return;
-          polling = true;
-          deps.db
-            .select()
-            .from(engineRunTests)
-            .where(and(eq(engineRunTests.clientId, clientId), gt(engineRunTests.updatedAt, since)))
-            .orderBy(engineRunTests.updatedAt)
-            .limit(500)
-            .then((rows) => {
-              for (const r of rows) {
-                if (r.updatedAt > since) since = r.updatedAt;
-                write({ type: 'test', data: testEventOf(r) });
-              }
-            })
-            .catch(() => {})
-            .finally(() => {
-              polling = false;
-            });
-        }, POLL_INTERVAL_MS);
-        const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-        const close = () => {
-          off();
-          clearInterval(poll);
-          clearInterval(keepalive);
-          open.delete(end);
-        };
-        const end = () => {
+        const end = (reason: string) => {
+          write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
           close();
-          res.end();
+          if (!res.writableEnded) res.end();
         };
-        open.add(end);
-        request.raw.once('close', close);
+        write('retry: 3000\n\n');
+        // Live events first (queued until the snapshot is out), so nothing between snapshot and attach is lost.
+        const early: EngineEvent[] = [];
+        let live = false;
+        detach = hub.attach({ credential, send: (e) => (live ? send(e) : early.push(e)), end });
+
+        try {
+          // Snapshot: the latest run of each test.
+          const latest = await deps.db
+            .selectDistinctOn([engineRunTests.testName])
+            .from(engineRunTests)
+            .where(eq(engineRunTests.clientId, clientId))
+            .orderBy(engineRunTests.testName, desc(engineRunTests.createdAt));
+          const tests = Object.fromEntries(latest.map((r) => [r.testName, testEventOf(r)]));
+          for (const r of latest) sent.set(r.id, JSON.stringify(testEventOf(r)));
+          write(`event: snapshot\ndata: ${JSON.stringify({ tests })}\n\n`);
+          live = true;
+          for (const e of early.splice(0)) send(e);
+        } catch (err) {
+          request.log.error({ err }, 'event stream: the snapshot failed');
+          end('The server could not read the current status; reconnect to try again');
+        }
       },
     );
   };

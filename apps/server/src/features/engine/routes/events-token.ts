@@ -4,24 +4,53 @@ import type { ServerKeys } from '../../../lib/server-keys.ts';
 /** Long enough to open the stream; the stream itself stays open after the token expires. */
 export const EVENTS_TOKEN_TTL_SECONDS = 60;
 
+/** What a stream token stands for: the client, the user who minted it (null: the API key), and when. */
+export interface EventsTokenClaims {
+  clientId: string;
+  userId: string | null;
+  issuedAtMs: number;
+}
+
 /** A key of its own for these tokens, derived from the lookup key so no key serves two purposes. */
-function keyOf(keys: ServerKeys): Buffer {
-  return createHmac('sha256', keys.lookup).update('fullstop engine events token').digest();
+function keyOf(keys: ServerKeys, purpose: string): Buffer {
+  return createHmac('sha256', keys.lookup).update(purpose).digest();
 }
 
-/** `<clientId>.<expiry>.<mac>`: read-only access to one client's run events, for EventSource's query string. */
-export function signEventsToken(keys: ServerKeys, clientId: string, now = Date.now()): string {
-  const body = `${Buffer.from(clientId).toString('base64url')}.${Math.floor(now / 1000) + EVENTS_TOKEN_TTL_SECONDS}`;
-  return `${body}.${createHmac('sha256', keyOf(keys)).update(body).digest('base64url')}`;
+const EVENTS_PURPOSE = 'fullstop engine events token v2';
+
+/**
+ * `<claims>.<expiry>.<mac>`: a short-lived bearer of some read-only right of one client, for URLs that cannot
+ * carry headers (EventSource, a report opened in a new tab). `purpose` keeps one kind from passing as another.
+ */
+export function signUrlToken(keys: ServerKeys, purpose: string, claims: Record<string, unknown>, ttlSeconds: number, now = Date.now()): string {
+  const body = `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${Math.floor(now / 1000) + ttlSeconds}`;
+  return `${body}.${createHmac('sha256', keyOf(keys, purpose)).update(body).digest('base64url')}`;
 }
 
-export function verifyEventsToken(keys: ServerKeys, token: string, now = Date.now()): string | null {
+export function verifyUrlToken(keys: ServerKeys, purpose: string, token: string, now = Date.now()): Record<string, unknown> | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
-  const [client, expiry, mac] = parts as [string, string, string];
-  const expected = createHmac('sha256', keyOf(keys)).update(`${client}.${expiry}`).digest();
+  const [claims, expiry, mac] = parts as [string, string, string];
+  const expected = createHmac('sha256', keyOf(keys, purpose)).update(`${claims}.${expiry}`).digest();
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  if (Number(expiry) * 1000 < now) return null;
-  return Buffer.from(client, 'base64url').toString('utf8');
+  if (!/^\d{1,12}$/.test(expiry) || Number(expiry) * 1000 < now) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8'));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Read-only access to one client's run events, for EventSource's query string. */
+export function signEventsToken(keys: ServerKeys, clientId: string, userId: string | null, now = Date.now()): string {
+  return signUrlToken(keys, EVENTS_PURPOSE, { c: clientId, u: userId, i: now }, EVENTS_TOKEN_TTL_SECONDS, now);
+}
+
+export function verifyEventsToken(keys: ServerKeys, token: string, now = Date.now()): EventsTokenClaims | null {
+  const claims = verifyUrlToken(keys, EVENTS_PURPOSE, token, now);
+  if (!claims || typeof claims.c !== 'string' || typeof claims.i !== 'number') return null;
+  if (claims.u !== null && typeof claims.u !== 'string') return null;
+  return { clientId: claims.c, userId: claims.u, issuedAtMs: claims.i };
 }

@@ -1,6 +1,7 @@
 import {
   falsePositiveRequest,
   falsePositivesResponse,
+  idParam,
   messageResponse,
   operatorRunRequest,
   runQueuedResponse,
@@ -26,7 +27,7 @@ import { queueRun, runResult, waitForRun } from '../runs/queue-runs.ts';
 import { importSuite, suiteHistory } from '../suites/suite-store.ts';
 import { parseOrigin } from '../targets/run-target.ts';
 
-const clientParams = z.object({ id: z.string().min(1).max(64) });
+const clientParams = idParam;
 /** Suites are at most 5 MB of files; base64 and JSON add about a third. */
 const SUITE_BODY_LIMIT = 8 * 1024 * 1024;
 

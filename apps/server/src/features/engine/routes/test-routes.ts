@@ -1,5 +1,6 @@
 import {
   eventsTokenResponse,
+  idString,
   runDetailResponse,
   runHistoryQuery,
   runHistoryResponse,
@@ -103,7 +104,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       '/test/runs/:runId',
       {
         preHandler: app.authenticate,
-        schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: z.string().min(1).max(64) }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
+        schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: idString }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
         const clientId = ownClientId(request.principal);
@@ -148,7 +149,10 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         onSend: noStore,
         schema: { tags: ['tests'], summary: 'A short-lived token for the event stream (EventSource cannot send headers)', response: { 200: eventsTokenResponse, ...errorResponses(401, 403) } },
       },
-      async (request) => ({ token: signEventsToken(app.keys, ownClientId(request.principal)), expiresIn: EVENTS_TOKEN_TTL_SECONDS }),
+      async (request) => ({
+        token: signEventsToken(app.keys, ownClientId(request.principal), request.principal?.userId ?? null),
+        expiresIn: EVENTS_TOKEN_TTL_SECONDS,
+      }),
     );
   };
 }

@@ -6,7 +6,7 @@ export type { RunEvent, TestEvent };
 
 export type EngineEvent = { type: 'test'; data: TestEvent } | { type: 'run'; data: RunEvent };
 
-/** In-process fan-out of engine events per client; the SSE route also polls the database for other processes' work. */
+/** In-process fan-out of engine events per client; the event hub (event-hub.ts) also polls for other processes' work. */
 export class EngineBus {
   private readonly emitter = new EventEmitter();
 
@@ -22,5 +22,11 @@ export class EngineBus {
   on(clientId: string, listener: (event: EngineEvent) => void): () => void {
     this.emitter.on(clientId, listener);
     return () => this.emitter.off(clientId, listener);
+  }
+
+  /** Every client's events through one listener (the event hub fans them out to its streams). */
+  onAll(listener: (clientId: string, event: EngineEvent) => void): () => void {
+    this.emitter.on('*', listener);
+    return () => this.emitter.off('*', listener);
   }
 }
