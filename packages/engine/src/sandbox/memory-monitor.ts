@@ -36,12 +36,11 @@ function killHere(): void {
 function monitor(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_ENTRY);
-  // The thread never keeps the process alive, and a failure of it only stops the measuring until the next watch.
-  w.unref();
   w.on('message', (message: MonitorMessage) => {
     if (message.type === 'killed') {
       pendingKills.get(message.id)?.resolve(message.count);
       pendingKills.delete(message.id);
+      if (pendingKills.size === 0) w.unref();
       return;
     }
     const watch = watches.get(message.tag);
@@ -56,6 +55,9 @@ function monitor(): Worker {
   };
   w.on('error', lost);
   w.on('exit', lost);
+  // The thread keeps the process alive only while a kill is pending (unref after the listeners: adding a
+  // 'message' listener refs it again).
+  w.unref();
   for (const watch of watches.values()) w.postMessage({ type: 'watch', tag: watch.tag, limitBytes: watch.limitBytes } satisfies MonitorRequest);
   worker = w;
   return w;
@@ -78,7 +80,9 @@ function killOffThread(tag: string | null): Promise<number> {
   const id = nextKillId++;
   return new Promise((resolve) => {
     pendingKills.set(id, { tag, resolve });
-    monitor().postMessage({ type: 'kill', id, tag } satisfies MonitorRequest);
+    const w = monitor();
+    w.ref();
+    w.postMessage({ type: 'kill', id, tag } satisfies MonitorRequest);
   });
 }
 
