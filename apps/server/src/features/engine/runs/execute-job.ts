@@ -131,7 +131,12 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
             },
           },
         },
-        (stats) => log(`runner process ${stats.pid} ended; peak memory of the attempt ${Math.round(stats.peakMemoryBytes / 1048576)} MB`),
+        (stats) =>
+          log(
+            `runner process ${stats.pid} ended; ${
+              stats.peakMemoryBytes > 0 ? `peak memory of the attempt ${Math.round(stats.peakMemoryBytes / 1048576)} MB` : 'it ended before its memory was first measured'
+            }`,
+          ),
       );
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
