@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { deflateRawSync } from 'node:zlib';
+import { rawZip, zeroBomb } from '../../packages/engine/test/fixtures/raw-zip.ts';
 
 /**
  * The bench's pressure, in a process of its own so that it never delays the reader's measurements: the site
@@ -56,33 +56,10 @@ async function resetStorm(base: string): Promise<void> {
   }
 }
 
-/** An APK whose only entry, AndroidManifest.xml, inflates to 200 MB of zeros. */
+/** An APK whose only entry, AndroidManifest.xml, inflates to 200 MiB of zeros (the engine tests' bomb writer). */
 function inflationBomb(): Buffer {
-  const name = Buffer.from('AndroidManifest.xml');
-  const inflated = 200 * 1024 * 1024;
-  const data = deflateRawSync(Buffer.alloc(inflated));
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(inflated, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(inflated, 24);
-  central.writeUInt16LE(name.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(local.length + name.length + data.length, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
+  const mebibytes = 200;
+  return rawZip([{ name: 'AndroidManifest.xml', data: zeroBomb(mebibytes), method: 8, declaredSize: mebibytes * 1024 ** 2 }]);
 }
 
 async function bombUploads(base: string, clientId: string, token: string): Promise<void> {
