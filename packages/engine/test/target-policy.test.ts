@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { runners } from '../src/runners/index.ts';
 import { loadRunner } from '../src/runners/load/index.ts';
 import { TEST_KINDS, type TestKind } from '../src/types.ts';
 import { PRIVATE_LOOPBACK, PUBLIC_LOOPBACK, rebindingNetwork, startTwinServers, treatPublic, type TwinServer } from './fixtures/rebinding.ts';
+import { proxiedGet, sendAndReset, tunnelledGet } from './fixtures/proxy-client.ts';
 import { makeContext, testOf } from './helpers.ts';
 
 const publicTarget = { baseUrl: 'https://203.0.113.10/shop/', allowedOrigins: ['https://198.51.100.7:8443'], allowPrivateAddresses: false };
@@ -118,38 +119,6 @@ describe('target policy', () => {
     }
   });
 });
-
-/** A GET through the proxy as a browser sends plain http: the absolute URL on the request line. */
-function proxiedGet(proxyUrl: string, url: string): Promise<{ status: number; body: string }> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: proxy.hostname, port: proxy.port, path: url, headers: { host: new URL(url).host }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body })).on('error', reject);
-    });
-    req.on('error', reject).end();
-  });
-}
-
-/** CONNECT host:port through the proxy, then a GET inside the tunnel; the CONNECT status when it is refused. */
-function tunnelledGet(proxyUrl: string, hostPort: string): Promise<{ connectStatus: number; response: string }> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: hostPort, agent: false });
-    req.on('connect', (res, socket) => {
-      socket.on('error', reject);
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        resolve({ connectStatus: res.statusCode ?? 0, response: '' });
-        return;
-      }
-      let response = '';
-      socket.setEncoding('utf8').on('data', (c: string) => (response += c)).on('end', () => resolve({ connectStatus: 200, response }));
-      socket.write(`GET / HTTP/1.1\r\nHost: ${hostPort}\r\nConnection: close\r\n\r\n`);
-    });
-    req.on('error', reject).end();
-  });
-}
 
 describe('DNS rebinding: every connection goes to the address the guard approved', () => {
   let twin: TwinServer;
@@ -335,17 +304,3 @@ describe('policy proxy: a client that resets never takes the process down', () =
   });
 });
 
-/** Writes `payload` to the proxy and resets the connection (RST) `afterMs` later. */
-function sendAndReset(proxyUrl: string, payload: string, afterMs: number): Promise<void> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve) => {
-    const socket = netConnect(Number(port), hostname, () => {
-      socket.write(payload);
-      setTimeout(() => {
-        socket.resetAndDestroy();
-        resolve();
-      }, afterMs);
-    });
-    socket.on('error', () => resolve());
-  });
-}

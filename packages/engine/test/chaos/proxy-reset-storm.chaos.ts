@@ -1,12 +1,11 @@
 import type { LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as PolicyProxyModule from '../../src/policy/policy-proxy.ts';
 import type { PolicyProxy } from '../../src/policy/policy-proxy.ts';
 import { isPrivateAddress } from '../../src/policy/private-address.ts';
 import { accessibilityRunner } from '../../src/runners/accessibility/index.ts';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server.ts';
+import { proxiedGet, sendAndReset, tunnelledGet } from '../fixtures/proxy-client.ts';
 import { makeContext, testOf } from '../helpers.ts';
 
 /**
@@ -37,49 +36,6 @@ vi.mock('../../src/policy/policy-proxy.ts', async (importOriginal) => {
     },
   };
 });
-
-function sendAndReset(proxyUrl: string, payload: string, afterMs: number): Promise<void> {
-  const { hostname, port } = new URL(proxyUrl);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(payload);
-      setTimeout(() => {
-        socket.resetAndDestroy();
-        resolve();
-      }, afterMs);
-    });
-    socket.on('error', () => resolve());
-  });
-}
-
-function tunnelStatus(proxyUrl: string, hostPort: string): Promise<{ status: number; response: string }> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: hostPort, agent: false });
-    req.on('connect', (res, socket) => {
-      socket.on('error', reject);
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, response: '' });
-        return;
-      }
-      let response = '';
-      socket.setEncoding('utf8').on('data', (c: string) => (response += c)).on('end', () => resolve({ status: 200, response }));
-      socket.write(`GET / HTTP/1.1\r\nHost: ${hostPort}\r\nConnection: close\r\n\r\n`);
-    });
-    req.on('error', reject).end();
-  });
-}
-
-function plainStatus(proxyUrl: string, url: string): Promise<number> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: proxy.hostname, port: proxy.port, path: url, headers: { host: new URL(url).host }, agent: false }, (res) => {
-      res.resume().on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject).end();
-  });
-}
 
 describe('policy proxy under a reset storm during an accessibility run', () => {
   let server: FixtureServer;
@@ -152,12 +108,12 @@ describe('policy proxy under a reset storm during an accessibility run', () => {
 
       // Still serving, while the run is still going (its slow pages hold it open).
       expect(proxies.started).toContain(proxy);
-      const tunnel = await tunnelStatus(proxy.url, cdn);
-      expect(tunnel.status).toBe(200);
+      const tunnel = await tunnelledGet(proxy.url, cdn);
+      expect(tunnel.connectStatus).toBe(200);
       expect(tunnel.response).toContain('Storm');
-      expect(await plainStatus(proxy.url, `http://${cdn}/after`)).toBe(200);
-      expect((await tunnelStatus(proxy.url, blocked)).status).toBe(403);
-      expect(await plainStatus(proxy.url, `http://${blocked}/after`)).toBe(403);
+      expect((await proxiedGet(proxy.url, `http://${cdn}/after`)).status).toBe(200);
+      expect((await tunnelledGet(proxy.url, blocked)).connectStatus).toBe(403);
+      expect((await proxiedGet(proxy.url, `http://${blocked}/after`)).status).toBe(403);
 
       const result = await run;
       expect(result.error).toBeUndefined();
