@@ -11,7 +11,7 @@ import { mobileStaticRunner } from '../src/runners/mobile-static/index.ts';
 import { parseManifest } from '../src/runners/mobile-static/read-apk.ts';
 import { parseInfoPlist } from '../src/runners/mobile-static/read-ipa.ts';
 import { ANALYSIS_ARCHIVE_LIMITS, readArchive, type ArchiveLimits } from '../src/runners/mobile-static/zip-archive.ts';
-import { writeAxml } from './fixtures/axml-writer.ts';
+import { stuckManifest, writeAxml } from './fixtures/axml-writer.ts';
 import { bplistFromTable, writeBplist } from './fixtures/bplist-writer.ts';
 import { deflated, rawZip, stored, zeroBomb } from './fixtures/raw-zip.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
@@ -20,18 +20,6 @@ const MIB = 1024 ** 2;
 const LIMITS: ArchiveLimits = { maxEntries: 100, maxInflatedBytes: 64 * MIB, maxEntryBytes: 1 * MIB };
 const manifestOnly = { label: 'APK', read: (n: string) => n === 'AndroidManifest.xml' };
 const goodManifest = () => writeAxml({ name: 'manifest', attributes: { package: 'com.example.ok' }, children: [{ name: 'application', attributes: { debuggable: true } }] });
-
-/** The 16 bytes that stop app-info-parser for ever: an XML header, then a chunk that claims a size of 0. */
-function zeroSizeChunkManifest(): Buffer {
-  const buf = Buffer.alloc(16);
-  buf.writeUInt16LE(0x0003, 0);
-  buf.writeUInt16LE(8, 2);
-  buf.writeUInt32LE(16, 4);
-  buf.writeUInt16LE(0x0000, 8);
-  buf.writeUInt16LE(8, 10);
-  buf.writeUInt32LE(0, 12);
-  return buf;
-}
 
 async function zipFile(dir: string, name: string, bytes: Buffer): Promise<string> {
   const file = path.join(dir, name);
@@ -134,13 +122,13 @@ describe('binary XML check', () => {
   });
 
   it('refuses the 16-byte manifest whose chunk claims a size of 0', () => {
-    expect(malformed(zeroSizeChunkManifest())).toBe("the app's AndroidManifest.xml is malformed: the chunk at byte 8 (type 0x0000) claims a size of 0");
+    expect(malformed(stuckManifest())).toBe("the app's AndroidManifest.xml is malformed: the chunk at byte 8 (type 0x0000) claims a size of 0");
   });
 
   it('parses the 16-byte manifest to an error in another process within 10 s (a regression fails, never hangs the suite)', async () => {
     const readApk = fileURLToPath(new URL('../src/runners/mobile-static/read-apk.ts', import.meta.url));
     const script = `import { parseManifest } from ${JSON.stringify(readApk)};
-      try { parseManifest(Buffer.from('${zeroSizeChunkManifest().toString('hex')}', 'hex')); console.log('parsed'); } catch (e) { console.log(e.message); }`;
+      try { parseManifest(Buffer.from('${stuckManifest().toString('hex')}', 'hex')); console.log('parsed'); } catch (e) { console.log(e.message); }`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 10_000 });
     expect(stdout.trim()).toBe("the app's AndroidManifest.xml is malformed: the chunk at byte 8 (type 0x0000) claims a size of 0");
   });
@@ -215,7 +203,7 @@ describe('binary plist check', () => {
 describe('mobile-static runner on hostile files', () => {
   it('ends a run on the 16-byte manifest as an error in words, at once', async () => {
     const ctx = await makeContext();
-    const apk = await zipFile(ctx.runDir, 'stuck.apk', rawZip([deflated('AndroidManifest.xml', zeroSizeChunkManifest()), stored('classes.dex', Buffer.from('dex'))]));
+    const apk = await zipFile(ctx.runDir, 'stuck.apk', rawZip([deflated('AndroidManifest.xml', stuckManifest()), stored('classes.dex', Buffer.from('dex'))]));
     const started = performance.now();
     const result = await mobileStaticRunner.run(testOf('mobile-static', {}), localTarget('http://127.0.0.1:9', { androidApp: apk }), ctx);
     expect(performance.now() - started).toBeLessThan(2000);

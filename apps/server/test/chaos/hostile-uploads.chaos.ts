@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
+import { stuckManifest, writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
 import { centralHeader, dataDescriptor, deflated, endRecord, type EntryHeader, localHeader, rawZip, stored, zeroBomb } from '../../../../packages/engine/test/fixtures/raw-zip.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,16 +75,6 @@ const manifest = writeAxml({
   attributes: { package: 'com.example.big', versionCode: 1, versionName: '1.0' },
   children: [{ name: 'uses-sdk', attributes: { minSdkVersion: 26, targetSdkVersion: 34 } }, { name: 'application', attributes: { debuggable: false, allowBackup: false } }],
 });
-
-/** 16 bytes that stop app-info-parser's binary XML walk for ever: a chunk claiming a size of 0. */
-function stuckManifest(): Buffer {
-  const buf = Buffer.alloc(16);
-  buf.writeUInt16LE(0x0003, 0);
-  buf.writeUInt16LE(8, 2);
-  buf.writeUInt32LE(16, 4);
-  buf.writeUInt16LE(8, 10);
-  return buf;
-}
 
 /**
  * A valid APK of about `dexBytes` + 1 KiB, produced while it is sent: the manifest, then a stored classes.dex of

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
+import { stuckManifest, writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
 import { writeBplist } from '../../../../packages/engine/test/fixtures/bplist-writer.ts';
 import { deflated, rawZip, stored, zeroBomb } from '../../../../packages/engine/test/fixtures/raw-zip.ts';
 import { uploadedAppFile } from '../../src/features/uploads/storage.ts';
@@ -38,16 +38,6 @@ const plantedIpa = () =>
     }),
     'Payload/Uploaded.app/Uploaded': 'binary',
   });
-
-/** 16 bytes: an XML header, then a chunk that claims a size of 0 (app-info-parser loops on it for ever). */
-function stuckManifest(): Buffer {
-  const buf = Buffer.alloc(16);
-  buf.writeUInt16LE(0x0003, 0);
-  buf.writeUInt16LE(8, 2);
-  buf.writeUInt32LE(16, 4);
-  buf.writeUInt16LE(8, 10);
-  return buf;
-}
 
 /**
  * Mobile static analysis end to end: a real build goes through the real upload route, a suite with the real
