@@ -59,7 +59,7 @@ export interface SandboxStats {
   pid: number;
   /** From fork to the runner process's first message. */
   readyMs: number;
-  /** The most memory (summed PSS) the attempt's processes held at one poll. */
+  /** The most memory the attempt's processes held at one poll (summed VmRSS; summed PSS once over the limit). */
   peakMemoryBytes: number;
 }
 
