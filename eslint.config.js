@@ -1,7 +1,43 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const web = path.join(root, 'apps/web/src');
+/** Portal features: each stands alone and shares only portal/components, portal/store and src/lib. */
+const PORTAL_FEATURES = ['dashboard', 'history', 'insights', 'login', 'reports', 'requests', 'setup', 'tests'];
+
+/**
+ * Imports flow one way in the web app (as in bulletproof-react): shared (lib, components) -> features -> app.
+ * Features never import each other, and only the HTTP client touches the stored session.
+ */
+const webZones = [
+  { target: `${web}/features/marketing`, from: `${web}/features/portal`, message: 'marketing must not import portal code' },
+  { target: `${web}/features/portal`, from: `${web}/features/marketing`, message: 'portal must not import marketing code' },
+  ...PORTAL_FEATURES.map((feature) => ({
+    target: `${web}/features/portal/${feature}`,
+    from: `${web}/features/portal`,
+    except: [`./${feature}`, './components', './store', './styles'],
+    message: 'a portal feature imports only its own files, portal/components, portal/store and src/lib',
+  })),
+  {
+    target: [`${web}/features/portal/components`, `${web}/features/portal/store`],
+    from: `${web}/features/portal`,
+    except: ['./components', './store'],
+    message: 'shared portal code must not import a portal feature',
+  },
+  { target: `${web}/features`, from: `${web}/app`, message: 'features must not import the app' },
+  { target: [`${web}/lib`, `${web}/components`, `${web}/config`], from: `${web}/features`, message: 'shared code must not import a feature' },
+  {
+    target: [`${web}/app`, `${web}/components`, `${web}/features`, `${web}/main.tsx`],
+    from: `${web}/lib/auth-storage.ts`,
+    message: 'only the HTTP client (lib/http-client.ts) touches the stored session',
+  },
+];
 
 export default tseslint.config(
   {
@@ -26,16 +62,17 @@ export default tseslint.config(
     },
   },
   {
-    // Features never import each other: shared code lives in components/ or lib/.
-    files: ['apps/web/src/features/marketing/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/portal/*', '**/features/portal/**'], message: 'marketing must not import portal code' }] }],
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle reads the imported modules, so it must know TypeScript files and how to parse them.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], alias: { '@': [web] } })],
     },
-  },
-  {
-    files: ['apps/web/src/features/portal/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/marketing/*', '**/features/marketing/**'], message: 'portal must not import marketing code' }] }],
+      'import-x/no-restricted-paths': ['error', { zones: webZones }],
+      'import-x/no-cycle': 'error',
     },
   },
 );

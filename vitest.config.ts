@@ -50,6 +50,8 @@ export default defineConfig({
           root: './apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // A form test types like a person (userEvent), which a loaded machine makes slow, not wrong.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { securityHeaders } from '../../apps/server/src/plugins/security-headers.ts';
+import { securityHeaders } from '../../apps/server/src/plugins/external/security-headers.ts';
 
 // The baselines: a bare Fastify route answering a JSON object the size of a client profile, and the same
 // route behind the product's security headers (helmet), which every real answer carries.

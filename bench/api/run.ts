@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { scratchDatabase } from '../../apps/server/test/helpers/scratch-database.ts';
 
 /**
  * GET /clientProfile/{id} (cached, as served; and with the cache bypassed, i.e. a real database read) and
@@ -70,17 +71,12 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 
 async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<Figures[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `fullstop-bench-${kind}-`));
-  const dbName = `fullstop_bench_${Date.now()}`;
+  const database = scratchDatabase(PG_URL, 'fullstop_bench');
   // An API process without in-process test workers (their queue polling shares the event loop), as at scale.
   const env: Record<string, string> = { DATA_DIR: dataDir, PORT: String(PORTS[kind]), FULLSTOP_DEMO: '0', ENGINE_WORKERS: '0' };
   if (kind === 'postgres') {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(PG_URL);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
+    await database.create();
+    env.DATABASE_URL = database.url;
   }
   const base = `http://127.0.0.1:${PORTS[kind]}`;
   const server = await start('apps/server/src/main.ts', env);
@@ -112,12 +108,7 @@ async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<
   } finally {
     await stop(server);
     rmSync(dataDir, { recursive: true, force: true });
-    if (kind === 'postgres') {
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    if (kind === 'postgres') await database.drop();
   }
   for (const r of results) r.name += `  (${(r.rps / bare.rps).toFixed(2)}x bare)`;
   return results;

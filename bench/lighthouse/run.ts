@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marketingPaths } from '@fullstop/contracts';
+import { CHROMIUM_FLAGS } from '@fullstop/engine/chromium';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
@@ -30,16 +31,7 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 /** Source paths that must never reach a public page. */
 // The portal route table itself (paths and two guards) is in the main chunk by design; its pages are not.
 const FORBIDDEN_MODULES = [/src\/features\/portal\/(?!routes\.tsx$)/, /node_modules\/recharts\//, /node_modules\/@reduxjs\//, /node_modules\/react-redux\//];
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {

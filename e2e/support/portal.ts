@@ -1,5 +1,5 @@
-import type { LoginResponse } from '@fullstop/contracts';
-import { test as base, expect, type Page } from '@playwright/test';
+import { apiPaths, paths, type LoginResponse } from '@fullstop/contracts';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createClient, type E2eClient } from './operator.ts';
 
 /** Created by the server at start-up on a fresh data directory. */
@@ -14,13 +14,20 @@ export async function storedAuth(page: Page): Promise<Record<(typeof AUTH_KEYS)[
   );
 }
 
-/** Logs in through the API and stores the session as the portal does, without the login form. */
-export async function loginThroughApi(page: Page, credentials: { email: string; password: string }): Promise<LoginResponse> {
-  const res = await page.request.post('/auth/login', { data: credentials });
+type Credentials = { email: string; password: string };
+
+/** Logs in through the API only: the session's tokens, for calls made with `request`. */
+export async function apiSession(request: APIRequestContext, credentials: Credentials): Promise<LoginResponse> {
+  const res = await request.post(apiPaths.login, { data: credentials });
   expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as LoginResponse;
+  return (await res.json()) as LoginResponse;
+}
+
+/** Logs in through the API and stores the session as the portal does, without the login form. */
+export async function loginThroughApi(page: Page, credentials: Credentials): Promise<LoginResponse> {
+  const session = await apiSession(page.request, credentials);
   // A portal page: it is not prerendered, so nothing hydrates against the storage written next.
-  await page.goto('/login');
+  await page.goto(paths.login);
   await page.evaluate((s) => {
     localStorage.setItem('accessToken', s.accessToken);
     localStorage.setItem('refreshToken', s.refreshToken);
@@ -31,8 +38,8 @@ export async function loginThroughApi(page: Page, credentials: { email: string; 
 }
 
 /** Logs in through the form, closes the success popup, and lands on the dashboard. */
-export async function loginThroughForm(page: Page, credentials: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
+export async function loginThroughForm(page: Page, credentials: Credentials): Promise<void> {
+  await page.goto(paths.login);
   await page.getByLabel('Email').fill(credentials.email);
   await page.getByLabel('Password').fill(credentials.password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
@@ -46,6 +53,10 @@ interface PortalFixtures {
   client: E2eClient;
   /** A page logged in as that client. */
   clientPage: Page;
+  /** The demo account's session, with `page` logged in as the demo client (the one that may test 127.0.0.1). */
+  demoSession: LoginResponse;
+  /** A page logged in as the demo client. */
+  demoPage: Page;
 }
 
 export const test = base.extend<PortalFixtures>({
@@ -63,9 +74,20 @@ export const test = base.extend<PortalFixtures>({
     await loginThroughApi(page, client);
     await use(page);
   },
+  demoSession: async ({ page }, use) => {
+    await use(await loginThroughApi(page, DEMO));
+  },
+  demoPage: async ({ page, demoSession: _ }, use) => {
+    await use(page);
+  },
 });
 
 export { expect };
+
+/** The API key as the Setup page shows it until Show is pressed: its prefix, bullets and its last four characters. */
+export function maskedKey(key: string): RegExp {
+  return new RegExp(`^[^•]*••••••••${key.slice(-4).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
 
 /** Accepts every alert of the page and keeps its text, for `expect.poll(() => alerts)`. */
 export function collectAlerts(page: Page): string[] {

@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import { expect } from '@playwright/test';
 import { ZipFile } from 'yazl';
 
 // Stored entries with a fixed date: the same entries always give the same bytes, at their full size.
@@ -18,4 +19,20 @@ export function tinyApk(): Promise<Buffer> {
     'AndroidManifest.xml': '<manifest package="test.fullstop.app"/>',
     'classes.dex': Buffer.from('dex\n035\0'),
   });
+}
+
+/** Entry names of a zip (central directory), enough to check an archive is whole and holds what it should. */
+export function zipEntryNames(buf: Buffer): string[] {
+  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  expect(eocd, 'end of central directory').toBeGreaterThan(0);
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    expect(buf.readUInt32LE(at)).toBe(0x02014b50);
+    const nameLength = buf.readUInt16LE(at + 28);
+    names.push(buf.subarray(at + 46, at + 46 + nameLength).toString('utf8'));
+    at += 46 + nameLength + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+  }
+  return names;
 }

@@ -1,7 +1,6 @@
 import type { ServerOptions } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   serializerCompiler,
@@ -16,21 +15,16 @@ import { authRoutes } from './features/auth/routes.ts';
 import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
 import { demo } from './features/demo/plugin.ts';
-import { engineFeature } from './features/engine/plugin.ts';
+import { type EngineOptions, engineFeature } from './features/engine/plugin.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
-import { mailer } from './lib/mailer.ts';
-import { cache } from './plugins/cache.ts';
-import { data } from './plugins/data.ts';
-import { docs } from './plugins/docs.ts';
-import { errorHandler } from './plugins/error-handler.ts';
-import { inputGuard } from './plugins/input-guard.ts';
-import { requestLimits } from './plugins/request-limits.ts';
-import { securityHeaders } from './plugins/security-headers.ts';
-import { sessionEvents } from './plugins/session-events.ts';
-import { spa } from './plugins/spa.ts';
+import { apiPrefixes } from './plugins/app/api-prefixes.ts';
+import { errorHandler } from './plugins/app/error-handler.ts';
+import { appPlugins } from './plugins/app/index.ts';
+import { spa } from './plugins/app/spa.ts';
+import { externalPlugins } from './plugins/external/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
@@ -40,7 +34,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 
 /**
  * Node's own limits, all explicit (Fastify's default turns `requestTimeout` off). `requestTimeout` is the hard
- * cap of any request, the upload's; plugins/request-limits.ts holds ordinary requests to less and drops a
+ * cap of any request, the upload's; plugins/external/request-limits.ts holds ordinary requests to less and drops a
  * stalled body. Node checks these every `connectionsCheckingInterval`, so that is a fraction of the smallest.
  */
 export function serverTimeouts(env: Env): { requestTimeout: number; keepAliveTimeout: number; http: ServerOptions } {
@@ -52,7 +46,7 @@ export function serverTimeouts(env: Env): { requestTimeout: number; keepAliveTim
   };
 }
 
-export interface BuildOptions {
+export interface BuildOptions extends EngineOptions {
   env?: Partial<Env>;
   logger?: FastifyServerOptions['logger'];
   /** An already open database (tests restore a migrated snapshot); default: DATABASE_URL or PGlite in DATA_DIR. */
@@ -60,8 +54,8 @@ export interface BuildOptions {
 }
 
 /**
- * Builds the whole application: external plugins first, then the application's own services, then routes,
- * then the SPA. Tests call this and talk to the result through `inject`.
+ * Builds the whole application: external plugins first (plugins/external), then the application's own
+ * (plugins/app), then the features, then the SPA. Tests call this and talk to the result through `inject`.
  */
 export async function build(options: BuildOptions = {}): Promise<FastifyInstance> {
   const env: Env = { ...loadEnv(), ...options.env };
@@ -83,31 +77,17 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('env', env);
 
-  // External
-  await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(securityHeaders);
+  // Before anything adds a route: a route keeps the error handler in place when its plugin was loaded, and the
+  // SPA asks apiPrefixes which paths belong to the API.
   await app.register(errorHandler);
-  await app.register(requestLimits);
-  await app.register(inputGuard);
-  await app.register(docs);
+  await app.register(apiPrefixes);
+  await app.register(externalPlugins);
+  await app.register(appPlugins, options.database ? { database: options.database } : {});
 
-  // Application services
-  await app.register(data, options.database ? { database: options.database } : {});
-  await app.register(cache);
-  await app.register(sessionEvents);
-  await app.register(mailer);
-  await app.register(authGuard);
-  await app.register(demo);
-
-  // Routes
-  await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(clientProfileRoutes);
-  await app.register(uploadRoutes);
-  await app.register(cacheRoutes);
-  await app.register(operatorRoutes);
-  await app.register(requestsFeature);
-  await app.register(engineFeature);
+  // Features: the auth guard and the demo client before the routes that use them.
+  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorRoutes, requestsFeature];
+  for (const feature of features) await app.register(feature);
+  await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
 
   // The web app last: it owns the not-found handler.
   await app.register(spa, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST });

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, createTestClient, login, type TestClient } from './helpers/app.ts';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { bearer, login, useAppWithClient } from './helpers/app.ts';
 import { resetTokenFor } from './helpers/auth.ts';
 
 function expectNoStore(res: LightMyRequestResponse, what: string): void {
@@ -12,17 +10,10 @@ function expectNoStore(res: LightMyRequestResponse, what: string): void {
 }
 
 describe('answers that carry a token or a key are never stored by a cache', () => {
-  let app: FastifyInstance;
-  let c: TestClient;
-  let operator: { authorization: string };
-  beforeAll(async () => {
-    app = await buildTestApp();
-    c = await createTestClient(app);
-    operator = bearer(readFileSync(path.join(app.paths.dataDir, 'operator-token'), 'utf8').trim());
-  });
-  afterAll(async () => app?.close());
+  const fixture = useAppWithClient();
 
   it('login, refresh, forgot and reset password', async () => {
+    const { app, client: c } = fixture;
     const loginRes = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: c.email, password: c.password } });
     expectNoStore(loginRes, 'login');
     const refreshRes = await app.inject({ method: 'POST', url: '/auth/refresh-token', payload: { token: loginRes.json().refreshToken } });
@@ -34,6 +25,7 @@ describe('answers that carry a token or a key are never stored by a cache', () =
   });
 
   it('the client profile (it carries the key), generateAPIKey and the events token', async () => {
+    const { app, client: c } = fixture;
     const { accessToken } = await login(app, c.email, c.password);
     expectNoStore(await app.inject({ method: 'GET', url: `/clientProfile/${c.clientId}`, headers: bearer(accessToken) }), 'profile (bearer)');
     // A cached profile answer too.
@@ -45,6 +37,7 @@ describe('answers that carry a token or a key are never stored by a cache', () =
   });
 
   it('operator routes that show keys, masked or whole', async () => {
+    const { app, client: c, operator } = fixture;
     const created = await app.inject({
       method: 'POST',
       url: '/operator/clients',

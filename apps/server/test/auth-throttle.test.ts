@@ -2,11 +2,10 @@ import { FORGOT_PASSWORD_MESSAGE } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginFailures } from '../src/db/schema/index.ts';
-import { createResetToken } from '../src/features/auth/reset.ts';
+import { createResetToken } from '../src/features/auth/reset-token-repository.ts';
 import { buildTestApp, createTestClient, login } from './helpers/app.ts';
-import { mailsTo, resetTokenFor, settledMailsTo } from './helpers/auth.ts';
+import { buildAccountThrottledApp, MAX_PER_ACCOUNT, mailsTo, resetTokenFor, settledMailsTo } from './helpers/auth.ts';
 
-const MAX_PER_ACCOUNT = 5;
 const forgot = (app: FastifyInstance, email: string, ip = '127.0.0.1') =>
   app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email }, remoteAddress: ip });
 const attempt = (app: FastifyInstance, email: string, password: string, ip = '127.0.0.1') =>
@@ -15,7 +14,7 @@ const attempt = (app: FastifyInstance, email: string, password: string, ip = '12
 describe('login throttle and reset-mail limits under concurrency', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildTestApp({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: MAX_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS: 1000 } });
+    app = await buildAccountThrottledApp();
   });
   afterAll(async () => app?.close());
 

@@ -1,25 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents } from '../src/db/schema/index.ts';
-import { bearer, buildTestApp, createTestClient, createTestOperator, login, type TestClient } from './helpers/app.ts';
+import { bearer, createTestOperator, login, useAppWithClient } from './helpers/app.ts';
 
 const MASKED = /^fsk_…[A-Za-z0-9_-]{4}$/;
 
 describe('operators see API keys masked; a reveal is audited', () => {
-  let app: FastifyInstance;
-  let c: TestClient;
-  let operator: { authorization: string };
-  beforeAll(async () => {
-    app = await buildTestApp();
-    c = await createTestClient(app);
-    operator = bearer(readFileSync(path.join(app.paths.dataDir, 'operator-token'), 'utf8').trim());
-  });
-  afterAll(async () => app?.close());
+  const fixture = useAppWithClient();
 
   it('masks the key in the client profile, the client list, the create answer and a regeneration', async () => {
+    const { app, client: c, operator } = fixture;
     const masked = `fsk_…${c.apiKey.slice(-4)}`;
     const profile = await app.inject({ method: 'GET', url: `/clientProfile/${c.clientId}`, headers: operator });
     expect(profile.json().apiToken).toBe(masked);
@@ -46,6 +36,7 @@ describe('operators see API keys masked; a reveal is audited', () => {
   });
 
   it('reveals the whole key to an operator and writes who, which client and when to the audit log', async () => {
+    const { app, client: c, operator } = fixture;
     const staff = await createTestOperator(app);
     const staffToken = (await login(app, staff.email, staff.password)).accessToken;
     const before = Date.now() - 1000;
@@ -71,6 +62,7 @@ describe('operators see API keys masked; a reveal is audited', () => {
   });
 
   it('refuses a reveal to clients (403) and answers 404 for an unknown client', async () => {
+    const { app, client: c, operator } = fixture;
     const { accessToken } = await login(app, c.email, c.password);
     for (const headers of [bearer(accessToken), { 'x-api-key': c.apiKey }]) {
       expect((await app.inject({ method: 'POST', url: `/operator/clients/${c.clientId}/reveal-api-key`, headers })).statusCode).toBe(403);

@@ -33,8 +33,8 @@ describe('a stalled or slow request is closed by the server in the configured ti
   beforeAll(async () => {
     app = await buildTestApp({
       env: { OPERATOR_TOKEN, HTTP_HEADERS_TIMEOUT: 1, HTTP_IDLE_TIMEOUT: 1, HTTP_REQUEST_TIMEOUT: 3, HTTP_UPLOAD_TIMEOUT: 6, HTTP_KEEP_ALIVE_TIMEOUT: 2 },
+      runners: fakeRunners,
     });
-    app.engine.deps.runners = fakeRunners;
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as net.AddressInfo).port;
     c = await clientWithSuite(app, { G: [{ name: 'slow', kind: 'api' }] });

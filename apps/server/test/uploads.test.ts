@@ -38,6 +38,10 @@ describe('uploads', () => {
     const p = await profile();
     expect(p).toMatchObject({ androidAppPath: 'android/my-app-release.apk', androidAppUploaded: body.uploadTime, iosAppPath: 'ios/Demo.ipa' });
     expect(await readFile(uploadedAppFile(app.paths, c.clientId, 'android'))).toEqual(await fakeApk('first'));
+    // Ours: the file's own name and size, for the Setup page.
+    const size = (await fakeApk('first')).length;
+    expect(body).toMatchObject({ fileName: 'my-app-release.apk', sizeBytes: size });
+    expect(p).toMatchObject({ androidAppSize: size, iosAppSize: (await fakeIpa()).length });
   });
 
   it('refuses a file that is not really a build (415) and keeps the previous one', async () => {

@@ -1,8 +1,9 @@
+import { paths } from '@fullstop/contracts';
 import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures.ts';
 
 test('the contact page has its hero, anchors, and a phone field defaulting to the US', async ({ page }) => {
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   for (const id of ['contact-section', 'contact-form-section', 'faq-section', 'form-section']) {
     await expect(page.locator(`#${id}`)).toBeAttached();
@@ -14,7 +15,7 @@ test('the contact page has its hero, anchors, and a phone field defaulting to th
 });
 
 test('an empty submission names every required field', async ({ page }) => {
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByText('Name is required.')).toBeVisible();
   await expect(page.getByText('Phone number is required.')).toBeVisible();
@@ -32,7 +33,7 @@ async function fillForm(page: Page) {
 }
 
 test('a wrong captcha answers with the spec alert and draws a new code', async ({ page }) => {
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   await fillForm(page);
   const code = page.getByTestId('captcha-code');
   await expect(code).toHaveText(/^[A-Za-z0-9]{6}$/);
@@ -50,7 +51,7 @@ test('a wrong captcha answers with the spec alert and draws a new code', async (
 });
 
 test('the refresh button draws a new captcha', async ({ page }) => {
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   const code = page.getByTestId('captcha-code');
   await expect(code).toHaveText(/^[A-Za-z0-9]{6}$/);
   const before = await code.textContent();
@@ -60,7 +61,7 @@ test('the refresh button draws a new captcha', async ({ page }) => {
 });
 
 test('a valid submission opens the mail client addressed to the contact mailbox', async ({ page }) => {
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   await fillForm(page);
   const code = await page.getByTestId('captcha-code').textContent();
   await page.getByLabel('Enter the CAPTCHA code').fill(code!);

@@ -1,3 +1,4 @@
+import { paths } from '@fullstop/contracts';
 import { collectPageProblems } from '../../support/page-problems.ts';
 import { expect, open, PUBLIC_ROUTES, test } from './fixtures.ts';
 
@@ -17,7 +18,7 @@ test('the popup shows on every page until answered', async ({ page }) => {
 });
 
 test('Accept hides it, stores the flag and a site-wide cookie, and it stays away', async ({ page, context }) => {
-  await open(page, '/pricing');
+  await open(page, paths.pricing);
   await page.getByRole('dialog', { name: 'Cookie Policy' }).getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('true');
@@ -31,21 +32,21 @@ test('Accept hides it, stores the flag and a site-wide cookie, and it stays away
 });
 
 test('Reject hides it too and is remembered', async ({ page, context }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   await page.getByRole('dialog', { name: 'Cookie Policy' }).getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('false');
   expect((await context.cookies()).find((c) => c.name === 'CookieConsent')).toBeUndefined();
-  await open(page, '/contact-us');
+  await open(page, paths.contactUs);
   await page.waitForTimeout(400);
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
 });
 
 test('an answer given in another tab hides the popup here', async ({ page, context }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toBeVisible();
   const other = await context.newPage();
-  await open(other, '/services');
+  await open(other, paths.services);
   await other.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByRole('dialog', { name: 'Cookie Policy' })).toHaveCount(0);
 });

@@ -1,3 +1,4 @@
+import { paths } from '@fullstop/contracts';
 import { collectPageProblems, enforceStrictStyleCsp } from '../../support/page-problems.ts';
 import { expect, open, PUBLIC_ROUTES, test } from './fixtures.ts';
 
@@ -18,7 +19,7 @@ for (const consented of [true, false]) {
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       }
       // The contact form's phone widget loads after hydration and brings its own stylesheet.
-      await open(page, '/contact-us');
+      await open(page, paths.contactUs);
       await expect(page.locator('.PhoneInputCountrySelect')).toHaveCount(1);
       expect(problems).toEqual([]);
     });

@@ -1,15 +1,7 @@
+import { marketingPaths } from '@fullstop/contracts';
 import { test as base, expect, type Page } from '@playwright/test';
 
-export const PUBLIC_ROUTES = [
-  '/',
-  '/services',
-  '/pricing',
-  '/contact-us',
-  '/privacy-policy',
-  '/cookie-policy',
-  '/terms-of-service',
-  '/disclaimer',
-] as const;
+export const PUBLIC_ROUTES = marketingPaths;
 
 /** Opens a page and waits until React has hydrated it, so clicks are not lost on the prerendered HTML. */
 export async function open(page: Page, url: string): Promise<void> {

@@ -1,7 +1,8 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, test } from './fixtures.ts';
 
 test('home has its four sections and the tagline', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   for (const id of ['welcome-section', 'what-section', 'why-section', 'how-section']) {
     await expect(page.locator(`#${id}`)).toBeAttached();
   }
@@ -9,7 +10,7 @@ test('home has its four sections and the tagline', async ({ page }) => {
 });
 
 test('"Run all tests" removes the first cover for good', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   const cover = page.getByTestId('first-cover');
   await expect(cover).toBeVisible();
   await expect(page.getByRole('img', { name: 'Test suite: all 6 tests passed' })).toBeAttached();
@@ -24,7 +25,7 @@ test('"Run all tests" removes the first cover for good', async ({ page }) => {
 });
 
 test('the second cover hides once scrolled past 1.3 times its image block height', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   const cover = page.getByTestId('second-cover');
   await expect(cover).toBeVisible();
   const height = await page.getByTestId('second-image-block').evaluate((el) => (el as HTMLElement).offsetHeight);

@@ -1,3 +1,4 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, PUBLIC_ROUTES, test } from './fixtures.ts';
 
 test('every public page renders without console errors or CSP violations', async ({ page }) => {
@@ -19,14 +20,14 @@ test('the 404 page shows the spec text, and a failed page load shows the router 
   await expect(page.getByText('Sorry, the page you are looking for does not exist.')).toBeVisible();
 
   await page.route('**/assets/services-page-*.js', (route) => route.abort());
-  await open(page, '/');
+  await open(page, paths.home);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
   await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' }).locator('+ p')).not.toBeEmpty();
 });
 
 test('the header links to every public page and to Login for a visitor', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const [name, path] of [['Services', '/services'], ['Pricing', '/pricing'], ['Contact Us', '/contact-us'], ['Home', '/']] as const) {
     await nav.getByRole('link', { name, exact: true }).click();
@@ -39,7 +40,7 @@ test('the header links to every public page and to Login for a visitor', async (
 
 test('the header links to the Dashboard when the stored flag says authenticated', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('isAuthenticated', 'true'));
-  await open(page, '/pricing');
+  await open(page, paths.pricing);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
   await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
@@ -49,7 +50,7 @@ test.describe('on a 375 px phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
   test('the hamburger opens and closes the menu, and a link click closes it', async ({ page }) => {
-    await open(page, '/');
+    await open(page, paths.home);
     const toggle = page.getByRole('button', { name: 'Open menu' });
     const menuLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' });
     await expect(menuLink).toBeHidden();
@@ -75,7 +76,7 @@ test.describe('on a 375 px phone', () => {
 });
 
 test('the footer has every Quick Link, Legal and Resources link and the 2024 copyright', async ({ page }) => {
-  await open(page, '/services');
+  await open(page, paths.services);
   const footer = page.getByRole('contentinfo');
   const expected: Record<string, [string, string][]> = {
     'Quick Links': [['Home', '/'], ['Services', '/services'], ['Pricing', '/pricing'], ['Contact Us', '/contact-us']],
@@ -94,7 +95,7 @@ test('the footer has every Quick Link, Legal and Resources link and the 2024 cop
 });
 
 test('a skip link leads keyboard users past the header', async ({ page }) => {
-  await open(page, '/pricing');
+  await open(page, paths.pricing);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();

@@ -1,3 +1,4 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, test } from './fixtures.ts';
 
 const PAGES = [
@@ -18,7 +19,7 @@ for (const [route, title, phrases] of PAGES) {
 }
 
 test('the contents links scroll to their section with the offset', async ({ page }) => {
-  await open(page, '/privacy-policy');
+  await open(page, paths.privacyPolicy);
   await page.getByRole('navigation', { name: 'Contents' }).getByRole('link', { name: 'Your rights' }).click();
   await expect(page).toHaveURL(/#section-8$/);
   await expect.poll(() => page.evaluate(() => Math.round(document.getElementById('section-8')!.getBoundingClientRect().top))).toBeLessThanOrEqual(102);

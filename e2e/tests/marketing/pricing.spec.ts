@@ -1,3 +1,4 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, test } from './fixtures.ts';
 
 const PILLS = [
@@ -7,7 +8,7 @@ const PILLS = [
 ];
 
 test('the headline, the 15 pills, the comparison and the call to action', async ({ page }) => {
-  await open(page, '/pricing');
+  await open(page, paths.pricing);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Optimized QA Solutions at Competitive Rates');
   const pills = page.getByRole('list', { name: 'Features we test' }).getByRole('listitem');
   await expect(pills).toHaveText(PILLS);
@@ -24,7 +25,7 @@ test('the headline, the 15 pills, the comparison and the call to action', async 
 
 test('five random pills are highlighted and reshuffled every 5000 ms', async ({ page }) => {
   await page.clock.install();
-  await open(page, '/pricing');
+  await open(page, paths.pricing);
   // From here on, time moves only when the test says so.
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   const highlighted = () => page.locator('.pills li[data-highlighted="true"]').allTextContents();

@@ -1,7 +1,8 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, settledTop, test } from './fixtures.ts';
 
 test('a route change without a hash scrolls to the top', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
   await page.getByRole('contentinfo').getByRole('link', { name: 'Pricing' }).click();
@@ -22,7 +23,7 @@ for (const [url, id] of [
 }
 
 test('footer anchor links scroll smoothly to their section with the offset', async ({ page }) => {
-  await open(page, '/services');
+  await open(page, paths.services);
   const link = page.getByRole('contentinfo').getByRole('link', { name: 'InHouse QA vs Us' });
   await link.scrollIntoViewIfNeeded();
   // The page is not reloaded by client-side navigation, so this listener sees every scroll step.
@@ -70,6 +71,6 @@ for (const [route, items] of INDICATORS) {
 }
 
 test('at the top of the home page no section is highlighted', async ({ page }) => {
-  await open(page, '/');
+  await open(page, paths.home);
   await expect(page.getByRole('navigation', { name: 'Sections on this page' }).locator('[aria-current="true"]')).toHaveCount(0);
 });

@@ -1,7 +1,8 @@
+import { paths } from '@fullstop/contracts';
 import { expect, open, test } from './fixtures.ts';
 
 test('the web and mobile cards list every service of the spec', async ({ page }) => {
-  await open(page, '/services');
+  await open(page, paths.services);
   const web = page.getByRole('article', { name: 'Web application testing' });
   const mobile = page.getByRole('article', { name: 'Mobile application testing' });
   for (const item of [

@@ -5,7 +5,9 @@ test.describe('route guards', () => {
   test('a visitor who is not logged in never sees /dashboard/*', async ({ page }) => {
     for (const path of [paths.dashboard, paths.insights, paths.setup, paths.tests, paths.reports, paths.requests, '/dashboard/anything/else']) {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/login$/);
+      // Issue 8: /login keeps the page asked for, to return to it after logging in.
+      const next = path === paths.dashboard ? '' : `?next=${encodeURIComponent(path)}`;
+      await expect(page).toHaveURL(new RegExp(`/login${next.replace(/[?]/g, '\\?')}$`));
       await expect(page.getByRole('heading', { name: 'User Login' })).toBeVisible();
     }
   });
@@ -28,7 +30,7 @@ test.describe('route guards', () => {
     page.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(r.url());
     });
-    await page.goto('/');
+    await page.goto(paths.home);
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((u) => /portal|login|dashboard|insights|recharts/i.test(u))).toEqual([]);
   });

@@ -1,8 +1,9 @@
+import { apiPaths, paths } from '@fullstop/contracts';
 import { DEMO, expect, storedAuth, test } from '../../support/portal.ts';
 
 test.describe('login', () => {
   test('three failed logins bring a required captcha; the right one lets the client in', async ({ page }) => {
-    await page.goto('/login');
+    await page.goto(paths.login);
     await expect(page.getByRole('heading', { name: 'User Login' })).toBeVisible();
     const email = page.getByLabel('Email');
     const password = page.getByLabel('Password');
@@ -48,9 +49,9 @@ test.describe('login', () => {
   test('the form checks the email format and a missing password before calling the server', async ({ page }) => {
     let calls = 0;
     page.on('request', (r) => {
-      if (r.url().endsWith('/auth/login')) calls++;
+      if (r.url().endsWith(apiPaths.login)) calls++;
     });
-    await page.goto('/login');
+    await page.goto(paths.login);
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await expect(page.getByText('Please enter a valid email address.')).toBeVisible();
@@ -59,14 +60,14 @@ test.describe('login', () => {
   });
 
   test('links to the contact form to register', async ({ page }) => {
-    await page.goto('/login');
+    await page.goto(paths.login);
     await expect(page.getByText("Don't have an account?")).toBeVisible();
     await page.getByRole('link', { name: 'Register' }).click();
     await expect(page).toHaveURL(/\/contact-us#form-section$/);
   });
 
   test('forgot password: its own captcha, the empty-email message, the confirmation, and Back', async ({ page }) => {
-    await page.goto('/login');
+    await page.goto(paths.login);
     await page.getByLabel('Email').fill('x@e2e.test');
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
@@ -84,7 +85,7 @@ test.describe('login', () => {
     await submit.click();
     await expect(page.getByRole('alert')).toHaveText('CAPTCHA is incorrect. Please try again.');
 
-    const reset = page.waitForRequest((r) => r.url().endsWith('/auth/forgot-password') && r.method() === 'POST');
+    const reset = page.waitForRequest((r) => r.url().endsWith(apiPaths.forgotPassword) && r.method() === 'POST');
     await page.getByLabel('Enter the code shown').fill((await page.getByTestId('captcha-code').textContent()) ?? '');
     await submit.click();
     expect((await reset).postDataJSON()).toEqual({ email: DEMO.email });

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { paths } from '@fullstop/contracts';
+import { apiPaths, paths } from '@fullstop/contracts';
 import { createClient, importSuite } from '../../support/operator.ts';
 import { expect, loginThroughApi, test } from '../../support/portal.ts';
 
@@ -32,7 +32,7 @@ test.describe('reports open isolated from the portal', () => {
     test.setTimeout(90_000);
     const client = await createClient(request, { label: 'sandbox', website: 'https://site.invalid' });
     await importSuite(request, client.clientId, SUITE);
-    const run = await request.get('/test/run/all?wait=true&timeout=60', { headers: { 'x-api-key': client.apiKey } });
+    const run = await request.get(`${apiPaths.runAllTests}?wait=true&timeout=60`, { headers: { 'x-api-key': client.apiKey } });
     expect(run.status(), await run.text()).toBe(200);
 
     // Plant the payload in the report the server keeps on disk (as a missed escape would leave it).

@@ -1,5 +1,5 @@
-import { paths } from '@fullstop/contracts';
-import { expect, test } from '../../support/portal.ts';
+import { apiPaths, paths } from '@fullstop/contracts';
+import { apiSession, DEMO, expect, test } from '../../support/portal.ts';
 
 test.describe('requests', () => {
   test('a client sends a request and sees it listed as open; another client never sees it', async ({ clientPage: page, request }) => {
@@ -20,9 +20,8 @@ test.describe('requests', () => {
     await expect(page.getByLabel('Title')).toHaveValue('');
 
     // Tenant isolation, through the API with the demo client's own session.
-    const demo = await request.post('/auth/login', { data: { email: 'demo@fullstop.test', password: 'fullstop-demo' } });
-    const { accessToken } = (await demo.json()) as { accessToken: string };
-    const theirs = await request.get('/requests', { headers: { authorization: `Bearer ${accessToken}` } });
+    const { accessToken } = await apiSession(request, DEMO);
+    const theirs = await request.get(apiPaths.requests, { headers: { authorization: `Bearer ${accessToken}` } });
     expect(((await theirs.json()) as { title: string }[]).map((r) => r.title)).not.toContain('Retest the checkout fix');
   });
 });

@@ -1,9 +1,10 @@
+import { paths } from '@fullstop/contracts';
 import { expect, loginThroughForm, test } from '../../support/portal.ts';
 import { mailTo, resetLinkOf } from '../../support/outbox.ts';
 
 test.describe('password reset', () => {
   test('the link of the reset mail sets a new password, once, and the new password logs in', async ({ page, client }) => {
-    await page.goto('/login');
+    await page.goto(paths.login);
     await page.getByRole('button', { name: 'Forgot Password?' }).click();
     await page.getByLabel('Email').fill(client.email);
     const code = await page.getByTestId('captcha-code').textContent();

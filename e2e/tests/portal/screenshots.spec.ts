@@ -1,12 +1,22 @@
 import { paths } from '@fullstop/contracts';
 import { DEMO, expect, loginThroughApi, test } from '../../support/portal.ts';
 import { SAMPLE_INSIGHTS } from '../../support/sample-insights.ts';
+import { tinyApk } from '../../support/zip.ts';
 
 /**
  * Full-page screenshots of every portal page at a phone's and a laptop's width, for a person to look at.
  * Skipped unless PORTAL_SCREENSHOTS names a folder: they assert nothing a user would notice by themselves.
  */
 const folder = process.env.PORTAL_SCREENSHOTS;
+/** Set PORTAL_SCREENSHOTS_LIVE=1 to show the demo's real insights (after a run) instead of the sample ones. */
+const live = process.env.PORTAL_SCREENSHOTS_LIVE === '1';
+const day = (n: number) => `2026-11-${String(10 + n).padStart(2, '0')}T10:42:00Z`;
+const SAMPLE_TRENDS = {
+  load: { runAt: day(9), points: [...Array(10).keys()].map((n) => ({ runId: `r${n}`, at: day(n), p95Ms: 100 + ((n * 37) % 60), averageMs: 40, failedRate: (n % 4) * 0.4 })) },
+  zap: { runAt: day(9), points: [...Array(10).keys()].map((n) => ({ runId: `r${n}`, at: day(n), High: n < 5 ? 1 : 0, Medium: 3, Low: 6 - (n % 3), Informational: 9 })) },
+  'frontend-report': { runAt: day(9), points: [...Array(10).keys()].map((n) => ({ runId: `r${n}`, at: day(n), passRate: 80 + (n % 5) * 4 })) },
+  'security-report': { runAt: day(9), points: [...Array(10).keys()].map((n) => ({ runId: `r${n}`, at: day(n), passRate: 91.7 })) },
+};
 const WIDTHS = [375, 1280] as const;
 
 const SAMPLE_REPORTS = {
@@ -31,9 +41,15 @@ test.describe('portal screenshots', () => {
       await shot('login');
       await page.getByRole('button', { name: 'Forgot Password?' }).click();
       await shot('forgot-password');
+      await page.goto(`${paths.login}?session=ended&next=${encodeURIComponent(paths.tests)}`);
+      await expect(page.getByText('Your session has ended. Please log in again.')).toBeVisible();
+      await shot('login-session-ended');
 
       await loginThroughApi(page, DEMO);
-      await page.route('**/insight/fetch/all', (route) => route.fulfill({ json: SAMPLE_INSIGHTS }));
+      if (!live) {
+        await page.route('**/insight/fetch/all', (route) => route.fulfill({ json: SAMPLE_INSIGHTS }));
+        await page.route('**/insight/trends', (route) => route.fulfill({ json: SAMPLE_TRENDS }));
+      }
       await page.route('**/report/fetch/all', (route) => route.fulfill({ json: SAMPLE_REPORTS }));
       await page.goto(paths.dashboard);
       await expect(page.getByText(/Welcome to your Dashboard/)).toBeVisible();
@@ -59,6 +75,19 @@ test.describe('portal screenshots', () => {
       await page.goto(paths.requests);
       await expect(page.getByRole('button', { name: 'Send request' })).toBeVisible();
       await shot('requests');
+      await page.goto(paths.history);
+      await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
+      await shot('history');
+      await page.goto(paths.setup);
+      await page.getByRole('button', { name: 'Generate New Key' }).click();
+      await shot('setup-confirm');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      page.once('dialog', (dialog) => void dialog.accept());
+      const android = page.locator('.portal-upload').filter({ hasText: 'Android APK' });
+      if (await android.getByRole('button', { name: 'Re-upload' }).isVisible()) await android.getByRole('button', { name: 'Re-upload' }).click();
+      await page.getByLabel('Choose the Android APK file').setInputFiles({ name: 'acme-shop-release.apk', mimeType: 'application/vnd.android.package-archive', buffer: await tinyApk() });
+      await expect(android.getByRole('button', { name: 'Re-upload' })).toBeVisible();
+      await shot('setup-uploaded');
     });
   }
 });

@@ -1,5 +1,5 @@
-import { paths } from '@fullstop/contracts';
-import { expect, loginThroughApi, storedAuth, test } from '../../support/portal.ts';
+import { apiPaths, paths } from '@fullstop/contracts';
+import { expect, loginThroughApi, maskedKey, storedAuth, test } from '../../support/portal.ts';
 import { SHORT_TOKEN_TTL } from '../../support/servers.ts';
 
 /** Runs in the project short-token-life, against a server whose access tokens live SHORT_TOKEN_TTL seconds. */
@@ -7,10 +7,10 @@ test.describe('session with short-lived access tokens', () => {
   test('a token that really expired is renewed while the page keeps working', async ({ page, client }) => {
     const session = await loginThroughApi(page, client);
     await page.goto(paths.setup);
-    await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
+    await expect(page.getByLabel('API Key')).toHaveValue(maskedKey(client.apiKey));
     const refreshes: string[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith('/auth/refresh-token')) refreshes.push(r.url());
+      if (r.url().endsWith(apiPaths.refreshToken)) refreshes.push(r.url());
     });
     await page.waitForTimeout((SHORT_TOKEN_TTL + 1) * 1000);
     // The next calls carry the expired token: one renewal, then each is retried and answers.

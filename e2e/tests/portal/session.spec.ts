@@ -1,5 +1,5 @@
-import { paths } from '@fullstop/contracts';
-import { expect, loginThroughApi, storedAuth, test } from '../../support/portal.ts';
+import { apiPaths, paths } from '@fullstop/contracts';
+import { expect, loginThroughApi, maskedKey, storedAuth, test } from '../../support/portal.ts';
 
 test.describe('session', () => {
   test('an access token the server no longer accepts is renewed once, silently', async ({ page, client }) => {
@@ -9,11 +9,11 @@ test.describe('session', () => {
     await page.evaluate(() => localStorage.setItem('accessToken', 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.expired'));
     const refreshes: string[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith('/auth/refresh-token')) refreshes.push(r.postData() ?? '');
+      if (r.url().endsWith(apiPaths.refreshToken)) refreshes.push(r.postData() ?? '');
     });
 
     await page.goto(paths.setup);
-    await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
+    await expect(page.getByLabel('API Key')).toHaveValue(maskedKey(client.apiKey));
     await expect(page).toHaveURL(/\/dashboard\/setup$/);
     expect(refreshes).toHaveLength(1);
     expect(JSON.parse(refreshes[0] ?? '{}')).toEqual({ token: session.refreshToken });
@@ -30,7 +30,9 @@ test.describe('session', () => {
       localStorage.setItem('refreshToken', 'revoked-refresh-token');
     });
     await page.goto(paths.setup);
-    await expect(page).toHaveURL(/\/login$/);
+    // Issue 8: the login page says the session ended, and keeps the page to return to.
+    await expect(page).toHaveURL(/\/login\?session=ended&next=%2Fdashboard%2Fsetup$/);
+    await expect(page.getByText('Your session has ended. Please log in again.')).toBeVisible();
     const stored = await storedAuth(page);
     expect(stored).toMatchObject({ accessToken: null, refreshToken: null, userData: null, apiKey: null });
     expect(stored.isAuthenticated).not.toBe('true');
@@ -39,7 +41,7 @@ test.describe('session', () => {
   test('logout clears the server caches, the storage, and lands on /login with a full page load', async ({ page, client }) => {
     await loginThroughApi(page, client);
     await page.goto(paths.setup);
-    await expect(page.getByLabel('API Key')).toHaveValue(client.apiKey);
+    await expect(page.getByLabel('API Key')).toHaveValue(maskedKey(client.apiKey));
     expect((await storedAuth(page)).apiKey).toBe(client.apiKey);
 
     const before = await storedAuth(page);
@@ -47,7 +49,7 @@ test.describe('session', () => {
     const order: string[] = [];
     page.on('response', (r) => {
       if (r.url().endsWith('/clearCache')) cleared.push(`${new URL(r.url()).pathname} ${r.status()}`);
-      if (r.url().endsWith('/clearCache') || r.url().endsWith('/auth/logout')) order.push(new URL(r.url()).pathname);
+      if (r.url().endsWith('/clearCache') || r.url().endsWith(apiPaths.logout)) order.push(new URL(r.url()).pathname);
     });
     const fullLoad = page.waitForEvent('load');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Logout' }).click();
@@ -56,8 +58,8 @@ test.describe('session', () => {
     expect(cleared.sort()).toEqual(['/clientProfile/clearCache 200', '/report/clearCache 200', '/test/clearCache 200']);
     // Then the session ends on the server: the refresh and access tokens it held no longer work.
     expect(order.at(-1)).toBe('/auth/logout');
-    expect((await page.request.post('/auth/refresh-token', { data: { token: before.refreshToken } })).status()).toBe(401);
-    expect((await page.request.get(`/clientProfile/${client.clientId}`, { headers: { authorization: `Bearer ${before.accessToken}` } })).status()).toBe(401);
+    expect((await page.request.post(apiPaths.refreshToken, { data: { token: before.refreshToken } })).status()).toBe(401);
+    expect((await page.request.get(`${apiPaths.clientProfile}/${client.clientId}`, { headers: { authorization: `Bearer ${before.accessToken}` } })).status()).toBe(401);
     const stored = await storedAuth(page);
     expect(stored).toMatchObject({ accessToken: null, refreshToken: null, userData: null, apiKey: null });
     expect(stored.isAuthenticated).not.toBe('true');

@@ -11,29 +11,21 @@ export const userData = z.object({
 });
 export type UserData = z.infer<typeof userData>;
 
+/** A string that must be there and not empty (`<name> is required`), at most `max` characters (`<name> is too long`). */
+const requiredString = (name: string, max: number) =>
+  z.string({ error: `${name} is required` }).min(1, { error: `${name} is required` }).max(max, { error: `${name} is too long` });
+
+const email = z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' });
+
 export const loginRequest = z.object({
-  email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
-  password: z
-    .string({ error: 'password is required' })
-    .min(1, { error: 'password is required' })
-    .max(1024, { error: 'password is too long' })
-    .refine(...safeTextCheck('password')),
+  email,
+  password: requiredString('password', 1024).refine(...safeTextCheck('password')),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-export const loginResponse = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
-  userData,
-});
-export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const refreshRequest = z.object({
-  token: z
-    .string({ error: 'token is required' })
-    .min(1, { error: 'token is required' })
-    .max(200, { error: 'token is too long' })
-    .refine(...safeTextCheck('token')),
+  token: requiredString('token', 200).refine(...safeTextCheck('token')),
 });
 export type RefreshRequest = z.infer<typeof refreshRequest>;
 
@@ -43,12 +35,15 @@ export const refreshResponse = z.object({
 });
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
+export const loginResponse = refreshResponse.extend({ userData });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
 /** Logout ends the session of this refresh token on the server (its refresh and access tokens). */
 export const logoutRequest = refreshRequest;
 export type LogoutRequest = RefreshRequest;
 
 export const forgotPasswordRequest = z.object({
-  email: z.email({ error: 'email must be a valid email address' }).max(254, { error: 'email must be at most 254 characters' }),
+  email,
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
@@ -64,10 +59,7 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 /** A signed-in user's password change: every session ends, the caller gets a fresh pair in a new one. */
 export const changePasswordRequest = z.object({
-  currentPassword: z
-    .string({ error: 'currentPassword is required' })
-    .min(1, { error: 'currentPassword is required' })
-    .max(1024, { error: 'currentPassword is too long' }),
+  currentPassword: requiredString('currentPassword', 1024),
   newPassword: resetPasswordRequest.shape.password,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

@@ -1,39 +1,31 @@
 import { z } from 'zod';
 
+/** Every figure of an insight is 0 until its kind has run. */
+const figure = z.number().default(0);
+const count = z.number().int().default(0);
+
 /** Spec section 3, load data: every field defaults to 0 or false. */
 export const loadInsight = z.object({
-  averageResponseTime: z.number().default(0),
-  maxResponseTime: z.number().default(0),
-  minResponseTime: z.number().default(0),
-  ninetyFifthPercentileResponseTime: z.number().default(0),
-  failedRequestsCount: z.number().default(0),
-  totalRequests: z.number().default(0),
-  successfulRequests: z.number().default(0),
-  dataSentBytes: z.number().default(0),
-  dataReceivedBytes: z.number().default(0),
-  failedRequestsRate: z.number().default(0),
+  averageResponseTime: figure,
+  maxResponseTime: figure,
+  minResponseTime: figure,
+  ninetyFifthPercentileResponseTime: figure,
+  failedRequestsCount: figure,
+  totalRequests: figure,
+  successfulRequests: figure,
+  dataSentBytes: figure,
+  dataReceivedBytes: figure,
+  failedRequestsRate: figure,
   customMetricThresholdMet: z.boolean().default(false),
 });
 export type LoadInsight = z.infer<typeof loadInsight>;
 
 /** Zap data: counts by risk, the key "False Positives" has a space as the spec writes it. */
-export const zapInsight = z.object({
-  High: z.number().int().default(0),
-  Medium: z.number().int().default(0),
-  Low: z.number().int().default(0),
-  Informational: z.number().int().default(0),
-  'False Positives': z.number().int().default(0),
-});
+export const zapInsight = z.object({ High: count, Medium: count, Low: count, Informational: count, 'False Positives': count });
 export type ZapInsight = z.infer<typeof zapInsight>;
 
 /** Test report data for the frontend and security cards; duration in seconds. */
-export const testReportInsight = z.object({
-  totalTests: z.number().int().default(0),
-  passedTests: z.number().int().default(0),
-  failedTests: z.number().int().default(0),
-  skippedTests: z.number().int().default(0),
-  duration: z.number().default(0),
-});
+export const testReportInsight = z.object({ totalTests: count, passedTests: count, failedTests: count, skippedTests: count, duration: figure });
 export type TestReportInsight = z.infer<typeof testReportInsight>;
 
 /** GET /insight/fetch/all: each key present only when its kind has run. */

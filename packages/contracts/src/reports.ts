@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from './text.ts';
 
-export const reportFormat = z.enum(['json', 'html', 'zip', 'xml']);
+export const reportFormat = z.enum(['json', 'html', 'zip', 'xml', 'pdf']);
 export type ReportFormat = z.infer<typeof reportFormat>;
 
 /** Spec section 3: a report has lastUpdated, or a formats list whose items have lastUpdated. */
@@ -68,3 +68,13 @@ export type ReportLinkResponse = z.infer<typeof reportLinkResponse>;
 export const reportViewQuery = z.object({
   token: text('token').min(1, { error: 'token is required' }).max(2000, { error: 'token is too long' }),
 });
+
+/**
+ * POST /report/link/{reportName}/{format}?locale=&timeZone=: the reader's `Intl.DateTimeFormat().resolvedOptions()`,
+ * so the report's times read in their own locale and zone. Either one unknown falls back to en-GB and UTC.
+ */
+export const reportLinkQuery = z.object({
+  locale: text('locale').max(100, { error: 'locale must be at most 100 characters' }).optional(),
+  timeZone: text('timeZone').max(100, { error: 'timeZone must be at most 100 characters' }).optional(),
+});
+export type ReportLinkQuery = z.infer<typeof reportLinkQuery>;

@@ -18,7 +18,13 @@ export const paths = {
   tests: '/dashboard/tests',
   reports: '/dashboard/reports',
   requests: '/dashboard/requests',
+  history: '/dashboard/history',
+  /** One run of the history; build it with historyRunPath. */
+  historyRun: '/dashboard/history/:runId',
 } as const;
+
+/** The address of one run's detail page. */
+export const historyRunPath = (runId: string) => paths.historyRun.replace(':runId', encodeURIComponent(runId));
 
 export type PathName = keyof typeof paths;
 

@@ -15,6 +15,10 @@ export type RunQueuedResponse = z.infer<typeof runQueuedResponse>;
 export const runStatus = z.enum(['queued', 'running', 'passed', 'failed', 'error', 'cancelled']);
 export type RunStatus = z.infer<typeof runStatus>;
 
+/** The status of one attempt of one test. */
+export const attemptStatus = z.enum(['running', 'passed', 'failed', 'error']);
+export type AttemptStatus = z.infer<typeof attemptStatus>;
+
 export const runTotals = z.object({
   totalTests: z.number().int(),
   passedTests: z.number().int(),
@@ -23,6 +27,18 @@ export const runTotals = z.object({
 });
 export type RunTotals = z.infer<typeof runTotals>;
 
+/** One test's outcome in a run. */
+const testOutcome = z.object({
+  testName: z.string(),
+  status: runStatus,
+  totals: runTotals.nullable(),
+  error: z.string().nullable(),
+});
+
+/** A test's outcome with where it stands in the suite and in the run (`runTestId` names it in the run's calls). */
+export const runTestOutcome = testOutcome.extend({ runTestId: z.string(), group: z.string(), kind: z.string() });
+export type RunTestOutcome = z.infer<typeof runTestOutcome>;
+
 /** With ?wait=true: the run's outcome, so a client's CI can gate a deploy on it. */
 export const runResultResponse = z.object({
   message: z.string(),
@@ -30,14 +46,7 @@ export const runResultResponse = z.object({
   status: runStatus,
   passed: z.boolean(),
   totals: runTotals,
-  tests: z.array(
-    z.object({
-      testName: z.string(),
-      status: runStatus,
-      totals: runTotals.nullable(),
-      error: z.string().nullable(),
-    }),
-  ),
+  tests: z.array(testOutcome),
 });
 export type RunResultResponse = z.infer<typeof runResultResponse>;
 
@@ -76,7 +85,7 @@ export type RunHistoryResponse = z.infer<typeof runHistoryResponse>;
 /** One attempt of one test of a run, kept even when a retry followed. */
 export const runAttempt = z.object({
   attempt: z.number().int(),
-  status: z.enum(['running', 'passed', 'failed', 'error']),
+  status: attemptStatus,
   workerId: z.string(),
   error: z.string().nullable(),
   startedAt: z.string(),
@@ -87,18 +96,8 @@ export const runAttempt = z.object({
 export const runDetailResponse = runResultResponse.extend({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
-  tests: z.array(
-    z.object({
-      testName: z.string(),
-      group: z.string(),
-      kind: z.string(),
-      status: runStatus,
-      totals: runTotals.nullable(),
-      error: z.string().nullable(),
-      durationMs: z.number().nullable(),
-      attempts: z.array(runAttempt),
-    }),
-  ),
+  /** `runTestId` is for the test's evidence (GET /test/runs/{runId}/tests/{runTestId}/evidence). */
+  tests: z.array(runTestOutcome.extend({ durationMs: z.number().nullable(), attempts: z.array(runAttempt) })),
 });
 export type RunDetailResponse = z.infer<typeof runDetailResponse>;
 
@@ -111,32 +110,19 @@ export type EventsTokenResponse = z.infer<typeof eventsTokenResponse>;
  * going back to `queued` after `running` means an attempt errored and a retry is queued. `run`: a whole run
  * changed. `snapshot`: sent first on connect, the latest event of each test.
  */
-export const testEvent = z.object({
+export const testEvent = runTestOutcome.extend({
   runId: z.string(),
-  runTestId: z.string(),
-  testName: z.string(),
-  group: z.string(),
-  kind: z.string(),
-  status: runStatus,
   attempt: z.number().int(),
   maxAttempts: z.number().int(),
   progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }).nullable(),
-  totals: runTotals.nullable(),
-  error: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
 export type TestEvent = z.infer<typeof testEvent>;
 
-export const runEvent = z.object({
-  runId: z.string(),
-  scope: z.string(),
-  status: runStatus,
-  totals: runTotals.nullable(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-});
-export type RunEvent = z.infer<typeof runEvent>;
+/** A whole run changed: the same fields as its entry in the run history. */
+export const runEvent = runSummary;
+export type RunEvent = RunSummary;
 
 export const testEventsSnapshot = z.object({ tests: z.record(z.string(), testEvent) });
 export type TestEventsSnapshot = z.infer<typeof testEventsSnapshot>;

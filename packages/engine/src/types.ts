@@ -1,4 +1,4 @@
-import type { LoadInsight, RunTotals } from '@fullstop/contracts';
+import type { RunTotals } from '@fullstop/contracts';
 import type { TargetGuardOptions } from './policy/target-guard.ts';
 
 /**
@@ -47,6 +47,8 @@ export interface RunContext {
   runDir: string;
   signal: AbortSignal;
   chromiumPath: string;
+  /** The wapiti executable the security scan starts; unset: DEFAULT_WAPITI_PATH. */
+  wapitiPath?: string;
   /** Parallel workers a browser runner may use. */
   workers: number;
   log: (message: string, data?: Record<string, unknown>) => void;
@@ -89,35 +91,32 @@ export interface CaseResult {
   status: 'passed' | 'failed' | 'skipped';
   durationMs: number;
   error?: string;
+  /** Optional detail a runner may add; reports show it when present. */
+  steps?: { title: string; durationMs: number; error?: string }[];
+  /** Screenshot and trace of the case, relative to the run folder. */
+  screenshot?: string;
+  trace?: string;
+  /** What an api or security check expected and what came back, in words. */
+  expected?: string;
+  actual?: string;
 }
 
-export type RunnerSummary =
-  | {
-      kind: 'load';
-      load: LoadInsight;
-      failuresByUrl: { url: string; status: number | 'error'; count: number }[];
-      requestsPerSecond?: number;
-      /** Each configured threshold with the measured value; `load.customMetricThresholdMet` is all of them met. */
-      thresholdChecks?: { name: string; limit: number; actual: number; met: boolean }[];
-    }
-  | {
-      kind: 'lighthouse';
-      /** Scores 0-100 keyed performance, accessibility, best-practices, seo. */
-      pages: { url: string; scores: Record<string, number>; passed?: boolean; failedThresholds?: string[]; error?: string }[];
-    }
-  | { kind: 'security-scan'; findings: Finding[] }
-  | { kind: 'mobile-static'; findings: Finding[]; app: Record<string, unknown> }
-  | {
-      kind: 'accessibility';
-      pages: {
-        url: string;
-        passed: boolean;
-        violationsByImpact: Record<string, number>;
-        violations?: { id: string; impact: string; help: string; nodes: number }[];
-        error?: string;
-      }[];
-    }
-  | { kind: 'browser' | 'security-checks' | 'api'; cases: CaseResult[] };
+/** The summary of a kind that reports a list of cases (browser, api, security-checks). */
+export interface CasesSummary<K extends TestKind> {
+  kind: K;
+  cases: CaseResult[];
+}
+
+/**
+ * Each kind's summary, by kind. Empty here: each runner folder's `facts.ts` adds its own
+ * (`declare module '../../types.ts' { interface KindSummaries { load: { kind: 'load'; ... } } }`), so a program
+ * that uses RunnerSummary must include those files. Nothing imports them by name, so apps/server and bench include
+ * every `runners/<kind>/facts.ts` by a glob in their tsconfig; without them, RunnerSummary names each kind missing.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface KindSummaries {}
+
+export type RunnerSummary = KindSummaries[TestKind];
 
 export interface RunnerResult {
   status: 'passed' | 'failed' | 'error';
@@ -131,8 +130,33 @@ export interface RunnerResult {
   errorCode?: string;
 }
 
+/** The summary of one kind. */
+export type SummaryOf<K extends TestKind> = RunnerSummary & { kind: K };
+
+/** Whether a run that ended with an error code is tried again while attempts remain. */
+export interface ErrorCodeFact {
+  retried: boolean;
+}
+
+/**
+ * What the server needs to know about a kind without loading its runner (browsers, Lighthouse): each runner
+ * folder states them in its `facts.ts`, its runner carries them, and the server reads them from `kinds`.
+ */
+export interface KindFacts<K extends TestKind = TestKind> {
+  kind: K;
+  /** Seconds a run may take before it is stopped and ends as an error; a manifest's `timeoutSeconds` overrides it. */
+  timeLimitSeconds: number;
+  /** Seconds a run usually takes here: the order of a test that has never run (longest first). */
+  typicalSeconds: number;
+  /** The summary of a run that could not run. */
+  emptySummary(): SummaryOf<K>;
+  /** Every error code a run of this kind can end with. */
+  errorCodes: Readonly<Record<string, ErrorCodeFact>>;
+}
+
 export interface Runner {
   kind: TestKind;
+  facts: KindFacts;
   /** Throws a ValidationError naming the field when options are wrong. */
   validate(test: TestDefinition): void;
   run(test: TestDefinition, target: RunTarget, ctx: RunContext): Promise<RunnerResult>;

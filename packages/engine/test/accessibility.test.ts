@@ -1,22 +1,18 @@
 import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchGuardedBrowser } from '../src/lib/guarded-browser.ts';
 import { createTargetGuard } from '../src/policy/target-guard.ts';
 import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('accessibility runner', () => {
-  let planted: FixtureServer;
-  let hardened: FixtureServer;
-  beforeAll(async () => {
-    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
-  });
-  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+  const planted = serverForSuite(startPlantedServer);
+  const hardened = serverForSuite(startHardenedServer);
 
   it('fails the page with planted violations and passes the clean ones', async () => {
     const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/a11y', '/slow'] }), localTarget(planted.url), await makeContext());
@@ -29,6 +25,17 @@ describe('accessibility runner', () => {
       ['label', 'critical', 1],
     ]);
     expect(form).toMatchObject({ url: `${planted.url}/a11y`, passed: false, violationsByImpact: { critical: 2, serious: 1, moderate: 0, minor: 0 } });
+    // Each rule says where (a selector per affected element), which standard it belongs to, and how to fix it.
+    const byId = new Map(form?.violations?.map((v) => [v.id, v]));
+    expect(byId.get('image-alt')).toMatchObject({ help: expect.stringMatching(/alternative text/i), targets: ['img'] });
+    expect(byId.get('label')?.targets).toEqual([expect.stringContaining('input')]);
+    expect(byId.get('document-title')?.targets).toEqual(['html']);
+    for (const v of form?.violations ?? []) {
+      expect(v.targets).toHaveLength(v.nodes);
+      expect(v.tags).toContain('wcag2a');
+      expect(v.tags?.some((t) => t.startsWith('cat.'))).toBe(false);
+      expect(new URL(v.helpUrl ?? '').hostname).toBe('dequeuniversity.com');
+    }
     expect(slow).toMatchObject({ passed: true, violationsByImpact: { critical: 0, serious: 0, moderate: 0, minor: 0 } });
     expect(result.totals).toEqual({ totalTests: 2, passedTests: 1, failedTests: 1, skippedTests: 0 });
 

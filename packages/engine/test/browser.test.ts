@@ -38,9 +38,32 @@ describe('browser runner', () => {
     ]);
     expect(cases[1]?.error).toContain('toBeVisible');
 
+    // The failing case says what it did, step by step, and which step failed; hooks and fixtures are left out.
+    const failing = cases[1]!;
+    expect(failing.steps?.map((s) => s.title)).toEqual([expect.stringContaining('Navigate to "/pricing"'), expect.stringContaining('toBeVisible')]);
+    expect(failing.steps?.[0]?.error).toBeUndefined();
+    expect(failing.steps?.[1]?.error).toContain('toBeVisible');
+    expect(failing.steps?.every((s) => s.durationMs >= 0)).toBe(true);
+    expect(cases[2]?.steps?.length).toBeGreaterThan(0);
+    expect(cases[0]?.steps).toBeUndefined();
+    // Its screenshot and trace are files inside the run folder: a PNG and a zip.
+    const screenshot = await readFile(path.join(ctx.runDir, failing.screenshot!));
+    expect(screenshot.subarray(1, 4).toString()).toBe('PNG');
+    const trace = await readFile(path.join(ctx.runDir, failing.trace!));
+    expect(trace.subarray(0, 2).toString()).toBe('PK');
+    expect(cases.filter((c) => c.screenshot || c.trace)).toEqual([failing]);
+
     const kinds = result.artifacts.map((a) => a.kind);
     expect(kinds.filter((k) => k === 'trace')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'screenshot')).toHaveLength(1);
+    const evidence = result.artifacts.filter((a) => a.kind === 'trace' || a.kind === 'screenshot');
+    expect(evidence).toHaveLength(2);
+    expect(evidence).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: failing.trace, label: `Trace: ${failing.name}` }),
+        expect.objectContaining({ path: failing.screenshot, label: `Screenshot: ${failing.name}` }),
+      ]),
+    );
     for (const artifact of result.artifacts) expect((await stat(path.join(ctx.runDir, artifact.path))).size).toBeGreaterThan(0);
     expect(await readFile(path.join(ctx.runDir, 'browser/html-report/index.html'), 'utf8')).toContain('<html');
     expect(await readFile(path.join(ctx.runDir, 'browser/junit.xml'), 'utf8')).toContain('tests="4"');

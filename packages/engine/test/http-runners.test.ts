@@ -1,14 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guardedRequest } from '../src/lib/http.ts';
 import { createTargetGuard } from '../src/policy/target-guard.ts';
 import { apiRunner } from '../src/runners/api/index.ts';
 import { securityChecksRunner } from '../src/runners/security-checks/index.ts';
 import type { CaseResult } from '../src/types.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { HARDENED_CREDENTIALS, startHardenedServer } from './fixtures/hardened-server.ts';
-import { startPlantedServer } from './fixtures/planted-server.ts';
+import { PLANTED, startPlantedServer } from './fixtures/planted-server.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 const casesOf = (summary: { kind: string; cases?: CaseResult[] }) => summary.cases ?? [];
@@ -22,12 +22,8 @@ const checksTest = testOf('security-checks', {
 });
 
 describe('security-checks runner', () => {
-  let planted: FixtureServer;
-  let hardened: FixtureServer;
-  beforeAll(async () => {
-    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
-  });
-  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+  const planted = serverForSuite(startPlantedServer);
+  const hardened = serverForSuite(startHardenedServer);
 
   it('fails every planted weakness by name', async () => {
     const result = await securityChecksRunner.run(checksTest, localTarget(planted.url), await makeContext());
@@ -50,12 +46,29 @@ describe('security-checks runner', () => {
       '/account refuses anonymous access',
     ]);
     expect(cases.find((c) => c.name === 'Login /login rejects wrong credentials')?.error).toBe('answered 200 to wrong credentials, expected 400, 401, 403, 422');
+    // Each check says what it wanted and what the site sent, a cookie by its name and flags, never its value.
+    const words = (name: string) => {
+      const c = cases.find((k) => k.name === name);
+      return [c?.expected, c?.actual];
+    };
+    expect(words('Login /login rejects wrong credentials')).toEqual(['status 400 or 401 or 403 or 422', 'status 200']);
+    expect(words('/account refuses anonymous access')).toEqual(['status 401 or 403, or a redirect to another page (a login)', 'status 200']);
+    expect(words('/: Referrer-Policy header is set')).toEqual(['header Referrer-Policy present', 'header Referrer-Policy missing']);
+    expect(words('/: no X-Powered-By header')).toEqual(['header X-Powered-By missing', `X-Powered-By: ${PLANTED.poweredBy}`]);
+    expect(words('/: cookie session is HttpOnly')).toEqual(['cookie session with HttpOnly', 'cookie session without HttpOnly']);
+    for (const c of cases.filter((k) => k.status !== 'skipped')) {
+      expect(c.expected?.length).toBeGreaterThan(0);
+      expect(c.actual?.length).toBeLessThanOrEqual(300);
+      expect(c.actual).not.toContain('abc123');
+    }
   });
 
   it('passes the hardened site', async () => {
     const result = await securityChecksRunner.run(checksTest, localTarget(hardened.url), await makeContext());
     expect(result.status).toBe('passed');
     expect(result.totals).toEqual({ totalTests: 14, passedTests: 11, failedTests: 0, skippedTests: 3 });
+    const nosniff = casesOf(result.summary).find((c) => c.name === '/: X-Content-Type-Options is nosniff');
+    expect(nosniff).toMatchObject({ expected: 'X-Content-Type-Options: nosniff', actual: 'X-Content-Type-Options: nosniff' });
   });
 
   it('fails plain http when https is required', async () => {
@@ -65,11 +78,7 @@ describe('security-checks runner', () => {
 });
 
 describe('api runner', () => {
-  let server: FixtureServer;
-  beforeAll(async () => {
-    server = await startHardenedServer();
-  });
-  afterAll(() => server.close());
+  const server = serverForSuite(startHardenedServer);
 
   it('asserts status, JSON fields, types and latency per request', async () => {
     const result = await apiRunner.run(
@@ -93,6 +102,18 @@ describe('api runner', () => {
       ['wrong field', 'failed', 'count is 2, expected 3; items.0.price is missing, expected a number'],
       ['wrong status', 'failed', 'status 401, expected 200 or 204'],
     ]);
+    // A failed case shows the failed assertions only; a passed one all of them. The token the login returns and
+    // the credentials sent are the client's: they show only as far as the manifest asserted them.
+    expect(cases.map((c) => [c.expected, c.actual])).toEqual([
+      [
+        'status 200; within 5000 ms; header content-type containing "json"; count = 2; items.1.name = "pear"; items: an array',
+        expect.stringMatching(/^status 200; \d+\.\d ms; content-type: application\/json[^;]*; count = 2; items.1.name = "pear"; items: an array$/),
+      ],
+      ['status 200; token = "t"', 'status 200; token = "t"'],
+      ['count = 3; items.0.price: a number', 'count = 2; items.0.price missing'],
+      ['status 200 or 204', 'status 401'],
+    ]);
+    expect(JSON.stringify(cases)).not.toContain(HARDENED_CREDENTIALS.password);
     expect(cases[0]!.durationMs).toBeGreaterThan(0);
   });
 

@@ -1,19 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lighthouseRunner } from '../src/runners/lighthouse/index.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 // One page only: lighthouse takes ~9 s and ~290 MB a page.
 describe('lighthouse runner', () => {
-  let server: FixtureServer;
-  beforeAll(async () => {
-    server = await startPlantedServer();
-  });
-  afterAll(() => server.close());
+  const server = serverForSuite(startPlantedServer);
 
   it('scores the four categories, applies thresholds and writes the HTML report', async () => {
     const ctx = await makeContext();
@@ -31,6 +27,9 @@ describe('lighthouse runner', () => {
     expect(page?.scores.performance).toBeGreaterThanOrEqual(50);
     expect(page?.scores.accessibility).toBeLessThan(95);
     expect(page?.failedThresholds).toEqual([`accessibility ${page?.scores.accessibility} < 95`]);
+    // A tiny local page leaves little to save: whatever Lighthouse suggests comes with the savings it estimated.
+    expect(page?.opportunities).toBeInstanceOf(Array);
+    for (const o of page?.opportunities ?? []) expect(Math.max(o.savingsMs ?? 0, o.savingsBytes ?? 0)).toBeGreaterThan(0);
     expect(result.status).toBe('failed');
     expect(result.totals).toEqual({ totalTests: 1, passedTests: 0, failedTests: 1, skippedTests: 0 });
     const html = result.artifacts.find((a) => a.kind === 'html-report');

@@ -1,21 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadInsight } from '@fullstop/contracts';
 import { loadRunner } from '../src/runners/load/index.ts';
-import { percentile } from '../src/runners/load/stats.ts';
+import { countInSecond, emptySamples, percentile, perSecondSeries } from '../src/runners/load/stats.ts';
 import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { isPrivateAddress } from '../src/policy/private-address.ts';
 import { PUBLIC_LOOPBACK, startTwinServers } from './fixtures/rebinding.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('load runner', () => {
-  let server: FixtureServer;
-  beforeAll(async () => {
-    server = await startPlantedServer();
-  });
-  afterAll(() => server.close());
+  const server = serverForSuite(startPlantedServer);
 
   it('counts every request the server saw, with exact times, bytes and failures per URL', async () => {
     server.resetCounters();
@@ -42,9 +38,10 @@ describe('load runner', () => {
     expect(Number.isInteger(load.averageResponseTime)).toBe(false);
     expect(load.minResponseTime).toBeLessThanOrEqual(load.ninetyFifthPercentileResponseTime);
     expect(load.ninetyFifthPercentileResponseTime).toBeLessThanOrEqual(load.maxResponseTime);
-    // Every request is the same GET: bytes sent are its length times the count.
+    // Every request is the same GET: bytes sent are its length times the count, exactly what the server read.
     expect(load.dataSentBytes % amount).toBe(0);
     expect(load.dataSentBytes / amount).toBeGreaterThan(20);
+    expect(load.dataSentBytes).toBe(server.requestBytes);
     expect(load.dataReceivedBytes).toBeGreaterThan(amount * 100);
     const written = JSON.parse(await readFile(path.join(ctx.runDir, result.artifacts[0]!.path), 'utf8'));
     expect(written.load.totalRequests).toBe(amount);
@@ -66,6 +63,42 @@ describe('load runner', () => {
     // Two request shapes, 100 of each: the second carries an extra header, so the total is not a multiple of one.
     const flakyRequest = `GET /flaky HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n\r\n`.length;
     expect(load.dataSentBytes).toBeGreaterThan(200 * flakyRequest);
+    expect(load.dataSentBytes).toBe(server.requestBytes);
+  });
+
+  it('counts the bytes of a request body as sent', async () => {
+    server.resetCounters();
+    const body = JSON.stringify({ note: 'x'.repeat(1000) });
+    const result = await loadRunner.run(
+      testOf('load', { requests: [{ path: '/api/items', method: 'POST', headers: { 'content-type': 'application/json' }, body }], connections: 2, amount: 20 }),
+      localTarget(server.url),
+      await makeContext(),
+    );
+    if (result.summary.kind !== 'load') throw new Error(result.error);
+    expect(server.requests).toBe(20);
+    expect(result.summary.load.dataSentBytes).toBe(server.requestBytes);
+    expect(result.summary.load.dataSentBytes).toBeGreaterThan(20 * body.length);
+  });
+
+  it('reports second by second what a time-boxed run did', async () => {
+    server.resetCounters();
+    const durationSeconds = 3;
+    const result = await loadRunner.run(testOf('load', { requests: [{ path: '/flaky' }], connections: 2, durationSeconds }), localTarget(server.url), await makeContext());
+    if (result.summary.kind !== 'load') throw new Error(result.error);
+    const { load, perSecond = [] } = result.summary;
+    // Each whole second of the run, plus the part-second at its end when something completed in it.
+    expect(perSecond.length).toBeGreaterThanOrEqual(durationSeconds);
+    expect(perSecond.length).toBeLessThanOrEqual(durationSeconds + 1);
+    expect(perSecond.map((s) => s.second)).toEqual(perSecond.map((_, i) => i));
+    expect(perSecond.reduce((sum, s) => sum + s.requests, 0)).toBe(load.totalRequests);
+    expect(perSecond.reduce((sum, s) => sum + s.errors, 0)).toBe(load.failedRequestsCount);
+    for (const s of perSecond.slice(0, durationSeconds)) {
+      expect(s.requests).toBeGreaterThan(0);
+      expect(s.p50).toBeGreaterThan(0);
+      expect(s.p50).toBeLessThanOrEqual(s.p95);
+      expect(s.p95).toBeLessThanOrEqual(s.p99);
+      expect(s.p99).toBeLessThanOrEqual(load.maxResponseTime);
+    }
   });
 
   it('fails the thresholds on the slow route and says which', async () => {
@@ -129,6 +162,24 @@ describe('load runner', () => {
     } finally {
       await twin.close();
     }
+  });
+
+  it('keeps a quiet second in the series, with nothing made up for it', () => {
+    const samples = emptySamples(3.4);
+    const respond = (second: number, ms: number, failed = false) => {
+      samples.times.push(ms);
+      samples.timeSeconds.push(second);
+      countInSecond(samples, second, failed);
+    };
+    respond(0, 10);
+    respond(0, 30, true);
+    countInSecond(samples, 0, true); // a connection error: no time
+    respond(2, 5);
+    expect(perSecondSeries(samples)).toEqual([
+      { second: 0, requests: 3, errors: 2, p50: 10, p95: 30, p99: 30 },
+      { second: 1, requests: 0, errors: 0, p50: 0, p95: 0, p99: 0 },
+      { second: 2, requests: 1, errors: 0, p50: 5, p95: 5, p99: 5 },
+    ]);
   });
 
   it('takes the nearest-rank 95th percentile', () => {

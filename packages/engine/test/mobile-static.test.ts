@@ -25,6 +25,13 @@ describe('mobile-static runner', () => {
       'mobile:ats-exception-domain Medium legacy.example.com',
       'mobile:ios-min-version Low ',
     ]);
+    // Each finding says what the weakness is, what in the app shows it, and how to fix it.
+    for (const f of result.summary.findings) {
+      expect(f.description?.length).toBeGreaterThan(40);
+      expect(f.evidence?.length).toBeGreaterThan(0);
+      expect(f.solution?.length).toBeGreaterThan(10);
+    }
+    expect(result.summary.findings.find((f) => f.param === 'android.permission.CAMERA')?.evidence).toBe('<uses-permission android:name="android.permission.CAMERA"/>');
     expect(result.summary.findings[0]?.url).toBe('android://com.example.planted');
     expect(result.summary.findings.at(-1)?.url).toBe('ios://com.example.planted');
     expect(result.summary.app).toMatchObject({ android: { package: 'com.example.planted', versionName: '1.2.3', usesSdk: { minSdkVersion: 21 } } });

@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countByRisk, securityScanRunner } from '../src/runners/security-scan/index.ts';
+import { describe, expect, it } from 'vitest';
+import { countByRisk } from '../src/lib/findings.ts';
+import { securityScanRunner } from '../src/runners/security-scan/index.ts';
 import type { Finding } from '../src/types.ts';
-import { html, type FixtureServer } from './fixtures/fixture-server.ts';
+import { html } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { PLANTED, startPlantedServer } from './fixtures/planted-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 const HTML_PAGE_RULES = ['10020', '10021', '10036', '10037', '10038', '10063', '10098'];
@@ -17,12 +19,8 @@ function findingsOf(result: Awaited<ReturnType<typeof securityScanRunner.run>>):
 }
 
 describe('security-scan runner', () => {
-  let planted: FixtureServer;
-  let hardened: FixtureServer;
-  beforeAll(async () => {
-    [planted, hardened] = await Promise.all([startPlantedServer(), startHardenedServer()]);
-  });
-  afterAll(() => Promise.all([planted.close(), hardened.close()]));
+  const planted = serverForSuite(startPlantedServer);
+  const hardened = serverForSuite(startHardenedServer);
 
   it('finds every planted issue, page by page, under its ZAP rule id', async () => {
     const result = await securityScanRunner.run(testOf('security-scan', { active: false }), localTarget(planted.url), await makeContext());
@@ -39,6 +37,11 @@ describe('security-scan runner', () => {
     expect(countByRisk(findings)).toEqual({ High: 0, Medium: 16, Low: 24, Informational: 0 });
     expect(findings.find((f) => f.ruleId === '10036')?.evidence).toBe(PLANTED.serverHeader);
     expect(findings.find((f) => f.ruleId === '90022')?.evidence).toContain('at Object.handler (/srv/app/routes/error.js:12:11)');
+    // Every finding says what the weakness is and how to fix it.
+    for (const f of findings) {
+      expect(f.description?.length).toBeGreaterThan(40);
+      expect(f.solution?.length).toBeGreaterThan(10);
+    }
     // No High finding: the default threshold (maxHigh 0) passes; a stricter one on Medium fails.
     expect(result.status).toBe('passed');
     const strict = await securityScanRunner.run(
@@ -87,6 +90,10 @@ describe('security-scan runner', () => {
     expect(result.error).toBeUndefined();
     const wapiti = findingsOf(result).filter((f) => f.ruleId.startsWith('wapiti:'));
     expect(wapiti.map((f) => [f.ruleId, f.risk, f.url, f.param])).toEqual([['wapiti:cross-site-scripting', 'Medium', `${planted.url}/search`, 'q']]);
+    // What it is, how to fix it, and the request that showed it, in wapiti's own words.
+    expect(wapiti[0]?.description).toMatch(/script/i);
+    expect(wapiti[0]?.solution?.length).toBeGreaterThan(20);
+    expect(wapiti[0]?.evidence).toMatch(/^XSS vulnerability found via injection in the parameter q · GET \/search\?q=\S+ HTTP\/1\.1$/);
     expect(result.status).toBe('failed');
     expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
   });

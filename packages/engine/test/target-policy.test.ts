@@ -13,6 +13,7 @@ import { loadRunner } from '../src/runners/load/index.ts';
 import { TEST_KINDS, type TestKind } from '../src/types.ts';
 import { PRIVATE_LOOPBACK, PUBLIC_LOOPBACK, rebindingNetwork, startTwinServers, treatPublic, type TwinServer } from './fixtures/rebinding.ts';
 import { proxiedGet, sendAndReset, tunnelledGet } from './fixtures/proxy-client.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
 import { makeContext, testOf } from './helpers.ts';
 
 const publicTarget = { baseUrl: 'https://203.0.113.10/shop/', allowedOrigins: ['https://198.51.100.7:8443'], allowPrivateAddresses: false };
@@ -253,11 +254,7 @@ describe('DNS rebinding: every connection goes to the address the guard approved
 });
 
 describe('policy proxy: a client that resets never takes the process down', () => {
-  let twin: TwinServer;
-  beforeAll(async () => {
-    twin = await startTwinServers();
-  });
-  afterAll(() => twin.close());
+  const twin = serverForSuite(startTwinServers);
 
   it('survives resets while the target check is pending, in the tunnel, 403, plain http and upgrade branches', async () => {
     const uncaught: unknown[] = [];

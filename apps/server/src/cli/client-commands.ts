@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ClientList, CreateClientResponse, CreateUserResponse, RevealApiKeyResponse } from '../features/operator/schemas.ts';
+import type { ClientList, NewClientResponse, NewUserResponse, RevealApiKeyResponse } from '@fullstop/contracts';
 import { clientFor } from './operator-client.ts';
 
 function print(json: boolean, value: unknown, text: string): void {
@@ -20,7 +20,7 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { name: string; website: string; email: string; password: string; username?: string; json?: boolean }, command: Command) => {
       const { json, ...body } = opts;
-      const created = await clientFor(command).post<CreateClientResponse>('/operator/clients', body);
+      const created = await clientFor(command).post<NewClientResponse>('/operator/clients', body);
       print(
         Boolean(json),
         created,
@@ -66,7 +66,7 @@ export function registerClientCommands(program: Command): void {
         username: opts.username,
         role: opts.operator ? 'operator' : 'client',
       };
-      const created = await clientFor(command).post<CreateUserResponse>('/operator/users', body);
+      const created = await clientFor(command).post<NewUserResponse>('/operator/users', body);
       print(Boolean(opts.json), created, `user id: ${created.userId}`);
     });
 }

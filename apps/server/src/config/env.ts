@@ -66,6 +66,28 @@ const envSchema = z.object({
   EVENT_STREAMS_PER_CREDENTIAL: z.coerce.number().int().positive().default(5),
   /** How often one shared query looks for other processes' run changes for every open stream (ms). */
   EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(2000),
+
+  // The test engine (features/engine/config.ts shapes these for it).
+  /** In-process workers: how many tests this process runs at once. 0 = this process only queues. Unset: 4, none under NODE_ENV=test. */
+  ENGINE_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Parallel Playwright workers inside one browser test. */
+  ENGINE_BROWSER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Retries of a test run that errored (could not run; a failed test is a result and is never retried). */
+  ENGINE_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  ENGINE_RETRY_DELAY: z.coerce.number().int().min(0).max(3600).default(2),
+  /** An attempt whose heartbeat is older than this (seconds) belonged to a dead process. */
+  ENGINE_STALE_AFTER: z.coerce.number().int().min(5).max(3600).default(30),
+  ENGINE_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** Import suites/demo for the demo client at start-up when it has none. */
+  ENGINE_DEMO_SUITE: bool.default(true),
+  /** Memory of one attempt's whole process tree (runner, browsers, tools), MB; over it the attempt is killed. */
+  ENGINE_RUN_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(2048),
+  /** Tests and benches only: a module exporting `runners` that runner processes load instead of the engine's. */
+  ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
+  /** Print every html report to pdf (and shrink screenshots) with Chromium. Unset: on, off under NODE_ENV=test. */
+  ENGINE_REPORT_PDF: bool.optional(),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  WAPITI_PATH: z.string().default('/usr/bin/wapiti'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -79,10 +101,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
-}
-
-export function resolveDataDir(env: Env): string {
-  return path.resolve(env.DATA_DIR);
 }
 
 /** The product's own address, used in emails and as the demo client's website. */

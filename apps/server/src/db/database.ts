@@ -11,7 +11,10 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
-/** The one Drizzle type every feature uses; the same queries run on PGlite and on PostgreSQL. */
+/**
+ * The one Drizzle type every feature uses; the same queries run on PGlite and on PostgreSQL. Both drivers'
+ * databases and a transaction's handle are one of these, so a repository function takes either.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 /** The raw connection under Drizzle, for pg-boss and the few places that need the driver itself. */
@@ -32,7 +35,7 @@ const MIGRATION_LOCK_ID = 724_911_003;
 
 /** Wraps an open PGlite (a folder, memory, or a restored snapshot). Closing the Database closes it. */
 export function fromPglite(pglite: PGlite): Database {
-  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: pglite, schema });
   return { db, raw: { kind: 'pglite', pglite }, close: () => pglite.close() };
 }
 
@@ -44,7 +47,7 @@ export function openPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzleNodePg({ client: pool, schema });
   return { db, raw: { kind: 'postgres', pool, url }, close: () => pool.end() };
 }
 

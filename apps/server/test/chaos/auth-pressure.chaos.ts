@@ -1,15 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResetToken } from '../../src/features/auth/reset.ts';
-import { bearer, buildTestApp, createTestClient, login, type TestClient } from '../helpers/app.ts';
-import { mailsTo, settledMailsTo } from '../helpers/auth.ts';
+import { createResetToken } from '../../src/features/auth/reset-token-repository.ts';
+import { bearer, createTestClient, login, type TestClient } from '../helpers/app.ts';
+import { buildAccountThrottledApp, MAX_PER_ACCOUNT, mailsTo, settledMailsTo } from '../helpers/auth.ts';
 
 /**
  * Auth under pressure: the reset-mail flood, resets racing refreshes, a storm of parallel guesses and mass
  * logouts, at a higher volume than the API tests. Each case prints its figures.
  */
-
-const MAX_PER_ACCOUNT = 5;
 
 function p95(ms: number[]): number {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -27,7 +25,7 @@ const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 describe('auth under pressure', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildTestApp({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: MAX_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000 } });
+    app = await buildAccountThrottledApp();
   });
   afterAll(async () => app?.close());
 

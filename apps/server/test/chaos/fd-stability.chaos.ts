@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RealServer } from './helpers/real-server.ts';
+import { describe, expect, it } from 'vitest';
+import { realServerForSuite } from './helpers/real-server.ts';
 
 const RUNS = 5;
 const TESTS_PER_RUN = 10;
@@ -16,14 +16,7 @@ const openDescriptors = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
  * own leaks (Lighthouse's were seen) die with its process.
  */
 describe('file descriptors over 50 attempts', () => {
-  const server = new RealServer({ ENGINE_WORKERS: '4', ENGINE_RETRIES: '0' });
-
-  beforeAll(async () => {
-    await server.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = realServerForSuite({ ENGINE_WORKERS: '4', ENGINE_RETRIES: '0' });
 
   it('stay where they were after the first run', { timeout: 180_000 }, async () => {
     const tests = Array.from({ length: TESTS_PER_RUN }, (_, i) => ({ name: `check ${i + 1}`, kind: 'api', options: {} }));

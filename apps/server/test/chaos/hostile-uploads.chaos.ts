@@ -18,7 +18,11 @@ const OPERATOR_TOKEN = 'fso_chaos-operator-token-0123456789abcdef';
 const MIB = 1024 ** 2;
 /** What the server must keep doing throughout. */
 const PROBE_EVERY_MS = 50;
-const PROBE_MAX_MS = 200;
+/**
+ * A frozen event loop (the 16-byte manifest once froze it for good) shows as probes of seconds; a second catches it
+ * on a machine other jobs keep busy. How quick the API stays under load is measured in bench/reliability.
+ */
+const PROBE_MAX_MS = 1000;
 const RSS_GROWTH_MAX = 300 * MIB;
 const BIG_UPLOAD_BYTES = 1_000_000_000;
 /** A run that takes longer is stuck (each of these takes well under a second). */
@@ -146,7 +150,7 @@ describe('hostile uploads against the real server', () => {
     throw new Error(`the server did not start (see ${dataDir}/server.log)`);
   }
 
-  it('keeps answering /healthz within 200 ms and its memory in check through a stuck manifest, bombs and a 1 GB upload and its run', { timeout: 180_000 }, async () => {
+  it('keeps answering /healthz within a second and its memory in check through a stuck manifest, bombs and a 1 GB upload and its run', { timeout: 180_000 }, async () => {
     const t0 = performance.now();
     await startServer();
     const operator = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' };

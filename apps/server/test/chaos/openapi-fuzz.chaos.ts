@@ -195,6 +195,7 @@ describe('the OpenAPI document, walked with odd inputs', () => {
     app = await build({
       database: await freshDatabase(),
       logger: { level: 'error', stream: logs },
+      runners: fakeRunners,
       env: {
         NODE_ENV: 'test',
         LOG_LEVEL: 'error',
@@ -209,7 +210,6 @@ describe('the OpenAPI document, walked with odd inputs', () => {
       },
     });
     await app.ready();
-    app.engine.deps.runners = fakeRunners;
     client = await clientWithSuite(app, { Group: [{ name: 'quick', kind: 'api' }] });
     const queued = await app.inject({ url: '/test/run/quick', headers: { 'x-api-key': client.apiKey } });
     known.push(client.clientId, queued.json<{ runId: string }>().runId, 'quick', 'json', 'html', 'zip', 'xml', 'android', 'ios');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesSupervisedBy, RealServer, SECRETS } from './helpers/real-server.ts';
+import { describe, expect, it } from 'vitest';
+import { processesSupervisedBy, realServerForSuite, SECRETS } from './helpers/real-server.ts';
 
 const MEMORY_MB = 256;
 
@@ -10,16 +10,9 @@ const MEMORY_MB = 256;
  * (not for the time limit, which would only repeat), /healthz answers throughout, and nothing is left running.
  */
 describe('hostile runners in the real server', () => {
-  const server = new RealServer({ ENGINE_WORKERS: '4', ENGINE_RETRIES: '1', ENGINE_RUN_MEMORY_MB: String(MEMORY_MB) });
+  const server = realServerForSuite({ ENGINE_WORKERS: '4', ENGINE_RETRIES: '1', ENGINE_RUN_MEMORY_MB: String(MEMORY_MB) });
 
-  beforeAll(async () => {
-    await server.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('ends each attempt in words, retries, and keeps the API answering', { timeout: 60_000 }, async () => {
+  it('ends each attempt in words, retries, and keeps the API answering', { timeout: 150_000 }, async () => {
     const apiKey = await server.clientWithSuite({
       Hostile: [
         { name: 'crashes', kind: 'api', options: { misbehave: 'exit' } },
@@ -31,7 +24,7 @@ describe('hostile runners in the real server', () => {
     });
     server.watchHealth();
     const runId = await server.runAll(apiKey);
-    const d = await server.waitForEnd(apiKey, runId, 45_000);
+    const d = await server.waitForEnd(apiKey, runId, 120_000);
     server.stopWatching();
 
     expect(d.status).toBe('error');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesOf, RealServer } from './helpers/real-server.ts';
+import { describe, expect, it } from 'vitest';
+import { chromiumOf, processesOf, type RealServer, realServerForSuite } from './helpers/real-server.ts';
 
 /** Waits for the first file of that name a run writes, and answers its content (the attempt's tag). */
 async function waitForFile(server: RealServer, name: string, timeoutMs: number): Promise<string> {
@@ -13,22 +13,13 @@ async function waitForFile(server: RealServer, name: string, timeoutMs: number):
   throw new Error(`no ${name} after ${timeoutMs} ms (see ${server.dataDir}/server.log)`);
 }
 
-const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(p.cmd));
-
 /**
  * The runner process is killed with SIGKILL while its test has a real Chromium open (launched detached by
  * playwright-core, in process groups of its own). The attempt ends as an error that says so, the retry runs and
  * passes, no test stays "running", and no Chromium of the killed attempt is left.
  */
 describe('a runner process killed with a browser open', () => {
-  const server = new RealServer({ ENGINE_WORKERS: '2', ENGINE_RETRIES: '1' });
-
-  beforeAll(async () => {
-    await server.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = realServerForSuite({ ENGINE_WORKERS: '2', ENGINE_RETRIES: '1' });
 
   it('ends the attempt, retries it, and leaves no Chromium behind', { timeout: 60_000 }, async () => {
     const apiKey = await server.clientWithSuite({

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesOf, RealServer, until } from './helpers/real-server.ts';
-
-const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(p.cmd));
+import { describe, expect, it } from 'vitest';
+import { BROWSER_AND_DETACHED, startBrowserAndDetached } from './helpers/browser-and-detached.ts';
+import { processesOf, realServerForSuite, until } from './helpers/real-server.ts';
 
 /**
  * The server (the supervisor of the runs) is killed with SIGKILL while one test has a real Chromium open and
@@ -13,30 +11,11 @@ const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(
  * either attempt is left, and both tests run again and pass.
  */
 describe('a server killed with browsers open', () => {
-  const server = new RealServer({ ENGINE_WORKERS: '2', ENGINE_RETRIES: '1' });
+  const server = realServerForSuite({ ENGINE_WORKERS: '2', ENGINE_RETRIES: '1' });
 
-  beforeAll(async () => {
-    await server.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('leaves no Chromium behind once it is started again', { timeout: 60_000 }, async () => {
-    const once = { misbehaveOnAttempts: [1], sleepMs: 60_000, sleepOnAttempts: [1] };
-    const apiKey = await server.clientWithSuite({
-      Hostile: [
-        { name: 'first', kind: 'browser', options: { misbehave: 'chromium', ...once } },
-        { name: 'second', kind: 'api', options: { misbehave: 'detached', ...once } },
-      ],
-    });
-    const runId = await server.runAll(apiKey);
-    await until('the browser and the detached child', () => server.runFiles('chromium.tag').length + server.runFiles('detached.tag').length === 2, 40_000);
-    const firstTag = readFileSync(server.runFiles('chromium.tag')[0]!, 'utf8');
-    const secondTag = readFileSync(server.runFiles('detached.tag')[0]!, 'utf8');
-    await until('the browser', () => chromiumOf(firstTag).length > 1, 10_000);
-    const secondHost = processesOf(secondTag).find((p) => p.cmd.includes('runner-host'))!;
-    expect(secondHost).toBeDefined();
+  it('leaves no Chromium behind once it is started again', { timeout: 120_000 }, async () => {
+    const apiKey = await server.clientWithSuite(BROWSER_AND_DETACHED);
+    const { runId, firstTag, secondTag, secondHost } = await startBrowserAndDetached(server, apiKey, 40_000);
 
     process.kill(secondHost.pid, 'SIGKILL');
     await server.kill();

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from '../helpers/app.ts';
+import { scratchDatabase } from '../helpers/scratch-database.ts';
+import { BROWSER_AND_DETACHED, startBrowserAndDetached } from './helpers/browser-and-detached.ts';
 import { processesOf, RealServer, until, WorkerProcess } from './helpers/real-server.ts';
-
-const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(p.cmd));
 
 /**
  * `fullstop worker` (PostgreSQL) is killed with SIGKILL while one test has a real Chromium open and another has
@@ -14,49 +11,28 @@ const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(
  * lost attempts up and both tests are retried and pass. Needs TEST_DATABASE_URL (a database of its own is made).
  */
 describe.skipIf(!TEST_DATABASE_URL)('a fullstop worker killed with browsers open', () => {
-  const dbName = `fullstop_chaos_${randomBytes(4).toString('hex')}`;
-  const admin = () => new pg.Client({ connectionString: TEST_DATABASE_URL });
-  const url = new URL(TEST_DATABASE_URL ?? 'postgres://x/x');
-  url.pathname = `/${dbName}`;
-  const server = new RealServer({ DATABASE_URL: url.toString(), ENGINE_WORKERS: '0' });
-  const workerEnv = { DATABASE_URL: url.toString(), ENGINE_STALE_AFTER: '5', ENGINE_RETRIES: '1' };
+  const database = scratchDatabase(TEST_DATABASE_URL ?? 'postgres://x/x', 'fullstop_chaos');
+  const server = new RealServer({ DATABASE_URL: database.url, ENGINE_WORKERS: '0' });
+  const workerEnv = { DATABASE_URL: database.url, ENGINE_STALE_AFTER: '5', ENGINE_RETRIES: '1' };
   const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    const c = admin();
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
+    await database.create();
     await server.start();
   });
   afterAll(async () => {
     for (const w of workers) await w.kill('SIGTERM');
     await server.close();
-    const c = admin();
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
+    await database.drop();
   });
 
-  it('leaves no process behind and retries both tests', { timeout: 60_000 }, async () => {
-    const once = { misbehaveOnAttempts: [1], sleepMs: 60_000, sleepOnAttempts: [1] };
-    const apiKey = await server.clientWithSuite({
-      Hostile: [
-        { name: 'first', kind: 'browser', options: { misbehave: 'chromium', ...once } },
-        { name: 'second', kind: 'api', options: { misbehave: 'detached', ...once } },
-      ],
-    });
+  it('leaves no process behind and retries both tests', { timeout: 120_000 }, async () => {
+    const apiKey = await server.clientWithSuite(BROWSER_AND_DETACHED);
     const worker = new WorkerProcess(server, workerEnv);
     workers.push(worker);
     await worker.start();
-    const runId = await server.runAll(apiKey);
-    await until('the browser and the detached child', () => server.runFiles('chromium.tag').length + server.runFiles('detached.tag').length === 2, 30_000);
-    const firstTag = readFileSync(server.runFiles('chromium.tag')[0]!, 'utf8');
-    const secondTag = readFileSync(server.runFiles('detached.tag')[0]!, 'utf8');
+    const { runId, firstTag, secondTag, secondHost } = await startBrowserAndDetached(server, apiKey, 30_000);
     expect(firstTag.startsWith(`${worker.child!.pid}.`)).toBe(true);
-    await until('the browser', () => chromiumOf(firstTag).length > 1, 10_000);
-    const secondHost = processesOf(secondTag).find((p) => p.cmd.includes('runner-host'))!;
-    expect(secondHost).toBeDefined();
 
     process.kill(secondHost.pid, 'SIGKILL');
     await worker.kill();

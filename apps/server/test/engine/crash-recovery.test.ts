@@ -1,17 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manifest, OPERATOR_TOKEN } from './helpers.ts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '../..');
-/** In the engine helper's port range (3150-3159). */
-const PORT = 3151;
-const base = `http://127.0.0.1:${PORT}`;
-const operator = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' };
+import { RealServer } from '../chaos/helpers/real-server.ts';
 
 /**
  * A real server process (embedded database, fake runners preloaded) is killed with SIGKILL while two tests run.
@@ -19,78 +7,20 @@ const operator = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'a
  * and passes, the one without ends as an error that says why. Every attempt stays in the run's history.
  */
 describe('a server killed during a run', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-crash-'));
-  let child: ChildProcess | null = null;
+  const server = new RealServer({ ENGINE_WORKERS: '2', ENGINE_RETRIES: '1' });
 
-  const spawnServer = () => {
-    const log = openSync(path.join(dataDir, 'server.log'), 'a');
-    return spawn(process.execPath, ['--import', 'tsx', '--import', path.join(here, 'fixtures/preload-fake-runners.ts'), 'src/main.ts'], {
-      cwd: serverRoot,
-      stdio: ['ignore', log, log],
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        FULLSTOP_DEMO: '0',
-        OPERATOR_TOKEN,
-        ENGINE_WORKERS: '2',
-        ENGINE_RETRIES: '1',
-        ENGINE_RETRY_DELAY: '0',
-      },
-    });
-  };
-
-  const start = async () => {
-    child = spawnServer();
-    // The killed process's data-directory lock goes stale after ~15 s: until then a new server refuses to start.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) {
-        await new Promise((r) => setTimeout(r, 1000));
-        child = spawnServer();
-        continue;
-      }
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    throw new Error(`the server did not start (see ${dataDir}/server.log)`);
-  };
-
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    if (!process.env.KEEP_CRASH_DIR) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => server.close());
 
   it('retries the test that has attempts left and fails the other with the reason', { timeout: 150_000 }, async () => {
-    await start();
-    const created = await fetch(`${base}/operator/clients`, {
-      method: 'POST',
-      headers: operator,
-      body: JSON.stringify({ name: 'Crash Co', website: 'https://crash.example', email: 'crash@example.test', password: 'crash password 1', username: 'crash' }),
-    });
-    expect(created.status).toBe(201);
-    const { clientId } = (await created.json()) as { clientId: string };
-    const revealed = await fetch(`${base}/operator/clients/${clientId}/reveal-api-key`, { method: 'POST', headers: operator, body: '{}' });
-    const { apiKey } = (await revealed.json()) as { apiKey: string };
-    const suite = manifest({
+    await server.start();
+    const apiKey = await server.clientWithSuite({
       G: [
         { name: 'slow once', kind: 'browser', options: { sleepMs: 120_000, sleepOnAttempts: [1] } },
         { name: 'no retries', kind: 'api', options: { sleepMs: 120_000 }, retries: 0 },
       ],
     });
-    const imported = await fetch(`${base}/operator/clients/${clientId}/suite`, { method: 'POST', headers: operator, body: JSON.stringify({ files: [{ path: 'suite.json', content: suite }] }) });
-    expect(imported.status).toBe(201);
-    const key = { 'x-api-key': apiKey };
-    const { runId } = (await (await fetch(`${base}/test/run/all`, { headers: key })).json()) as { runId: string };
-
-    const detail = async () => (await (await fetch(`${base}/test/runs/${runId}`, { headers: key })).json()) as {
-      status: string;
-      tests: { testName: string; status: string; error: string | null; attempts: { status: string; error: string | null }[] }[];
-    };
+    const runId = await server.runAll(apiKey);
+    const detail = () => server.detail(apiKey, runId);
     for (let i = 0; i < 100; i++) {
       const d = await detail();
       if (d.tests.every((t) => t.status === 'running')) break;
@@ -98,9 +28,8 @@ describe('a server killed during a run', () => {
     }
     expect((await detail()).tests.map((t) => t.status)).toEqual(['running', 'running']);
 
-    child!.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
-    await start();
+    await server.kill();
+    await server.start();
 
     let d = await detail();
     for (let i = 0; i < 150 && !['passed', 'failed', 'error'].includes(d.status); i++) {

@@ -6,7 +6,7 @@ import { engineRunTests } from '../../src/db/schema/index.ts';
 import { eventHubOf } from '../../src/features/engine/routes/events-route.ts';
 import { bearer, buildTestApp, login, type TestClient } from '../helpers/app.ts';
 import { fakeRunners } from './fixtures/fake-runners.ts';
-import { clientWithSuite, OPERATOR_TOKEN } from './helpers.ts';
+import { clientWithSuite, key, OPERATOR_TOKEN } from './helpers.ts';
 
 const POLL_MS = 150;
 const CAP = 5;
@@ -77,7 +77,6 @@ describe('event streams: capped per credential, closed with their credential, on
     if (res.status === 200) open.push(stream);
     return stream;
   };
-  const key = (c: TestClient) => ({ 'x-api-key': c.apiKey });
   const tokenFor = async (headers: Record<string, string>) => {
     const res = await app.inject({ method: 'POST', url: '/test/events/token', headers });
     expect(res.statusCode).toBe(200);
@@ -89,8 +88,7 @@ describe('event streams: capped per credential, closed with their credential, on
   };
 
   beforeAll(async () => {
-    app = await buildTestApp({ env: { OPERATOR_TOKEN, EVENT_STREAMS_PER_CREDENTIAL: CAP, EVENT_STREAM_POLL_MS: POLL_MS } });
-    app.engine.deps.runners = fakeRunners;
+    app = await buildTestApp({ env: { OPERATOR_TOKEN, EVENT_STREAMS_PER_CREDENTIAL: CAP, EVENT_STREAM_POLL_MS: POLL_MS }, runners: fakeRunners });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     a = await clientWithSuite(app, { G: [{ name: 'one', kind: 'api' }] });

@@ -6,13 +6,15 @@ import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
 export const OPERATOR_TOKEN = 'fso_test-operator-token-0123456789abcdef';
 export const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
-/** The real app with the fake runners in place of the real ones; workers only when a test starts them. */
-export async function buildEngineApp(): Promise<FastifyInstance> {
-  const app = await buildTestApp({ env: { OPERATOR_TOKEN } });
-  app.engine.deps.runners = fakeRunners;
-  app.engine.deps.runnersModule = FAKE_RUNNERS_MODULE;
+/** The real app with the fake runners in place of the real ones; `workers` started at once (none: the test starts them). */
+export async function buildEngineApp(workers = 0): Promise<FastifyInstance> {
+  const app = await buildTestApp({ env: { OPERATOR_TOKEN }, runners: fakeRunners, runnersModule: FAKE_RUNNERS_MODULE });
+  if (workers > 0) await app.engine.startWorkers(workers);
   return app;
 }
+
+/** The headers of a call with the client's API key. */
+export const key = (c: TestClient) => ({ 'x-api-key': c.apiKey });
 
 export type SuiteTest = { name: string; kind: string; options?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -29,11 +31,29 @@ export async function importSuite(app: FastifyInstance, clientId: string, files:
   });
 }
 
+/** The suite the run, report and insight tests share: a passing and a failing browser test, a load test, a scan. */
+export function mixedSuite(moreSecurity: SuiteTest[] = []): Record<string, SuiteTest[]> {
+  return {
+    Frontend: [
+      { name: 'marketing pages', kind: 'browser', options: { outcome: 'pass' } },
+      { name: 'checkout', kind: 'browser', options: { outcome: 'fail' } },
+    ],
+    Performance: [{ name: 'home load', kind: 'load' }],
+    Security: [{ name: 'zap scan', kind: 'security-scan' }, ...moreSecurity],
+  };
+}
+
 export async function clientWithSuite(app: FastifyInstance, groups: Record<string, SuiteTest[]>): Promise<TestClient> {
   const c = await createTestClient(app);
   const res = await importSuite(app, c.clientId, { 'suite.json': manifest(groups) });
   expect(res.statusCode, res.body).toBe(201);
   return c;
+}
+
+/** An app with `workers` workers, client `a` with this suite and client `b` without any. */
+export async function engineWithTwoClients(workers: number, groups: Record<string, SuiteTest[]>) {
+  const app = await buildEngineApp(workers);
+  return { app, a: await clientWithSuite(app, groups), b: await createTestClient(app) };
 }
 
 /** Polls GET /test/runs/{id} until the run ends. */
@@ -46,4 +66,11 @@ export async function waitForRunEnd(app: FastifyInstance, apiKey: string, runId:
     if (Date.now() > deadline) throw new Error(`run ${runId} did not end: ${res.body}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Starts a run (all tests, or one by name) with the client's key and waits for it to end; answers the run detail. */
+export async function runAndWait(app: FastifyInstance, client: TestClient, scope = 'all', timeoutMs?: number) {
+  const res = await app.inject({ url: `/test/run/${encodeURIComponent(scope)}`, headers: key(client) });
+  expect(res.statusCode, res.body).toBe(200);
+  return waitForRunEnd(app, client.apiKey, res.json<{ runId: string }>().runId, timeoutMs);
 }

@@ -2,24 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUrlToken } from '../../src/features/engine/routes/events-token.ts';
 import { bearer, createTestClient, login, type TestClient } from '../helpers/app.ts';
-import { buildEngineApp, clientWithSuite, waitForRunEnd } from './helpers.ts';
+import { buildEngineApp, clientWithSuite, key, runAndWait } from './helpers.ts';
 
 /** Reports hold strings from the client's own site: they are served in a sandbox, never in the portal's origin. */
 describe('reports are isolated from the portal', () => {
   let app: FastifyInstance;
   let a: TestClient;
   let b: TestClient;
-  const key = (c: TestClient) => ({ 'x-api-key': c.apiKey });
   const NAME = 'checkout (cart)';
   const url = (format: string, name = NAME) => `/report/fetch/${encodeURIComponent(name)}/${format}`;
 
   beforeAll(async () => {
-    app = await buildEngineApp();
-    await app.engine.startWorkers(1);
+    app = await buildEngineApp(1);
     a = await clientWithSuite(app, { Frontend: [{ name: NAME, kind: 'browser', options: { outcome: 'fail' } }] });
     b = await createTestClient(app);
-    const run = await app.inject({ url: '/test/run/all', headers: key(a) });
-    await waitForRunEnd(app, a.apiKey, run.json().runId);
+    await runAndWait(app, a);
   });
   afterAll(async () => app?.close());
 
@@ -35,7 +32,8 @@ describe('reports are isolated from the portal', () => {
       expect(directives).toContain('img-src data:');
       expect(csp).not.toMatch(/allow-same-origin|allow-scripts|script-src/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['content-disposition']).toMatch(new RegExp(`^inline; filename="checkout-cart-[0-9-]+\\.${format}"$`));
+      const disposition = ['html', 'json'].includes(format) ? 'inline' : 'attachment';
+      expect(res.headers['content-disposition']).toMatch(new RegExp(`^${disposition}; filename="client-\\d+-checkout-cart-\\d{4}-\\d{2}-\\d{2}\\.${format}"; `));
     }
     // The HTML reporter escapes what the site gave it: the sandbox is the defence in depth behind that.
     const html = (await app.inject({ url: url('html'), headers: key(a) })).body;
@@ -64,7 +62,7 @@ describe('reports are isolated from the portal', () => {
 
     // A zip opened in a browser is a download.
     const zipLink = (await app.inject({ method: 'POST', url: url('zip').replace('/fetch/', '/link/'), headers: key(a) })).json<{ url: string }>().url;
-    expect((await app.inject({ url: zipLink })).headers['content-disposition']).toMatch(/^attachment; filename="[^"]+\.zip"$/);
+    expect((await app.inject({ url: zipLink })).headers['content-disposition']).toMatch(/^attachment; filename="[^"]+\.zip"; /);
   });
 
   it('another tenant can neither mint a link to the report nor reuse a link for another report', async () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, type TestClient } from '../helpers/app.ts';
-import { clientWithSuite, operator, waitForRunEnd, buildEngineApp } from './helpers.ts';
+import type { TestClient } from '../helpers/app.ts';
+import { engineWithTwoClients, key, mixedSuite, operator, waitForRunEnd } from './helpers.ts';
 
 function zipEntries(buf: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -23,27 +23,11 @@ describe('runs, reports and insights', () => {
   let app: FastifyInstance;
   let a: TestClient;
   let b: TestClient;
-  const key = (c: TestClient) => ({ 'x-api-key': c.apiKey });
 
   beforeAll(async () => {
-    app = await buildEngineApp();
-    await app.engine.startWorkers(3);
-    a = await clientWithSuite(app, {
-      Frontend: [
-        { name: 'marketing pages', kind: 'browser', options: { outcome: 'pass' } },
-        { name: 'checkout', kind: 'browser', options: { outcome: 'fail' } },
-      ],
-      Performance: [{ name: 'home load', kind: 'load' }],
-      Security: [
-        { name: 'zap scan', kind: 'security-scan' },
-        { name: 'security checks', kind: 'security-checks', options: { errorOnAttempts: [1] } },
-      ],
-    });
-    b = await createTestClient(app);
+    ({ app, a, b } = await engineWithTwoClients(3, mixedSuite([{ name: 'security checks', kind: 'security-checks', options: { errorOnAttempts: [1] } }])));
   });
-  afterAll(async () => {
-    await app.close();
-  });
+  afterAll(async () => app?.close());
 
   it('lists the suite as group name to test names, the spec’s shape', async () => {
     const res = await app.inject({ url: '/test/fetch/all', headers: key(a) });
@@ -99,18 +83,21 @@ describe('runs, reports and insights', () => {
     const res = await app.inject({ url: '/report/fetch/all', headers: key(a) });
     expect(res.statusCode).toBe(200);
     const reports = res.json();
-    expect(Object.keys(reports).sort()).toEqual(['Frontend', 'Performance', 'Security']);
+    // The test groups, and the run report of the Run all under "Full runs".
+    expect(Object.keys(reports).sort()).toEqual(['Frontend', 'Full runs', 'Performance', 'Security']);
     const checkout = reports.Frontend.checkout;
     expect(checkout.formats.map((f: { format: string }) => f.format).sort()).toEqual(['html', 'json', 'xml', 'zip']);
     expect(reports.Performance['home load'].formats.map((f: { format: string }) => f.format).sort()).toEqual(['html', 'json', 'zip']);
     for (const f of checkout.formats) expect(Number.isNaN(Date.parse(f.lastUpdated))).toBe(false);
 
-    const types = { json: 'application/json', html: 'text/html; charset=utf-8', zip: 'application/zip', xml: 'application/xml' };
+    const types = { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8', zip: 'application/zip', xml: 'application/xml' };
     for (const [format, type] of Object.entries(types)) {
       const file = await app.inject({ url: `/report/fetch/checkout/${format}`, headers: key(a) });
       expect(file.statusCode, format).toBe(200);
       expect(file.headers['content-type']).toBe(type);
-      expect(file.headers['content-disposition']).toMatch(new RegExp(`^inline; filename="checkout-[0-9-]+\\.${format}"$`));
+      // Shown: html and json; downloaded under the client's and the test's name: zip and xml.
+      const disposition = ['html', 'json'].includes(format) ? 'inline' : 'attachment';
+      expect(file.headers['content-disposition']).toMatch(new RegExp(`^${disposition}; filename="client-\\d+-checkout-\\d{4}-\\d{2}-\\d{2}\\.${format}"; filename\\*=UTF-8''`));
     }
     const html = (await app.inject({ url: '/report/fetch/checkout/html', headers: key(a) })).body;
     expect(html).toContain('expected &lt;b&gt;true&lt;/b&gt;');

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { loadEnv } from '../../src/config/env.ts';
 import { openPostgres } from '../../src/db/database.ts';
 import { engineAttempts, engineRunTests } from '../../src/db/schema/index.ts';
-import { loadEngineConfig } from '../../src/features/engine/config.ts';
+import { engineConfig } from '../../src/features/engine/config.ts';
 import { createEngine } from '../../src/features/engine/engine-service.ts';
 import { TEST_DATABASE_URL } from '../helpers/app.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
@@ -25,7 +26,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two workers on PostgreSQL', () => {
       db: other.db,
       raw: other.raw,
       paths: app.paths,
-      config: loadEngineConfig({}, 'test'),
+      config: engineConfig(loadEnv({ NODE_ENV: 'test' })),
       log: pino({ level: 'silent' }),
       demoClientId: null,
       runners: fakeRunners,

@@ -1,16 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoginResponse } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
-import { build } from '../../src/app.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { build, type BuildOptions } from '../../src/app.ts';
 import type { Env } from '../../src/config/env.ts';
 import { createClient, createUser } from '../../src/features/accounts/service.ts';
+import { OPERATOR_TOKEN_FILE } from '../../src/features/operator/token.ts';
 import { freshDatabase } from './database.ts';
 
 export { TEST_DATABASE_URL } from './database.ts';
 
-export interface TestAppOptions {
+/** `runners` / `runnersModule`: the fake runners of test/engine/fixtures in place of the engine's. */
+export interface TestAppOptions extends Pick<BuildOptions, 'runners' | 'runnersModule'> {
   env?: Partial<Env>;
 }
 
@@ -24,6 +27,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
   const app = await build({
     database,
     logger: false,
+    runners: options.runners,
+    runnersModule: options.runnersModule,
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
@@ -84,4 +89,31 @@ export async function login(app: FastifyInstance, email: string, password: strin
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
+}
+
+/** The operator token's header: the token the server made at its first start (DATA_DIR/operator-token). */
+export function operatorBearer(app: FastifyInstance): { authorization: string } {
+  return bearer(readFileSync(path.join(app.paths.dataDir, OPERATOR_TOKEN_FILE), 'utf8').trim());
+}
+
+export interface AppWithClient {
+  app: FastifyInstance;
+  client: TestClient;
+  /** The operator token's header. */
+  operator: { authorization: string };
+}
+
+/**
+ * For a describe block: a fresh app with one client, closed after the block. Read its fields inside the tests
+ * (they are set in beforeAll).
+ */
+export function useAppWithClient(): AppWithClient {
+  const fixture = {} as AppWithClient;
+  beforeAll(async () => {
+    fixture.app = await buildTestApp();
+    fixture.client = await createTestClient(fixture.app);
+    fixture.operator = operatorBearer(fixture.app);
+  });
+  afterAll(async () => fixture.app?.close());
+  return fixture;
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildTestApp } from './app.ts';
 
 /** The mails in the outbox addressed to `to` (the mailer writes .eml files there when SMTP_URL is unset). */
 export async function mailsTo(app: FastifyInstance, to: string): Promise<string[]> {
@@ -48,4 +49,15 @@ export async function resetTokenFor(app: FastifyInstance, email: string): Promis
   const fresh = mails.map(resetTokenOf).find((t) => !before.has(t));
   if (!fresh) throw new Error(`no new reset mail to ${email}`);
   return fresh;
+}
+
+/** The per-account login limit of the throttle tests. */
+export const MAX_PER_ACCOUNT = 5;
+
+/**
+ * An app whose login throttle is the account's count alone (an address's own limit is set out of reach), so
+ * many guesses from a few addresses show what the account's limit lets through.
+ */
+export function buildAccountThrottledApp(): Promise<FastifyInstance> {
+  return buildTestApp({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: MAX_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000 } });
 }

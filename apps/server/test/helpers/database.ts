@@ -3,8 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, exists
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { type Database, fromPglite, MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../../src/db/database.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 /** Set to a PostgreSQL URL (a superuser's) to run the API suite on PostgreSQL instead of PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -52,23 +52,15 @@ export async function freshDatabase(): Promise<Database> {
     const pglite = await PGlite.create({ loadDataDir: await migratedSnapshot() });
     return fromPglite(pglite);
   }
-  const name = `fullstop_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 5);
+  const scratch = scratchDatabase(TEST_DATABASE_URL, 'fullstop_test');
+  await scratch.create();
+  const database = openPostgres(scratch.url, 5);
   await migrateDatabase(database);
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await dropper.end();
+      await scratch.drop().catch(() => {});
     },
   };
 }

@@ -1,27 +1,17 @@
-import { useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { CookieConsent } from '@/components/cookie-consent.tsx';
 import { Footer } from '@/components/footer.tsx';
 import { Header } from '@/components/header.tsx';
-import { ScrollManager } from '@/components/scroll-manager.tsx';
+import { SiteFrame } from './app-frame.tsx';
 
+/** The public site's frame (and /login's): the marketing header and footer around the page. */
 export function RootLayout() {
-  // Marks the page interactive (hydrated or rendered): tests and monitors wait for it instead of guessing.
-  useEffect(() => {
-    document.documentElement.dataset.appReady = 'true';
-  }, []);
   return (
-    <>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <ScrollManager />
+    <SiteFrame>
       <Header />
       <main id="main" className="site-main" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer />
-      <CookieConsent />
-    </>
+    </SiteFrame>
   );
 }

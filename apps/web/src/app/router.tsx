@@ -1,6 +1,7 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
-import { portalRoutes } from '@/features/portal/routes.tsx';
+import { dashboardRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { AppFrame } from './app-frame.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
@@ -8,6 +9,7 @@ import { RouteError } from './route-error.tsx';
 /**
  * One route table for the whole site. Marketing and portal routes come from their features, each page
  * lazy-loaded, so a marketing page never downloads portal code. The build prerenders from the same table.
+ * The public pages and /login sit in the marketing header and footer; /dashboard/* has its own shell.
  */
 const notFoundRoute: RouteObject = { path: '*', element: <NotFoundPage /> };
 
@@ -16,6 +18,11 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [...marketingRoutes, ...portalRoutes, notFoundRoute],
+  },
+  {
+    element: <AppFrame />,
+    errorElement: <RouteError />,
+    children: dashboardRoutes,
   },
 ];
 

@@ -1,17 +1,10 @@
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { Logo } from './logo.tsx';
+import { MAIN_LINKS } from './site-links.ts';
 
 const COLUMNS = [
-  {
-    title: 'Quick Links',
-    links: [
-      { to: paths.home, label: 'Home' },
-      { to: paths.services, label: 'Services' },
-      { to: paths.pricing, label: 'Pricing' },
-      { to: paths.contactUs, label: 'Contact Us' },
-    ],
-  },
+  { title: 'Quick Links', links: MAIN_LINKS },
   {
     title: 'Legal',
     links: [

@@ -1,15 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { isAuthenticated } from '@/lib/auth-storage.ts';
+import { isAuthenticated } from '@/lib/session-flag.ts';
 import { Logo } from './logo.tsx';
+import { MAIN_LINKS } from './site-links.ts';
 
-const NAV = [
-  { to: paths.home, label: 'Home' },
-  { to: paths.services, label: 'Services' },
-  { to: paths.pricing, label: 'Pricing' },
-  { to: paths.contactUs, label: 'Contact Us' },
-] as const;
 
 /** Reads the stored flag after mount (never during render) so prerendered HTML hydrates without a mismatch. */
 function useAuthenticated(): boolean {
@@ -54,7 +49,7 @@ export function Header() {
         </button>
         <nav id={menuId} className={`site-nav${open ? ' site-nav--open' : ''}`} aria-label="Main">
           <ul className="site-nav__list">
-            {NAV.map((item) => (
+            {MAIN_LINKS.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} end className="site-nav__link" onClick={onLinkClick}>
                   {item.label}

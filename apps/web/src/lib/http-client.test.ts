@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiPaths } from '@fullstop/contracts';
 import { STORAGE_KEYS } from './auth-storage.ts';
-import { createHttpClient, HttpError, LOGOUT_PATH, REFRESH_PATH } from './http-client.ts';
+import { createHttpClient, HttpError } from './http-client.ts';
+
+const { logout: LOGOUT_PATH, refreshToken: REFRESH_PATH, clearCaches: CLEAR_CACHE_PATHS } = apiPaths;
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -102,6 +105,15 @@ describe('the session client', () => {
     expect(localStorage.getItem(STORAGE_KEYS.isAuthenticated)).toBe('false');
   });
 
+  it('sends an ended session to /login with a note and the page to come back to', async () => {
+    const server = fakeServer({ refreshFails: true });
+    server.expire();
+    const redirect = vi.fn();
+    const client = createHttpClient({ fetch: server.fetch, redirectToLogin: redirect, currentPath: () => '/dashboard/tests' });
+    await expect(client.request('/a')).rejects.toBeInstanceOf(HttpError);
+    expect(redirect).toHaveBeenCalledWith('/login?session=ended&next=%2Fdashboard%2Ftests');
+  });
+
   it('logs out without calling the server when there is no refresh token', async () => {
     localStorage.removeItem(STORAGE_KEYS.refreshToken);
     const server = fakeServer();
@@ -149,5 +161,37 @@ describe('the session client', () => {
     localStorage.removeItem(STORAGE_KEYS.refreshToken);
     await client.endServerSession();
     expect(seen).toHaveLength(1);
+  });
+
+  it('logs out: clears the server caches, then ends the server session, then empties storage and goes to /login', async () => {
+    const goTo = vi.fn();
+    const client = createHttpClient({ redirectToLogin: goTo });
+    const steps: string[] = [];
+    vi.spyOn(client, 'request').mockImplementation(async (path: string) => {
+      steps.push(path);
+      return undefined as never;
+    });
+    vi.spyOn(client, 'endServerSession').mockImplementation(async () => {
+      // The refresh token is still stored when the server session is ended.
+      steps.push(`end ${localStorage.getItem(STORAGE_KEYS.refreshToken)}`);
+      throw new Error('network down');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await client.endSession();
+    expect(steps.slice(0, 3).sort()).toEqual([...CLEAR_CACHE_PATHS].sort());
+    expect(steps[3]).toBe('end refresh-1');
+    // A failed server logout is only logged: the local one still happens.
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
+    expect(goTo).toHaveBeenCalledWith('/login');
+  });
+
+  it('logs in: stores the session and answers it', async () => {
+    localStorage.clear();
+    const session = { accessToken: 'a', refreshToken: 'r', userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1' } };
+    const client = createHttpClient({ fetch: async () => json(200, session) });
+    await expect(client.startSession({ email: 'ada@example.test', password: 'pw' })).resolves.toMatchObject(session);
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('a');
+    expect(localStorage.getItem(STORAGE_KEYS.isAuthenticated)).toBe('true');
+    expect(client.userData()).toMatchObject({ username: 'Ada' });
   });
 });

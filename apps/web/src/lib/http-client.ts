@@ -1,6 +1,15 @@
-import { refreshResponse, type RefreshResponse } from '@fullstop/contracts';
+import {
+  apiPaths,
+  loginResponse,
+  paths,
+  refreshResponse,
+  type LoginRequest,
+  type LoginResponse,
+  type UserData,
+} from '@fullstop/contracts';
 import * as storage from './auth-storage.ts';
 import { NetworkError, toHttpError } from './http-errors.ts';
+import { loginUrl } from './login-redirect.ts';
 
 export { HttpError, NetworkError, describeError } from './http-errors.ts';
 
@@ -30,15 +39,15 @@ type Attempt = (headers: Record<string, string>) => Promise<Response>;
 
 export interface HttpClientDeps {
   fetch?: typeof fetch;
-  /** Where the browser goes when the session cannot be renewed. */
-  redirectToLogin?: () => void;
+  /** Sends the browser to the login page (a full load, so no state survives) when the session ends. */
+  redirectToLogin?: (url: string) => void;
   /** Serialises refreshes across tabs, so two tabs never spend one rotating refresh token twice. */
   lock?: <T>(run: () => Promise<T>) => Promise<T>;
   baseUrl?: string;
+  /** The page the user is on, to come back to after logging in again when the session ended on its own. */
+  currentPath?: () => string;
 }
 
-export const REFRESH_PATH = '/auth/refresh-token';
-export const LOGOUT_PATH = '/auth/logout';
 /** A logout never waits longer than this for the server: the local logout goes on regardless. */
 const LOGOUT_TIMEOUT_MS = 5_000;
 const LOCK_NAME = 'fullstop-token-refresh';
@@ -49,18 +58,19 @@ function browserLock<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The one HTTP client of the web app. It alone reads and writes the stored tokens: it adds the bearer token or
- * the x-api-key header, and on a 401 renews the tokens once while every other call that failed meanwhile waits
- * for that same renewal and is then retried. When there is nothing to renew with, or renewal fails, it clears
- * caches (its listeners), removes the stored auth data and sends the browser to /login.
+ * The one HTTP client of the web app. It alone reads and writes the stored session: it logs in and out, keeps
+ * the API key, adds the bearer token or the x-api-key header, and on a 401 renews the tokens once while every
+ * other call that failed meanwhile waits for that same renewal and is then retried. When there is nothing to
+ * renew with, or renewal fails, it clears caches (its listeners), removes the stored auth data and sends the
+ * browser to /login.
  */
 export function createHttpClient(deps: HttpClientDeps = {}) {
   const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
-  const redirectToLogin = deps.redirectToLogin ?? (() => window.location.assign('/login'));
+  const redirectToLogin = deps.redirectToLogin ?? ((url) => window.location.assign(url));
   const lock = deps.lock ?? browserLock;
   const baseUrl = deps.baseUrl ?? '';
+  const currentPath = deps.currentPath ?? (() => `${window.location.pathname}${window.location.search}`);
   const sessionEndListeners = new Set<() => void>();
-  const tokenListeners = new Set<(tokens: RefreshResponse) => void>();
   let inflightRefresh: Promise<boolean> | null = null;
   let sessionEnded = false;
 
@@ -82,7 +92,7 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
       const refreshToken = storage.getRefreshToken();
       if (!refreshToken) return false;
       try {
-        const res = await doFetch(`${baseUrl}${REFRESH_PATH}`, {
+        const res = await doFetch(`${baseUrl}${apiPaths.refreshToken}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ token: refreshToken }),
@@ -90,7 +100,6 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
         if (!res.ok) return false;
         const tokens = refreshResponse.parse(await res.json());
         storage.storeTokens(tokens);
-        for (const listener of tokenListeners) listener(tokens);
         return true;
       } catch {
         return false;
@@ -108,7 +117,11 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     return inflightRefresh;
   }
 
-  function endSession(): void {
+  /**
+   * The session is over: caches dropped, storage emptied, back to /login. When it ended on its own (`expired`),
+   * the login page says so and brings the user back to the page they were on.
+   */
+  function closeSession(how: 'expired' | 'logout'): void {
     if (sessionEnded) return;
     sessionEnded = true;
     for (const listener of sessionEndListeners) {
@@ -119,7 +132,7 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
       }
     }
     storage.clearAuth();
-    redirectToLogin();
+    redirectToLogin(how === 'expired' ? loginUrl({ next: currentPath(), sessionEnded: true }) : paths.login);
   }
 
   async function send(attempt: Attempt, auth: AuthMode, apiKey: string | null | undefined, refresh: boolean) {
@@ -130,7 +143,7 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     if (res.status === 401 && refresh && headers.authorization) {
       const renewed = await renewOnce(usedToken);
       if (!renewed) {
-        endSession();
+        closeSession('expired');
         throw await toHttpError(res);
       }
       res = await attempt(authHeaders(auth, apiKey));
@@ -199,7 +212,7 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
   async function endServerSession(): Promise<void> {
     const token = storage.getRefreshToken();
     if (!token) return;
-    await request(LOGOUT_PATH, {
+    await request(apiPaths.logout, {
       method: 'POST',
       auth: 'none',
       json: { token },
@@ -209,20 +222,53 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     });
   }
 
-  return {
+  /** Logs in: stores the tokens and the user's data, and answers them (the caller keeps only the user's data). */
+  async function startSession(credentials: LoginRequest): Promise<LoginResponse> {
+    const session = loginResponse.parse(await request(apiPaths.login, { method: 'POST', auth: 'none', json: credentials }));
+    storage.storeLogin(session);
+    sessionEnded = false;
+    return session;
+  }
+
+  /**
+   * The spec's logout, in its order: the three server cache clears together (a failure is only logged), then the
+   * stored auth removed, the caches reset, and a full page load of /login so no state survives in memory.
+   * Between the clears and the removal, ours (the spec shows none): the session is ended on the server too.
+   */
+  async function endSession(): Promise<void> {
+    const results = await Promise.allSettled(
+      apiPaths.clearCaches.map((path) => client.request(path, { method: 'POST', responseType: 'none', refreshOnUnauthorized: false })),
+    );
+    results.forEach((result, i) => {
+      if (result.status === 'rejected') console.error(`Logout: ${apiPaths.clearCaches[i]} failed`, result.reason);
+    });
+    // After the cache clears (they need the access token this ends), before the storage is emptied (it holds the
+    // refresh token this sends). A failure is only logged, like the cache clears': the local logout goes on.
+    await client.endServerSession().catch((error: unknown) => console.error('Logout: ending the server session failed', error));
+    closeSession('logout');
+  }
+
+  const client = {
     request,
     upload,
+    startSession,
+    endSession,
     endServerSession,
+    /** Keeps the client's API key, the one its CI sends, for the `apiKey` calls. */
+    setApiKey(apiKey: string): void {
+      storage.storeApiKey(apiKey);
+    },
+    /** The signed-in user as stored at login, or null. */
+    userData(): UserData | null {
+      return storage.getUserData();
+    },
     /** Called when the session ends for good: clear in-memory caches here. */
     onSessionEnd(listener: () => void) {
       sessionEndListeners.add(listener);
       return () => sessionEndListeners.delete(listener);
     },
-    onTokensRefreshed(listener: (tokens: RefreshResponse) => void) {
-      tokenListeners.add(listener);
-      return () => tokenListeners.delete(listener);
-    },
   };
+  return client;
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

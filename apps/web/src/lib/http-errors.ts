@@ -32,9 +32,20 @@ export async function toHttpError(res: Response): Promise<HttpError> {
   return new HttpError(res.status, message, text);
 }
 
-/** What a person should read about a failed call: the server's message, its text, or the error's own. */
-export function describeError(error: unknown): string {
-  if (error instanceof HttpError) return error.serverMessage ?? (error.responseText || error.message);
+/**
+ * The one way a failed call becomes text for a person. Without `generic`: the server's message, its response
+ * text, or the error's own message (a store's plain `{ message }` failure included). With `generic`: only a
+ * server's own message is shown, and anything else (no answer, a proxy's error page) reads as `generic`.
+ */
+export function describeError(error: unknown, generic?: string): string {
+  if (error instanceof HttpError) {
+    if (error.serverMessage) return error.serverMessage;
+    return generic ?? (error.responseText || error.message);
+  }
+  if (generic !== undefined) return generic;
   if (error instanceof Error) return error.message;
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
   return String(error);
 }

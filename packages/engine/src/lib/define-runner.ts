@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import { ValidationError } from '../errors.ts';
 import { createTargetGuard, type TargetGuard } from '../policy/target-guard.ts';
-import type { RunContext, Runner, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+import type { KindFacts, RunContext, Runner, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 import { parseTestInput } from './options.ts';
-import { emptySummary, errorMessage, NO_TOTALS } from './result.ts';
+import { errorMessage, NO_TOTALS } from './result.ts';
 
 type Outcome = Omit<RunnerResult, 'durationMs'> & { durationMs?: number };
 
-interface RunnerSpec<S extends z.ZodType> {
-  kind: TestKind;
+interface RunnerSpec<K extends TestKind, S extends z.ZodType> {
+  /** The kind's facts, from its folder's `facts.ts` (the server reads them there without loading the runner). */
+  facts: KindFacts<K>;
   /** Validates `{ options, thresholds }` of a test definition. */
   schema: S;
   execute(input: z.output<S>, env: { test: TestDefinition; target: RunTarget; ctx: RunContext; guard: TargetGuard }): Promise<Outcome>;
@@ -18,9 +19,11 @@ interface RunnerSpec<S extends z.ZodType> {
  * Builds a Runner from its schema and body. Every failure to run (bad options, a refused URL, a crash, an abort)
  * comes back as status `error` with the reason and its code, never as a thrown error, so the queue records it.
  */
-export function defineRunner<S extends z.ZodType>(spec: RunnerSpec<S>): Runner & { schema: S } {
+export function defineRunner<K extends TestKind, S extends z.ZodType>(spec: RunnerSpec<K, S>): Runner & { schema: S } {
+  const { kind } = spec.facts;
   return {
-    kind: spec.kind,
+    kind,
+    facts: spec.facts,
     schema: spec.schema,
     validate(test) {
       parseTestInput(spec.schema, test);
@@ -28,8 +31,8 @@ export function defineRunner<S extends z.ZodType>(spec: RunnerSpec<S>): Runner &
     async run(test, target, ctx) {
       const started = performance.now();
       try {
-        if (test.kind !== spec.kind) {
-          throw new ValidationError({ field: 'kind', reason: `expected ${spec.kind}, got ${test.kind}` });
+        if (test.kind !== kind) {
+          throw new ValidationError({ field: 'kind', reason: `expected ${kind}, got ${test.kind}` });
         }
         const input = parseTestInput(spec.schema, test);
         const guard = createTargetGuard(target, ctx.network);
@@ -37,12 +40,12 @@ export function defineRunner<S extends z.ZodType>(spec: RunnerSpec<S>): Runner &
         return { ...outcome, durationMs: outcome.durationMs ?? performance.now() - started };
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        ctx.log(`${spec.kind} run error`, { error: errorMessage(error) });
+        ctx.log(`${kind} run error`, { error: errorMessage(error) });
         return {
           status: 'error',
           totals: NO_TOTALS,
           durationMs: performance.now() - started,
-          summary: emptySummary(spec.kind),
+          summary: spec.facts.emptySummary(),
           artifacts: [],
           error: errorMessage(error),
           ...(typeof code === 'string' ? { errorCode: code } : {}),

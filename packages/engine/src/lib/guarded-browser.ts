@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
-import { CHROMIUM_ARGS } from './chromium.ts';
+import { GUARDED_CHROMIUM_FLAGS } from './chromium.ts';
 
 export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
 
@@ -22,7 +22,7 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext):
   try {
     browser = await chromium.launch({
       executablePath: ctx.chromiumPath,
-      args: CHROMIUM_ARGS,
+      args: GUARDED_CHROMIUM_FLAGS,
       headless: true,
       timeout: BROWSER_LAUNCH_TIMEOUT_MS,
       proxy: { server: proxy.url, bypass: '<-loopback>' },

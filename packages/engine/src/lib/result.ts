@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunTotals } from '@fullstop/contracts';
-import type { Artifact, CaseResult, RunContext, RunnerSummary, TestKind } from '../types.ts';
+import type { Artifact, CaseResult, RunContext } from '../types.ts';
 
 export function totalsFromCases(cases: readonly CaseResult[]): RunTotals {
   return {
@@ -13,39 +13,6 @@ export function totalsFromCases(cases: readonly CaseResult[]): RunTotals {
 }
 
 export const NO_TOTALS: RunTotals = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 };
-
-/** A summary with nothing in it, for a run that could not run. */
-export function emptySummary(kind: TestKind): RunnerSummary {
-  switch (kind) {
-    case 'load':
-      return {
-        kind,
-        load: {
-          averageResponseTime: 0,
-          maxResponseTime: 0,
-          minResponseTime: 0,
-          ninetyFifthPercentileResponseTime: 0,
-          failedRequestsCount: 0,
-          totalRequests: 0,
-          successfulRequests: 0,
-          dataSentBytes: 0,
-          dataReceivedBytes: 0,
-          failedRequestsRate: 0,
-          customMetricThresholdMet: false,
-        },
-        failuresByUrl: [],
-      };
-    case 'lighthouse':
-    case 'accessibility':
-      return { kind, pages: [] };
-    case 'security-scan':
-      return { kind, findings: [] };
-    case 'mobile-static':
-      return { kind, findings: [], app: {} };
-    default:
-      return { kind, cases: [] };
-  }
-}
 
 /** Writes `data` as pretty JSON inside the run folder and describes it as an artifact. */
 export async function writeJsonArtifact(ctx: RunContext, relPath: string, data: unknown, label?: string): Promise<Artifact> {

@@ -7,7 +7,6 @@ export const jsonReporter: Reporter = {
   format: 'json',
   contentType: 'application/json',
   fileName: 'report.json',
-  appliesTo: () => true,
   async write(report, { outDir }) {
     const file = path.join(outDir, this.fileName);
     await fs.writeFile(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,5 +1,6 @@
 import type { RunTotals } from '@fullstop/contracts';
 import type { Artifact, Finding, RunnerSummary, TestKind } from '../types.ts';
+import type { ReportTools } from './report-browser.ts';
 
 /** One attempt of a test run, kept even when a retry followed it. */
 export interface AttemptRecord {
@@ -34,7 +35,31 @@ export interface RunReport {
   falsePositives?: Finding[];
 }
 
-export type ReportFileFormat = 'json' | 'html' | 'zip' | 'xml';
+/** Every test of one "Run all", for the run report. */
+export interface RunSummaryReport {
+  clientName: string;
+  runId: string;
+  /** Who or what started the run: portal, api, ci, schedule. */
+  trigger: string;
+  startedAt: string;
+  finishedAt: string | null;
+  target: string;
+  tests: RunReport[];
+}
+
+export type ReportFileFormat = 'json' | 'html' | 'zip' | 'xml' | 'pdf';
+
+/**
+ * Where a reporter reads and writes. `chromiumPath` is the browser the pdf is printed with and screenshots are
+ * shrunk with; without it the pdf is skipped and screenshots are kept only when already small.
+ */
+export interface ReportDirs {
+  runDir: string;
+  outDir: string;
+  chromiumPath?: string;
+  /** Told when an optional format (the pdf) could not be written, so the caller can log it. */
+  onSkipped?: (format: ReportFileFormat, cause: unknown) => void;
+}
 
 /**
  * A reporter turns a RunReport into one file. Adding a format is adding a reporter, nothing else changes.
@@ -44,6 +69,8 @@ export interface Reporter {
   format: ReportFileFormat;
   contentType: string;
   fileName: string;
-  appliesTo(kind: TestKind): boolean;
-  write(report: RunReport, dirs: { runDir: string; outDir: string }): Promise<string>;
+  /** Whether this format suits a run of the kind; absent, it suits every kind. */
+  appliesTo?(kind: TestKind): boolean;
+  /** Returns the file written, or null when this format could not be written here (a pdf without a browser). */
+  write(report: RunReport, dirs: ReportDirs, tools?: ReportTools): Promise<string | null>;
 }

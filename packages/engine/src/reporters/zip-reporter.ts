@@ -22,7 +22,6 @@ export const zipReporter: Reporter = {
   format: 'zip',
   contentType: 'application/zip',
   fileName: 'report.zip',
-  appliesTo: () => true,
   async write(_report, { runDir, outDir }) {
     const file = path.join(outDir, this.fileName);
     const zip = new yazl.ZipFile();

@@ -5,8 +5,12 @@
  * a busy machine; from this ~40 MB process it costs a few ms, and nobody waits on it. Started by launcher-client.ts.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
+
+/** The kernel's out-of-memory killer picks the process with the highest score first: runners, at the top. */
+const RUNNER_OOM_SCORE_ADJ = 1000;
 
 const children = new Map<number, ChildProcess>();
 
@@ -33,8 +37,11 @@ function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void 
   if (child.pid !== undefined) {
     try {
       setPriority(child.pid, request.niceness);
+      // If the machine runs out of memory before the monitor's next poll, the kernel ends a runner (and the
+      // browsers it starts, which inherit this), never the API process or the database.
+      writeFileSync(`/proc/${child.pid}/oom_score_adj`, String(RUNNER_OOM_SCORE_ADJ));
     } catch {
-      // Already gone: its exit is relayed below.
+      // Already gone (its exit is relayed below), or no /proc.
     }
   }
   send({ type: 'spawned', id, pid: child.pid ?? 0 });

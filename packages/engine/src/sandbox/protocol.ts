@@ -1,4 +1,4 @@
-import type { RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+import type { RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 
 /** What the supervisor sends the runner process over IPC. */
 export type HostRequest =
@@ -7,7 +7,7 @@ export type HostRequest =
       kind: TestKind;
       test: TestDefinition;
       target: RunTarget;
-      ctx: { runDir: string; chromiumPath: string; workers: number };
+      ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers'>;
       /** Absolute path of a module exporting `runners` (tests and benches); the engine's own runner otherwise. */
       runnersModule?: string;
     }

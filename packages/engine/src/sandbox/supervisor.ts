@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
@@ -45,7 +46,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'workers' | 'signal' | 'log' | 'progress'>;
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress'>;
   limits: SandboxLimits;
   /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
   attemptKey: string;
@@ -75,6 +76,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
   const tag = attemptTag(run.attemptKey);
   const limitBytes = limits.memoryMb * 1024 * 1024;
   const forkedAt = performance.now();
+  const oomKillsAtStart = kernelOomKills();
   const stats: SandboxStats = { pid: 0, readyMs: -1, peakMemoryBytes: 0 };
   // Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts).
   const child = launch({
@@ -142,7 +144,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
           stats.readyMs = Math.round(performance.now() - forkedAt);
           ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
           child.send(
-            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}) } satisfies HostRequest,
+            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}) } satisfies HostRequest,
             () => {},
           );
           break;
@@ -185,6 +187,9 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
 
     function crashError(code: number | null, signal: NodeJS.Signals | null): SandboxError {
       if (/heap out of memory|Reached heap limit/i.test(outputTail)) return outOfMemory();
+      // Memory grown faster than the monitor polls (a busy machine) meets the kernel's out-of-memory killer first,
+      // which picks runners before anything else (launcher.ts): a SIGKILL nobody here sent, with a kill counted.
+      if (signal === 'SIGKILL' && kernelOomKills() > oomKillsAtStart) return outOfMemory();
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       return new SandboxError('crashed', `the runner process crashed (${how})${fatal ? `: ${fatal}` : ''}`);
     }
@@ -205,6 +210,15 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       else reject(end.error);
     }
   });
+}
+
+/** How many processes the kernel's out-of-memory killer has ended since boot (-1 where /proc does not say). */
+function kernelOomKills(): number {
+  try {
+    return Number(/^oom_kill (\d+)$/m.exec(readFileSync('/proc/vmstat', 'latin1'))?.[1] ?? -1);
+  } catch {
+    return -1;
+  }
 }
 
 function isRunnerResult(value: unknown): value is RunnerResult {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.ts';
+import { kinds } from '../runners/kinds.ts';
 import type { Runner } from '../types.ts';
 import { SuiteValidationError } from './suite-errors.ts';
 import { normaliseSuitePath } from './suite-files.ts';
@@ -7,6 +8,7 @@ import { testsOf, validateSuite } from './validate-suite.ts';
 
 const api: Runner = {
   kind: 'api',
+  facts: kinds.api,
   validate(test) {
     if (!Array.isArray(test.options.requests)) throw new ValidationError({ field: 'options.requests', reason: 'required' });
   },
@@ -17,6 +19,18 @@ const files = (manifest: unknown, extra: Record<string, string> = {}) =>
   new Map(Object.entries({ 'suite.json': JSON.stringify(manifest), ...extra }).map(([k, v]) => [k, Buffer.from(v)]));
 
 describe('validateSuite', () => {
+  it('refuses a test named like the run report, in any case', () => {
+    const suite = files({ version: 1, groups: [{ name: 'G', tests: [{ name: 'Run ALL tests', kind: 'api', options: { requests: [] } }] }] });
+    expect(() => validateSuite(suite, { api })).toThrow(SuiteValidationError);
+    try {
+      validateSuite(suite, { api });
+    } catch (err) {
+      expect((err as SuiteValidationError).issues).toEqual([
+        { file: 'suite.json', field: 'groups.0.tests.0.name', reason: '"Run all tests" is reserved: it names the report of a whole run on the Reports page' },
+      ]);
+    }
+  });
+
   it('turns a manifest into test definitions in order', () => {
     const { tests } = validateSuite(
       files({ version: 1, groups: [{ name: 'API', tests: [{ name: 'health', kind: 'api', options: { requests: [] }, timeoutSeconds: 5 }] }] }),

@@ -1,3 +1,4 @@
+import { RUN_REPORT_NAME } from '@fullstop/contracts';
 import { ValidationError } from '../errors.ts';
 import { runners as defaultRunners } from '../runners/index.ts';
 import type { Runner, TestDefinition, TestKind } from '../types.ts';
@@ -64,6 +65,13 @@ export function validateSuite(
       const key = t.name.toLowerCase();
       if (key === 'all') {
         issues.push({ file: MANIFEST_FILE, field: `${at}.name`, reason: '"all" is reserved: GET /test/run/all runs every test' });
+      }
+      if (key === RUN_REPORT_NAME.toLowerCase()) {
+        issues.push({
+          file: MANIFEST_FILE,
+          field: `${at}.name`,
+          reason: `"${RUN_REPORT_NAME}" is reserved: it names the report of a whole run on the Reports page`,
+        });
       }
       const first = seenTests.get(key);
       if (first) {

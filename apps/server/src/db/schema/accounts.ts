@@ -43,3 +43,15 @@ export const users = pgTable(
     check('users_client_role_check', sql`${t.role} = 'operator' OR ${t.clientId} IS NOT NULL`),
   ],
 );
+
+/** A row that belongs to a client and goes with it. */
+export const ownerClientColumn = () =>
+  text('client_id')
+    .notNull()
+    .references(() => clients.id, { onDelete: 'cascade' });
+
+/** A row that belongs to a user and goes with it. */
+export const ownerUserColumn = () =>
+  text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { clients, createdAtColumn, idColumn, users } from './accounts.ts';
+import { createdAtColumn, idColumn, ownerClientColumn, ownerUserColumn } from './accounts.ts';
 
 /**
  * A client's API key. Never stored in plain text: `lookupHash` is a keyed HMAC for finding the key,
@@ -9,9 +9,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
     lookupHash: text('lookup_hash').notNull(),
     encrypted: text('encrypted').notNull(),
     createdAt: createdAtColumn(),
@@ -27,14 +25,19 @@ export const authSessions = pgTable(
   'auth_sessions',
   {
     id: idColumn(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserColumn(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAtColumn(),
   },
   (t) => [index('auth_sessions_user_idx').on(t.userId)],
 );
+
+/** A single-use token kept as its hash only: found by the hash, good until it expires or is used. */
+const singleUseTokenColumns = () => ({
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
 
 /** Refresh tokens, one row per issued token; a login starts a family, every refresh adds one to it. */
 export const refreshTokens = pgTable(
@@ -42,12 +45,8 @@ export const refreshTokens = pgTable(
   {
     id: idColumn(),
     familyId: text('family_id').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    userId: ownerUserColumn(),
+    ...singleUseTokenColumns(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAtColumn(),
   },
@@ -58,12 +57,8 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: idColumn(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    userId: ownerUserColumn(),
+    ...singleUseTokenColumns(),
     createdAt: createdAtColumn(),
   },
   (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],

@@ -1,23 +1,25 @@
-import type { RunTotals } from '@fullstop/contracts';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { clients, createdAtColumn, idColumn } from './accounts.ts';
+import type { AttemptStatus, RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
+import type { RunnerSummary, SuiteManifest, TestKind } from '@fullstop/engine';
+import { relations } from 'drizzle-orm';
+import { type AnyPgColumn, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAtColumn, idColumn, ownerClientColumn } from './accounts.ts';
 
 // Tables of the test engine (suites, runs, results, reports, alerts). Owned by the engine feature.
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
+/** The row this one belongs to (a client, a run ...): it goes when its owner does. */
+const ownerColumn = (name: string, owner: () => AnyPgColumn) => text(name).notNull().references(owner, { onDelete: 'cascade' });
 
 /** One imported version of a client's suite; the newest is the one that runs. Files live in `dir`. */
 export const engineSuites = pgTable(
   'engine_suites',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
     version: integer('version').notNull(),
     dir: text('dir').notNull(),
     /** The validated manifest (suite.json), so listing tests needs no file read. */
-    manifest: jsonb('manifest').notNull(),
+    manifest: jsonb('manifest').$type<SuiteManifest>().notNull(),
     fileCount: integer('file_count').notNull(),
     importedBy: text('imported_by'),
     createdAt: createdAtColumn(),
@@ -25,29 +27,30 @@ export const engineSuites = pgTable(
   (t) => [uniqueIndex('engine_suites_client_version_key').on(t.clientId, t.version)],
 );
 
-export const runStatuses = ['queued', 'running', 'passed', 'failed', 'error', 'cancelled'] as const;
-export type RunStatusValue = (typeof runStatuses)[number];
-
 /** A request to run tests: "all", or one test by name. */
 export const engineRuns = pgTable(
   'engine_runs',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
-    suiteId: text('suite_id')
-      .notNull()
-      .references(() => engineSuites.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
+    suiteId: ownerColumn('suite_id', () => engineSuites.id),
     /** 'all' or the test's name. */
     scope: text('scope').notNull(),
-    status: text('status', { enum: runStatuses }).notNull().default('queued'),
+    // The statuses are listed once, in @fullstop/contracts (runStatus); the column stays plain text.
+    status: text('status').$type<RunStatus>().notNull().default('queued'),
+    /** How the run started (runTrigger in @fullstop/contracts): portal, api, ci, schedule or operator. */
+    trigger: text('trigger').$type<RunTrigger>().notNull().default('api'),
+    /** The user who started it (portal, or an operator's login); null for keys, CI and schedules. */
     requestedBy: text('requested_by'),
     totals: jsonb('totals').$type<RunTotals>(),
     createdAt: createdAtColumn(),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('engine_runs_client_created_idx').on(t.clientId, t.createdAt)],
+  (t) => [
+    index('engine_runs_client_created_idx').on(t.clientId, t.createdAt),
+    // The History page's status filter, newest first.
+    index('engine_runs_client_status_created_idx').on(t.clientId, t.status, t.createdAt),
+  ],
 );
 
 /** One test inside a run: the unit of work on the queue (one pg-boss job). */
@@ -55,22 +58,18 @@ export const engineRunTests = pgTable(
   'engine_run_tests',
   {
     id: idColumn(),
-    runId: text('run_id')
-      .notNull()
-      .references(() => engineRuns.id, { onDelete: 'cascade' }),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    runId: ownerColumn('run_id', () => engineRuns.id),
+    clientId: ownerClientColumn(),
     testName: text('test_name').notNull(),
     groupName: text('group_name').notNull(),
-    kind: text('kind').notNull(),
-    status: text('status', { enum: runStatuses }).notNull().default('queued'),
+    kind: text('kind').$type<TestKind>().notNull(),
+    status: text('status').$type<RunStatus>().notNull().default('queued'),
     jobId: text('job_id'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(1),
     totals: jsonb('totals').$type<RunTotals>(),
     /** The runner's summary (RunnerSummary), what insights are computed from. */
-    summary: jsonb('summary'),
+    summary: jsonb('summary').$type<RunnerSummary>(),
     durationMs: integer('duration_ms'),
     error: text('error'),
     progress: jsonb('progress').$type<{ done: number; total: number; message?: string }>(),
@@ -95,12 +94,10 @@ export const engineAttempts = pgTable(
   'engine_attempts',
   {
     id: idColumn(),
-    runTestId: text('run_test_id')
-      .notNull()
-      .references(() => engineRunTests.id, { onDelete: 'cascade' }),
+    runTestId: ownerColumn('run_test_id', () => engineRunTests.id),
     attempt: integer('attempt').notNull(),
     workerId: text('worker_id').notNull(),
-    status: text('status', { enum: ['running', 'passed', 'failed', 'error'] }).notNull().default('running'),
+    status: text('status').$type<AttemptStatus>().notNull().default('running'),
     error: text('error'),
     /** Relative to the run test's folder. */
     logPath: text('log_path'),
@@ -119,9 +116,7 @@ export const engineFalsePositives = pgTable(
   'engine_false_positives',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
     ruleId: text('rule_id').notNull(),
     url: text('url').notNull().default(''),
     note: text('note'),
@@ -136,11 +131,19 @@ export const engineTargetOrigins = pgTable(
   'engine_target_origins',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
     origin: text('origin').notNull(),
     createdAt: createdAtColumn(),
   },
   (t) => [uniqueIndex('engine_target_origins_key').on(t.clientId, t.origin)],
 );
+
+// Relations for Drizzle's relational queries (a run with its tests and their attempts in one query); no DDL.
+export const engineRunsRelations = relations(engineRuns, ({ many }) => ({ tests: many(engineRunTests) }));
+export const engineRunTestsRelations = relations(engineRunTests, ({ one, many }) => ({
+  run: one(engineRuns, { fields: [engineRunTests.runId], references: [engineRuns.id] }),
+  attempts: many(engineAttempts),
+}));
+export const engineAttemptsRelations = relations(engineAttempts, ({ one }) => ({
+  runTest: one(engineRunTests, { fields: [engineAttempts.runTestId], references: [engineRunTests.id] }),
+}));

@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { clients, createdAtColumn, idColumn, users } from './accounts.ts';
+import { createdAtColumn, idColumn, ownerClientColumn, users } from './accounts.ts';
 
 export const clientRequestKinds = ['new-feature', 'manual-test', 'retest'] as const;
 export const clientRequestStatuses = ['open', 'in-progress', 'done', 'declined'] as const;
@@ -9,9 +9,7 @@ export const clientRequests = pgTable(
   'client_requests',
   {
     id: idColumn(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownerClientColumn(),
     kind: text('kind', { enum: clientRequestKinds }).notNull(),
     title: text('title').notNull(),
     details: text('details').notNull(),

@@ -5,7 +5,8 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/erro
 import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/token.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
-import { apiKeyLookupHash, findClientIdByApiKey } from './api-keys.ts';
+import { findClientIdByApiKey } from './api-key-repository.ts';
+import { apiKeyLookupHash } from './api-keys.ts';
 import { RevocationChannel } from './revocation-channel.ts';
 import { SessionService } from './session-service.ts';
 import { sha256, verifyAccessToken } from './tokens.ts';

@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../../db/database.ts';
+import { publishRevocation, REVOCATION_CHANNEL as CHANNEL } from './session-repository.ts';
 
-const CHANNEL = 'fullstop_sessions';
 const RECONNECT_MS = 1_000;
 
 /**
@@ -63,7 +62,7 @@ export class RevocationChannel {
 
   /** Announces a revocation; with a transaction's handle it is sent when that transaction commits. */
   async publish(db: Db, message: string): Promise<void> {
-    await db.execute(sql`SELECT pg_notify(${CHANNEL}, ${message})`);
+    await publishRevocation(db, message);
   }
 
   async close(): Promise<void> {

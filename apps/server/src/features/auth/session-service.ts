@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { SessionEvents } from '../../lib/session-events.ts';
 import type { RevocationChannel } from './revocation-channel.ts';
-import { isSessionLive, revokeSessionRows, revokeUserRows, startSession } from './sessions.ts';
+import { isSessionLive, revokeSessionRows, revokeUserRows, startSession } from './session-repository.ts';
 
 const MEMO_MAX = 10_000;
 

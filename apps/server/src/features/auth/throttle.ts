@@ -1,6 +1,5 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { loginFailures } from '../../db/schema/index.ts';
+import { countAttempt, giveBack, keySeenWithin, touchKey } from './throttle-repository.ts';
 
 export interface Limit {
   key: string;
@@ -25,45 +24,11 @@ export const TRUSTED_ADDRESS_DAYS = 30;
  * elsewhere cannot keep the owner out by re-locking the account again and again.
  */
 export async function trustAddress(db: Db, email: string, ip: string): Promise<void> {
-  await db
-    .insert(loginFailures)
-    .values({ key: trustedKey(email, ip), failures: 0, windowStart: sql`now()` })
-    .onConflictDoUpdate({ target: loginFailures.key, set: { windowStart: sql`now()` } });
+  await touchKey(db, trustedKey(email, ip));
 }
 
 export async function isTrustedAddress(db: Db, email: string, ip: string): Promise<boolean> {
-  const [row] = await db
-    .select({ key: loginFailures.key })
-    .from(loginFailures)
-    .where(
-      and(
-        eq(loginFailures.key, trustedKey(email, ip)),
-        gt(loginFailures.windowStart, sql`now() - make_interval(days => ${TRUSTED_ADDRESS_DAYS})`),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
-/**
- * Counts one attempt against a key in a fixed window, atomically (an upsert with RETURNING), and answers the
- * count including this attempt. Because the count is taken before the attempt is judged, N concurrent
- * attempts see N different counts, and at most `max` of them are allowed on PGlite and PostgreSQL alike.
- */
-export async function countAttempt(db: Db, key: string, windowSeconds: number): Promise<{ count: number; windowEnds: number }> {
-  const windowOver = sql`${loginFailures.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
-  const [row] = await db
-    .insert(loginFailures)
-    .values({ key, failures: 1, windowStart: sql`now()` })
-    .onConflictDoUpdate({
-      target: loginFailures.key,
-      set: {
-        failures: sql`CASE WHEN ${windowOver} THEN 1 ELSE ${loginFailures.failures} + 1 END`,
-        windowStart: sql`CASE WHEN ${windowOver} THEN now() ELSE ${loginFailures.windowStart} END`,
-      },
-    })
-    .returning({ failures: loginFailures.failures, windowStart: loginFailures.windowStart });
-  return { count: row!.failures, windowEnds: row!.windowStart.getTime() + windowSeconds * 1000 };
+  return keySeenWithin(db, trustedKey(email, ip), TRUSTED_ADDRESS_DAYS);
 }
 
 /**
@@ -83,19 +48,6 @@ export async function takeAttempt(db: Db, limits: Limit[]): Promise<number> {
     }
   }
   return 0;
-}
-
-/** Takes back one counted attempt (it was refused, or it turned out not to be a failure). */
-export async function giveBack(db: Db, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db
-    .update(loginFailures)
-    .set({ failures: sql`${loginFailures.failures} - 1` })
-    .where(and(inArray(loginFailures.key, keys), gt(loginFailures.failures, 0)));
-}
-
-export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.key, key));
 }
 
 export function throttleMessage(seconds: number): string {

@@ -1,6 +1,6 @@
 import { messageResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { CacheNamespace } from '../../plugins/cache.ts';
+import type { CacheNamespace } from '../../plugins/app/cache.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 /** The three clearCache calls the portal sends on logout (spec section 7); each empties the caller's client. */

@@ -1,14 +1,16 @@
 import type { ClientProfile } from '@fullstop/contracts';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { clients } from '../../db/schema/index.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { readApiKey } from '../auth/api-keys.ts';
+import { findClient } from '../accounts/repository.ts';
+import { readApiKey } from '../auth/api-key-repository.ts';
+import { currentBuild } from '../uploads/repository.ts';
 
 /** The spec's client profile, or null when there is no such client. */
 export async function loadClientProfile(db: Db, keys: ServerKeys, clientId: string): Promise<ClientProfile | null> {
-  const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  const client = await findClient(db, clientId);
   if (!client) return null;
+  const android = client.androidAppPath ? await currentBuild(db, client.id, 'android') : null;
+  const ios = client.iosAppPath ? await currentBuild(db, client.id, 'ios') : null;
   return {
     id: client.id,
     website: client.website,
@@ -18,5 +20,9 @@ export async function loadClientProfile(db: Db, keys: ServerKeys, clientId: stri
     androidAppUploaded: client.androidAppUploaded?.toISOString() ?? null,
     iosAppPath: client.iosAppPath,
     iosAppUploaded: client.iosAppUploaded?.toISOString() ?? null,
+    androidAppSize: android?.sizeBytes ?? null,
+    iosAppSize: ios?.sizeBytes ?? null,
+    androidApp: android?.appInfo ?? null,
+    iosApp: ios?.appInfo ?? null,
   };
 }

@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { maskApiKey, replaceApiKey } from '../auth/api-keys.ts';
+import { getClient } from '../accounts/repository.ts';
+import { replaceApiKey } from '../auth/api-key-repository.ts';
+import { maskApiKey } from '../auth/api-keys.ts';
 import { assertClientAccess } from '../auth/guard.ts';
 import { noStore } from '../auth/no-store.ts';
 import { loadClientProfile } from './repository.ts';
@@ -17,18 +19,18 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     return profile;
   };
+  // Both routes name a client (its own user or API key, or an operator) and answer with its API key.
+  const clientKeyRoute = { preHandler: app.authenticate, onSend: noStore };
+  const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+  const clientKeySchema = { tags: ['client profile'], security, params: idParam };
 
   app.get(
     '/clientProfile/:id',
     {
-      preHandler: app.authenticate,
-      // The profile carries the client's API key.
-      onSend: noStore,
+      ...clientKeyRoute,
       schema: {
-        tags: ['client profile'],
+        ...clientKeySchema,
         summary: "A client's profile: website, API key (masked for operators), uploaded apps",
-        security: [{ bearer: [] }, { apiKey: [] }],
-        params: idParam,
         response: { 200: clientProfile, ...errorResponses(400, 401, 404) },
       },
     },
@@ -55,21 +57,17 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/clientProfile/generateAPIKey/:id',
     {
-      preHandler: app.authenticate,
-      onSend: noStore,
+      ...clientKeyRoute,
       schema: {
-        tags: ['client profile'],
+        ...clientKeySchema,
         summary: 'Replace the client API key; the old key stops working at once (an operator sees the new one masked)',
-        security: [{ bearer: [] }, { apiKey: [] }],
-        params: idParam,
         response: { 200: generateApiKeyResponse, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const { id } = request.params;
       assertClientAccess(request.principal, id);
-      const exists = await loadClientProfile(app.db, app.keys, id);
-      if (!exists) throw new NotFoundError('Client not found');
+      await getClient(app.db, id);
       const apiKey = await replaceApiKey(app.db, app.keys, id);
       // Forgets the old key in memory and announces it ('api-key-replaced'), so open streams end with it.
       app.forgetApiKeys(id);

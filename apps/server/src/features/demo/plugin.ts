@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { type Env, publicUrl } from '../../config/env.ts';
 import type { RawDatabase } from '../../db/database.ts';
-import { users } from '../../db/schema/index.ts';
 import { ConflictError } from '../../lib/errors.ts';
-import { countClients, createClient, createUser, normaliseEmail } from '../accounts/service.ts';
+import { findUserByEmail, hasAnyClient } from '../accounts/repository.ts';
+import { createClient, createUser, normaliseEmail } from '../accounts/service.ts';
 
 export const DEMO_CLIENT_NAME = 'Fullstop Demo';
 
@@ -29,10 +28,10 @@ export const demo = fp(async (app) => {
       app.log.warn('FULLSTOP_DEMO=1 on PostgreSQL: the demo user, whose password is published, can log in');
     }
     const email = normaliseEmail(env.FULLSTOP_DEMO_EMAIL);
-    const [existing] = await app.db.select({ clientId: users.clientId }).from(users).where(eq(users.email, email)).limit(1);
+    const existing = await findUserByEmail(app.db, email);
     if (existing) {
       demoClientId = existing.clientId;
-    } else if ((await countClients(app.db)) === 0) {
+    } else if (!(await hasAnyClient(app.db))) {
       try {
         const { clientId } = await createClient(app.db, app.keys, { name: DEMO_CLIENT_NAME, website: publicUrl(env) });
         await createUser(app.db, { email, password: env.FULLSTOP_DEMO_PASSWORD, username: 'demo', clientId });

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { RunQueuedResponse, RunResultResponse, SuiteImportResponse } from '@fullstop/contracts';
+import { type Command, Option } from 'commander';
+import { RUN_TRIGGER_HEADER, type RunQueuedResponse, type RunResultResponse, type SuiteImportResponse } from '@fullstop/contracts';
 import { clientFor, defaultServer, OperatorApiError } from '../../cli/operator-client.ts';
 
 type RunAnswer = RunResultResponse | RunQueuedResponse;
@@ -52,14 +52,15 @@ export function registerEngineCommands(program: Command): void {
     .command('run')
     .description('run a client’s tests (all, or --test NAME); with --wait, exit 1 unless every test passed')
     .option('--client <id>', 'client id (with the operator token)')
-    .option('--api-key <key>', "a client's API key instead of --client (default: $FULLSTOP_API_KEY), as a client's CI would")
+    .addOption(new Option('--api-key <key>', "a client's API key instead of --client, as a client's CI would").env('FULLSTOP_API_KEY'))
     .option('--test <name>', 'one test by name')
     .option('--wait', 'wait for the run to end and report pass/fail', false)
     .option('--timeout <seconds>', 'longest wait', '1800')
-    .action(async (opts: { client?: string; apiKey?: string; test?: string; wait: boolean; timeout: string }, cmd: Command) => {
+    // CI services (GitHub Actions, GitLab, CircleCI, Travis, Buildkite ...) set CI in every job.
+    .addOption(new Option('--ci', 'with --api-key: record the run as started by CI (on whenever CI is set)').env('CI'))
+    .action(async (opts: { client?: string; apiKey?: string; test?: string; wait: boolean; timeout: string; ci?: boolean }, cmd: Command) => {
       const timeout = Number(opts.timeout);
       if (!Number.isInteger(timeout) || timeout < 1 || timeout > 3600) throw new OperatorApiError('--timeout must be 1-3600 seconds', 0, null);
-      const apiKey = opts.apiKey ?? process.env.FULLSTOP_API_KEY;
       let res: RunAnswer;
       if (opts.client) {
         res = await clientFor(cmd).post<RunAnswer>(`/operator/clients/${encodeURIComponent(opts.client)}/runs`, {
@@ -67,11 +68,13 @@ export function registerEngineCommands(program: Command): void {
           wait: opts.wait,
           timeout,
         });
-      } else if (apiKey) {
+      } else if (opts.apiKey) {
         const server = cmd.optsWithGlobals<{ server?: string }>().server ?? defaultServer();
         const url = new URL(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}`, server);
         if (opts.wait) url.search = `wait=true&timeout=${timeout}`;
-        const r = await fetch(url, { headers: { 'x-api-key': apiKey } }).catch((err: unknown) => {
+        const headers: Record<string, string> = { 'x-api-key': opts.apiKey };
+        if (opts.ci) headers[RUN_TRIGGER_HEADER] = 'ci';
+        const r = await fetch(url, { headers }).catch((err: unknown) => {
           throw new OperatorApiError(`Cannot reach the Fullstop server at ${server}: ${(err as Error).message}`, 0, null);
         });
         const body = (await r.json().catch(() => ({}))) as RunAnswer & { message?: string };

@@ -1,28 +1,44 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readSuiteFolder } from '@fullstop/engine';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readSuiteFolder, type Runner, type TestKind } from '@fullstop/engine';
 import fp from 'fastify-plugin';
-import { loadEngineConfig } from './config.ts';
+import { engineConfig } from './config.ts';
 import { createEngine, type Engine } from './engine-service.ts';
+import { evidenceRoutes } from './evidence/evidence-routes.ts';
+import { historyRoutes } from './history/history-routes.ts';
 import { eventsRoute } from './routes/events-route.ts';
+import { insightTrendRoutes } from './routes/insight-trend-routes.ts';
+import { latestRoutes } from './routes/latest-routes.ts';
 import { operatorEngineRoutes } from './routes/operator-routes.ts';
 import { reportRoutes } from './routes/report-routes.ts';
 import { testRoutes } from './routes/test-routes.ts';
-import { currentSuite, importSuite } from './suites/suite-store.ts';
+import { currentSuite } from './suites/suite-repository.ts';
+import { importSuite } from './suites/suite-service.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The demo client's suite: it tests this product's own site. */
 export const DEMO_SUITE_DIR = path.resolve(here, '../../../../../suites/demo');
 
+/** Tests: the runners suites are validated against, and the module exporting them that runner processes load. */
+export interface EngineOptions {
+  runners?: Partial<Record<TestKind, Runner>>;
+  runnersModule?: string;
+}
+
 /**
  * The test engine's routes, queue and workers (tests, runs, reports, insights). Workers run in this process
  * unless ENGINE_WORKERS=0; pg-boss itself starts only when first needed.
  */
-export const engineFeature = fp(
-  async (app) => {
-  const config = loadEngineConfig(process.env, app.env.NODE_ENV);
+export const engineFeature = fp<EngineOptions>(
+  async (app, opts) => {
+  const config = engineConfig(app.env);
+  // Without runners of their own, suites are validated against ENGINE_RUNNERS_MODULE's, the ones the runs load.
+  const runnersModule = opts.runnersModule ?? config.runnersModule;
+  const runners = opts.runners ?? (runnersModule ? ((await import(pathToFileURL(runnersModule).href)) as Pick<EngineOptions, 'runners'>).runners : undefined);
   const engine = createEngine({
+    runners,
+    runnersModule,
     db: app.db,
     raw: app.database,
     paths: app.paths,
@@ -37,8 +53,12 @@ export const engineFeature = fp(
   app.decorate('engine', engine);
 
   await app.register(testRoutes(engine.deps));
+  await app.register(latestRoutes(engine.deps));
   await app.register(eventsRoute(engine.deps));
   await app.register(reportRoutes(engine.deps));
+  await app.register(evidenceRoutes(engine.deps));
+  await app.register(historyRoutes(engine.deps));
+  await app.register(insightTrendRoutes(engine.deps));
   await app.register(operatorEngineRoutes(engine.deps));
 
   if (app.demoClientId && config.demoSuite && existsSync(DEMO_SUITE_DIR) && !(await currentSuite(app.db, app.demoClientId))) {

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { ConfigError, loadEnv } from '../../config/env.ts';
 import { migrateDatabase, openPostgres } from '../../db/database.ts';
 import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
-import { loadEngineConfig } from './config.ts';
+import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
 
 /**
@@ -27,7 +27,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     db: database.db,
     raw: database.raw,
     paths,
-    config: loadEngineConfig(process.env, env.NODE_ENV),
+    config: engineConfig(env),
     log,
     demoClientId: null,
   });

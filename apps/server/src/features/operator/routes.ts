@@ -1,27 +1,13 @@
-import { idParam } from '@fullstop/contracts';
-import { count, eq } from 'drizzle-orm';
+import { clientList, idParam, newClientBody, newClientResponse, newUserBody, newUserResponse, revealApiKeyResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/database.ts';
-import { users } from '../../db/schema/index.ts';
 import { audit } from '../../lib/audit.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { createClientWithUser, createUser, listClients, normaliseEmail } from '../accounts/service.ts';
-import { ConflictError, NotFoundError } from '../../lib/errors.ts';
-import { maskApiKey, readApiKey } from '../auth/api-keys.ts';
+import { createClientWithUser, createUser } from '../accounts/service.ts';
+import { readApiKey } from '../auth/api-key-repository.ts';
+import { maskApiKey } from '../auth/api-keys.ts';
 import { noStore } from '../auth/no-store.ts';
-import {
-  clientList,
-  createClientRequest,
-  createClientResponse,
-  createUserRequest,
-  createUserResponse,
-  revealApiKeyResponse,
-} from './schemas.ts';
-
-async function assertEmailFree(db: Db, email: string): Promise<void> {
-  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, normaliseEmail(email))).limit(1);
-  if (taken) throw new ConflictError('A user with this email already exists', 'email');
-}
+import { assertEmailFree, listClientSummaries } from './service.ts';
 
 /** The operator API (operator token or an operator's bearer token): onboarding clients and their users. */
 export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,8 +22,8 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Create a client with its first user and API key (answered masked)',
         security,
-        body: createClientRequest,
-        response: { 201: createClientResponse, ...errorResponses(400, 401, 403, 409) },
+        body: newClientBody,
+        response: { 201: newClientResponse, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -61,22 +47,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientList, ...errorResponses(401, 403) },
       },
     },
-    async () => {
-      const rows = await listClients(app.db);
-      const counts = await app.db.select({ clientId: users.clientId, n: count() }).from(users).groupBy(users.clientId);
-      const byClient = new Map(counts.map((c) => [c.clientId, Number(c.n)]));
-      const masked = await Promise.all(rows.map(async (c) => maskApiKey((await readApiKey(app.db, app.keys, c.id)) ?? '')));
-      return {
-        clients: rows.map((c, i) => ({
-          id: c.id,
-          clientName: c.name,
-          website: c.website,
-          createdAt: c.createdAt.toISOString(),
-          users: byClient.get(c.id) ?? 0,
-          apiKeyMasked: masked[i]!,
-        })),
-      };
-    },
+    async () => ({ clients: await listClientSummaries(app.db, app.keys) }),
   );
 
   app.post(
@@ -87,8 +58,8 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: "Create a user for a client (or another operator)",
         security,
-        body: createUserRequest,
-        response: { 201: createUserResponse, ...errorResponses(400, 401, 403, 404, 409) },
+        body: newUserBody,
+        response: { 201: newUserResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,4 @@
-import { AppFileError, type ArchiveLimits, IPA_INFO_PLIST, IPA_PROVISION, readArchive } from '@fullstop/engine';
+import { AppFileError, type ArchiveContents, type ArchiveLimits, IPA_INFO_PLIST, IPA_PROVISION, readArchive } from '@fullstop/engine';
 import type { UploadPlatform } from '@fullstop/contracts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
 
@@ -18,8 +18,9 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * and the provisioning profile) inflated under a byte cap.
  * Throws 413 for what would inflate or count past the limits, 415 for anything that is not such a build.
  * The manifest's content is the analysis's business: a malformed one is a finding of the run, not a refusal.
+ * Answers with what was read, for the app's name and version (app-info.ts).
  */
-export async function checkBuild(platform: UploadPlatform, file: string, limits: ArchiveLimits): Promise<void> {
+export async function checkBuild(platform: UploadPlatform, file: string, limits: ArchiveLimits): Promise<ArchiveContents> {
   const notA = (reason: string) => new UnsupportedMediaTypeError(`The file is not ${REQUIREMENTS[platform]}: ${reason}`);
   const query =
     platform === 'android'
@@ -36,9 +37,10 @@ export async function checkBuild(platform: UploadPlatform, file: string, limits:
   if (platform === 'android') {
     if (!contents.files.has(MANIFEST)) throw notA(`it has no ${MANIFEST}`);
     if (!contents.noted.has('classes.dex')) throw notA('it has no classes.dex');
-    return;
+    return contents;
   }
   const bundles = [...contents.files.keys()].filter((name) => IPA_INFO_PLIST.test(name)).length;
   if (bundles === 0) throw notA('it has no Payload/<name>.app/Info.plist');
   if (bundles > 1) throw notA(`it holds ${bundles} app bundles; one is expected`);
+  return contents;
 }

@@ -25,3 +25,8 @@ export function displayPath(platform: UploadPlatform, originalName: string | und
   const clean = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(-120);
   return `${platform}/${clean || fallback}`;
 }
+
+/** The uploaded file's own name, from the path displayPath made. */
+export function fileNameOf(filePath: string): string {
+  return path.posix.basename(filePath);
+}

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attemptProcesses, processTable } from '@fullstop/engine/sandbox';
+import { afterAll, beforeAll } from 'vitest';
 import { FAKE_RUNNERS_MODULE } from '../../engine/fixtures/fake-runners.ts';
 import { manifest, OPERATOR_TOKEN, type SuiteTest } from '../../engine/helpers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverRoot = path.resolve(here, '../../..');
-const PRELOAD = path.resolve(here, '../../engine/fixtures/preload-fake-runners.ts');
 const HEALTH_INTERVAL_MS = 200;
 /** A data-directory lock left by a killed server goes stale after ~15 s: until then a new server refuses to start. */
 const START_DEADLINE_MS = 60_000;
@@ -47,7 +47,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The real server (`node --import tsx src/main.ts`, embedded database, fake runners preloaded) on a free port and
+ * The real server (`node --import tsx src/main.ts`, embedded database, the fake runners) on a free port and
  * a temporary DATA_DIR, with a watcher that calls /healthz all along and records how it answered.
  */
 export class RealServer {
@@ -65,7 +65,7 @@ export class RealServer {
 
   #spawn() {
     const log = openSync(path.join(this.dataDir, 'server.log'), 'a');
-    return spawn(process.execPath, ['--import', 'tsx', '--import', PRELOAD, 'src/main.ts'], {
+    return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: serverRoot,
       stdio: ['ignore', log, log],
       env: {
@@ -78,6 +78,7 @@ export class RealServer {
         LOG_LEVEL: 'warn',
         FULLSTOP_DEMO: '0',
         ENGINE_RETRY_DELAY: '0',
+        ENGINE_RUNNERS_MODULE: FAKE_RUNNERS_MODULE,
         ...this.env,
       },
     });
@@ -203,6 +204,14 @@ export class RealServer {
   }
 }
 
+/** A RealServer started before the tests of the enclosing `describe` and closed after them. */
+export function realServerForSuite(env: Record<string, string>): RealServer {
+  const server = new RealServer(env);
+  beforeAll(() => server.start());
+  afterAll(() => server.close());
+  return server;
+}
+
 /**
  * `fullstop worker` as its own process (PostgreSQL only), on the server's DATA_DIR, with the fake runners.
  * Ready once it logs that it started.
@@ -254,6 +263,9 @@ export function processesOf(tag: string): { pid: number; cmd: string }[] {
     return { pid: p.pid, cmd };
   });
 }
+
+/** The Chromium processes of one attempt. */
+export const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom/.test(p.cmd));
 
 /** Processes of attempts supervised by the process `pid` (their tag starts with it). */
 export function processesSupervisedBy(pid: number): number[] {

@@ -5,41 +5,84 @@ import { RunAbortedError } from '../../errors.ts';
 import type { CaseResult } from '../../types.ts';
 import { apiInput, type ApiRequest } from './options.ts';
 import { deepEqual, jsonTypeOf, readJsonPath } from './json-path.ts';
+import { facts } from './facts.ts';
+import { expectedActual, shownHeader, shownValue } from '../expected-actual.ts';
 
-function assertResponse(req: ApiRequest, status: number, headers: Headers, body: string, latencyMs: number, maxLatencyMs?: number): string[] {
-  const problems: string[] = [];
+/** One assertion on a response: what was expected and what came, in words, and the problem when they differ. */
+interface Assertion {
+  expected: string;
+  actual: string;
+  problem?: string;
+}
+
+function assertResponse(req: ApiRequest, status: number, headers: Headers, body: string, latencyMs: number, maxLatencyMs?: number): Assertion[] {
+  const checks: Assertion[] = [];
   const statuses = Array.isArray(req.expect.status) ? req.expect.status : [req.expect.status];
-  if (!statuses.includes(status)) problems.push(`status ${status}, expected ${statuses.join(' or ')}`);
+  checks.push({
+    expected: `status ${statuses.join(' or ')}`,
+    actual: `status ${status}`,
+    ...(statuses.includes(status) ? {} : { problem: `status ${status}, expected ${statuses.join(' or ')}` }),
+  });
   const latencyLimit = req.expect.maxLatencyMs ?? maxLatencyMs;
-  if (latencyLimit !== undefined && latencyMs > latencyLimit) problems.push(`took ${latencyMs.toFixed(1)} ms, limit ${latencyLimit} ms`);
+  if (latencyLimit !== undefined) {
+    checks.push({
+      expected: `within ${latencyLimit} ms`,
+      actual: `${latencyMs.toFixed(1)} ms`,
+      ...(latencyMs > latencyLimit ? { problem: `took ${latencyMs.toFixed(1)} ms, limit ${latencyLimit} ms` } : {}),
+    });
+  }
   for (const [name, text] of Object.entries(req.expect.headers ?? {})) {
     const actual = headers.get(name);
-    if (actual === null || !actual.includes(text)) problems.push(`header ${name} is ${actual === null ? 'missing' : `"${actual}"`}, expected to contain "${text}"`);
+    checks.push({
+      expected: `header ${name} containing ${shownValue(text)}`,
+      actual: actual === null ? `header ${name} missing` : shownHeader(name, actual),
+      ...(actual === null || !actual.includes(text) ? { problem: `header ${name} is ${actual === null ? 'missing' : `"${actual}"`}, expected to contain "${text}"` } : {}),
+    });
   }
   if (req.expect.json || req.expect.jsonTypes) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
-      problems.push('the body is not JSON');
-      return problems;
+      checks.push({ expected: 'a JSON body', actual: 'a body that is not JSON', problem: 'the body is not JSON' });
+      return checks;
     }
     for (const [path, expected] of Object.entries(req.expect.json ?? {})) {
       const actual = readJsonPath(parsed, path);
-      if (!deepEqual(actual, expected)) problems.push(`${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+      checks.push({
+        expected: `${path} = ${shownValue(expected)}`,
+        actual: actual === undefined ? `${path} missing` : `${path} = ${shownValue(actual)}`,
+        ...(deepEqual(actual, expected) ? {} : { problem: `${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}` }),
+      });
     }
     for (const [path, type] of Object.entries(req.expect.jsonTypes ?? {})) {
       const actual = readJsonPath(parsed, path);
-      if (actual === undefined) problems.push(`${path} is missing, expected a${type === 'array' || type === 'object' ? 'n' : ''} ${type}`);
-      else if (jsonTypeOf(actual) !== type) problems.push(`${path} is a ${jsonTypeOf(actual)}, expected ${type}`);
+      const article = type === 'array' || type === 'object' ? 'an' : 'a';
+      const found = actual === undefined ? undefined : jsonTypeOf(actual);
+      checks.push({
+        expected: `${path}: ${article} ${type}`,
+        actual: found === undefined ? `${path} missing` : `${path}: ${found === 'array' || found === 'object' ? 'an' : 'a'} ${found}`,
+        ...(found === undefined ? { problem: `${path} is missing, expected ${article} ${type}` } : found !== type ? { problem: `${path} is a ${found}, expected ${type}` } : {}),
+      });
     }
   }
-  return problems;
+  return checks;
+}
+
+/**
+ * A case's `expected` and `actual`: the failed assertions when there are any (why it failed), else all of them.
+ * Built from the manifest's expectations and the response only: the request's own headers (Authorization,
+ * cookies) never appear.
+ */
+function describeAssertions(checks: Assertion[]): { expected: string; actual: string } {
+  const failed = checks.filter((c) => c.problem);
+  const shown = failed.length > 0 ? failed : checks;
+  return expectedActual(shown.map((c) => c.expected).join('; '), shown.map((c) => c.actual).join('; '));
 }
 
 /** Each request is one case: status, JSON fields and latency asserted; requests run in order (a flow). */
 export const apiRunner = defineRunner({
-  kind: 'api',
+  facts,
   schema: apiInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     for (const req of options.requests) await guard.check(req.path);
@@ -57,8 +100,15 @@ export const apiRunner = defineRunner({
           timeoutMs: req.timeoutMs,
           signal: ctx.signal,
         });
-        const problems = assertResponse(req, response.status, response.headers, response.body, response.durationMs, thresholds.maxLatencyMs);
-        cases.push({ name, status: problems.length === 0 ? 'passed' : 'failed', durationMs: response.durationMs, ...(problems.length ? { error: problems.join('; ') } : {}) });
+        const checks = assertResponse(req, response.status, response.headers, response.body, response.durationMs, thresholds.maxLatencyMs);
+        const problems = checks.flatMap((c) => (c.problem ? [c.problem] : []));
+        cases.push({
+          name,
+          status: problems.length === 0 ? 'passed' : 'failed',
+          durationMs: response.durationMs,
+          ...(problems.length ? { error: problems.join('; ') } : {}),
+          ...describeAssertions(checks),
+        });
         details.push({ name, url: response.url, status: response.status, durationMs: response.durationMs, problems, body: response.body.slice(0, 2000) });
       } catch (error) {
         if (ctx.signal.aborted) throw new RunAbortedError();
@@ -72,3 +122,6 @@ export const apiRunner = defineRunner({
     return { status: totals.failedTests > 0 ? 'failed' : 'passed', totals, summary: { kind: 'api', cases }, artifacts: [artifact] };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { apiRunner as runner };

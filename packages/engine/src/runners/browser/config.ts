@@ -1,16 +1,21 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CHROMIUM_ARGS } from '../../lib/chromium.ts';
+import { fileURLToPath } from 'node:url';
+import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
 import type { BrowserOptions } from './options.ts';
 
 export interface BrowserPaths {
   dir: string;
   config: string;
   json: string;
+  steps: string;
   junit: string;
   htmlReport: string;
   results: string;
 }
+
+/** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
+const STEPS_REPORTER = fileURLToPath(new URL('./steps-reporter.ts', import.meta.url));
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');
@@ -18,6 +23,7 @@ export function browserPaths(runDir: string): BrowserPaths {
     dir,
     config: path.join(dir, 'playwright.config.mjs'),
     json: path.join(dir, 'results.json'),
+    steps: path.join(dir, 'steps.json'),
     junit: path.join(dir, 'junit.xml'),
     htmlReport: path.join(dir, 'html-report'),
     results: path.join(dir, 'test-results'),
@@ -51,6 +57,7 @@ export async function writeBrowserConfig(p: {
     globalTimeout: options.maxDurationSeconds * 1000,
     reporter: [
       ['json', { outputFile: paths.json }],
+      [STEPS_REPORTER, { outputFile: paths.steps }],
       ['junit', { outputFile: paths.junit }],
       ['html', { outputFolder: paths.htmlReport, open: 'never' }],
       ['line'],
@@ -62,7 +69,7 @@ export async function writeBrowserConfig(p: {
       screenshot: 'only-on-failure',
       proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
       ...(options.viewport ? { viewport: options.viewport } : {}),
-      launchOptions: { executablePath: p.chromiumPath, args: CHROMIUM_ARGS },
+      launchOptions: { executablePath: p.chromiumPath, args: GUARDED_CHROMIUM_FLAGS },
     },
     projects: [{ name: 'chromium' }],
   };

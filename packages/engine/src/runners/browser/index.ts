@@ -8,8 +8,10 @@ import { listFiles } from '../../lib/list-files.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact } from '../../types.ts';
 import { browserPaths, writeBrowserConfig } from './config.ts';
-import { casesFromReport, type PlaywrightJsonReport } from './json-report.ts';
+import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './json-report.ts';
+import type { RecordedSteps } from './steps-reporter.ts';
 import { browserInput } from './options.ts';
+import { facts } from './facts.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -25,7 +27,7 @@ export const PLAYWRIGHT_NODE_PATH = path.resolve(path.dirname(require.resolve('@
  * policy allows, through a proxy every request goes through.
  */
 export const browserRunner = defineRunner({
-  kind: 'browser',
+  facts,
   schema: browserInput,
   async execute({ options }, { test, target, ctx, guard }) {
     if (!test.suiteDir) throw new ValidationError({ field: 'suiteDir', reason: 'a browser test needs the folder of its spec files' });
@@ -63,7 +65,11 @@ export const browserRunner = defineRunner({
       }
       const stats = report.stats;
       if (!stats) throw new Error('Playwright report has no stats');
-      const cases = casesFromReport(report);
+      // The steps are detail: a run whose steps file is missing or torn still reports its cases.
+      const steps = await readFile(paths.steps, 'utf8')
+        .then((text) => JSON.parse(text) as RecordedSteps)
+        .catch(() => undefined);
+      const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, ...(steps ? { steps } : {}) });
       const totals = {
         totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
         passedTests: stats.expected + stats.flaky,
@@ -75,12 +81,15 @@ export const browserRunner = defineRunner({
 
       const rel = (p: string) => path.relative(ctx.runDir, p);
       const files = await listFiles(paths.results, ctx.runDir);
+      const claimed = new Set(evidence.map((e) => e.path));
       const artifacts: Artifact[] = [
         { path: rel(paths.htmlReport), kind: 'html-report', contentType: 'text/html', label: 'Playwright HTML report', directory: true },
         { path: rel(paths.json), kind: 'json', contentType: 'application/json', label: 'Playwright JSON report' },
         { path: rel(paths.junit), kind: 'junit', contentType: 'application/xml', label: 'Playwright JUnit report' },
-        ...files.filter((f) => f.endsWith('.zip')).map((f): Artifact => ({ path: f, kind: 'trace', contentType: 'application/zip' })),
-        ...files.filter((f) => f.endsWith('.png')).map((f): Artifact => ({ path: f, kind: 'screenshot', contentType: 'image/png' })),
+        // Each case's trace and screenshot, named after it; any other the test wrote itself, unnamed.
+        ...evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)),
+        ...files.filter((f) => f.endsWith('.zip') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'trace')),
+        ...files.filter((f) => f.endsWith('.png') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'screenshot')),
       ];
       const failed = totals.failedTests > 0 || runErrors.length > 0 || child.timedOut;
       return {
@@ -96,3 +105,6 @@ export const browserRunner = defineRunner({
     }
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { browserRunner as runner };

@@ -3,14 +3,23 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { RunAbortedError } from '../../errors.ts';
-import { CHROMIUM_ARGS } from '../../lib/chromium.ts';
+import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, RunContext } from '../../types.ts';
 import { CATEGORIES, LIGHTHOUSE_PAGE_TIMEOUT_MS, THRESHOLD_CATEGORY, lighthouseInput, type LighthouseThresholds } from './options.ts';
+import { facts } from './facts.ts';
+import { topOpportunities, type AuditLike, type Opportunity } from './opportunities.ts';
 
-type PageResult = { url: string; scores: Record<string, number>; passed: boolean; failedThresholds: string[]; error?: string };
+type PageResult = {
+  url: string;
+  scores: Record<string, number>;
+  passed: boolean;
+  failedThresholds: string[];
+  opportunities?: Opportunity[];
+  error?: string;
+};
 
 function failedThresholds(scores: Record<string, number>, thresholds: LighthouseThresholds): string[] {
   const failed: string[] = [];
@@ -27,7 +36,7 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
   await mkdir(path.join(dir, 'profile'), { recursive: true });
   const chrome = await chromeLauncher.launch({
     chromePath: ctx.chromiumPath,
-    chromeFlags: [...CHROMIUM_ARGS, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+    chromeFlags: [...GUARDED_CHROMIUM_FLAGS, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
     userDataDir: path.join(dir, 'profile'),
     logLevel: 'error',
   });
@@ -60,7 +69,7 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
 
 /** lighthouse + chrome-launcher, one page at a time: the four category scores and an HTML report per page. */
 export const lighthouseRunner = defineRunner({
-  kind: 'lighthouse',
+  facts,
   schema: lighthouseInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     const urls: string[] = [];
@@ -77,7 +86,8 @@ export const lighthouseRunner = defineRunner({
           const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]));
           const failed = failedThresholds(scores, thresholds);
           const runtimeError = result.lhr.runtimeError?.message;
-          pages.push({ url, scores, passed: failed.length === 0 && !runtimeError, failedThresholds: failed, ...(runtimeError ? { error: runtimeError } : {}) });
+          const opportunities = topOpportunities(result.lhr.audits as Record<string, AuditLike>);
+          pages.push({ url, scores, passed: failed.length === 0 && !runtimeError, failedThresholds: failed, opportunities, ...(runtimeError ? { error: runtimeError } : {}) });
           const report = Array.isArray(result.report) ? (result.report[0] ?? '') : result.report;
           await writeFile(path.join(dir, 'report.html'), report);
           artifacts.push({ path: path.relative(ctx.runDir, path.join(dir, 'report.html')), kind: 'html-report', contentType: 'text/html', label: `Lighthouse report: ${url}` });
@@ -100,3 +110,6 @@ export const lighthouseRunner = defineRunner({
     };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { lighthouseRunner as runner };

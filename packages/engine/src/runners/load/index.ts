@@ -5,7 +5,8 @@ import { defineRunner } from '../../lib/define-runner.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { MAX_DURATION_SECONDS, loadInput } from './options.ts';
-import { computeLoad, isSuccessStatus, type LoadSamples } from './stats.ts';
+import { computeLoad, countInSecond, emptySamples, isSuccessStatus, secondOf } from './stats.ts';
+import { facts } from './facts.ts';
 
 /** Slack over the configured duration (or the hard cap, for `amount` runs) before the run is stopped. */
 export const LOAD_STOP_GRACE_MS = 15_000;
@@ -66,7 +67,7 @@ function withHost(headers: Record<string, string> | undefined, host: string): Re
  * the same but makes autocannon convert every response's headers: ~10% fewer requests per second.)
  */
 export const loadRunner = defineRunner({
-  kind: 'load',
+  facts,
   schema: loadInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     const base = await guard.check(guard.baseUrl.href);
@@ -76,16 +77,7 @@ export const loadRunner = defineRunner({
     // the website's Host header and TLS server name, so a DNS answer that changes after the check is never used.
     const connectUrl = await pinnedOrigin(guard, base);
 
-    const samples: LoadSamples = {
-      times: [],
-      successful: 0,
-      failedResponses: 0,
-      errors: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      failures: new Map(),
-      elapsedSeconds: 0,
-    };
+    const samples = emptySamples();
     const fallbackPath = requests.length === 1 ? (requests[0]?.path ?? '/') : '*';
     const countFailure = (path: string, status: number | 'error') => {
       const key = `${path}\u0000${status}`;
@@ -118,7 +110,10 @@ export const loadRunner = defineRunner({
 
     instance.on('response', (client, statusCode, resBytes, responseTime) => {
       const req = (client as unknown as AutocannonClient).requestIterator?.currentRequest;
+      const second = secondOf(started, performance.now());
       samples.times.push(responseTime);
+      samples.timeSeconds.push(second);
+      countInSecond(samples, second, !isSuccessStatus(statusCode));
       samples.bytesSent += req?.requestBuffer?.length ?? 0;
       samples.bytesReceived += resBytes;
       if (isSuccessStatus(statusCode)) {
@@ -131,6 +126,7 @@ export const loadRunner = defineRunner({
     instance.on('reqError', () => {
       // Connection errors and timeouts carry no request: attribute them to the only path, or to all ('*').
       samples.errors++;
+      countInSecond(samples, secondOf(started, performance.now()), true);
       countFailure(fallbackPath, 'error');
     });
 
@@ -148,13 +144,13 @@ export const loadRunner = defineRunner({
     if (ctx.signal.aborted) throw new RunAbortedError();
     samples.elapsedSeconds = (performance.now() - started) / 1000;
 
-    const { load, checks, requestsPerSecond } = computeLoad(samples, thresholds);
+    const { load, checks, requestsPerSecond, perSecond } = computeLoad(samples, thresholds);
     const failuresByUrl = [...samples.failures].map(([key, count]) => {
       const [path = '', status = ''] = key.split('\u0000');
       return { url: new URL(path === '*' ? '/' : path, origin).href, status: status === 'error' ? ('error' as const) : Number(status), count };
     });
     failuresByUrl.sort((a, b) => b.count - a.count);
-    const summary = { kind: 'load' as const, load, failuresByUrl, requestsPerSecond, thresholdChecks: checks };
+    const summary = { kind: 'load' as const, load, failuresByUrl, requestsPerSecond, thresholdChecks: checks, perSecond };
     const artifact = await writeJsonArtifact(ctx, 'load/summary.json', summary, 'Load test summary');
     const met = load.customMetricThresholdMet;
     return {
@@ -165,3 +161,6 @@ export const loadRunner = defineRunner({
     };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { loadRunner as runner };

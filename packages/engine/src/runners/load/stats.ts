@@ -3,8 +3,13 @@ import type { LoadThresholds } from './options.ts';
 
 /** Everything recorded during a load run, one entry per response or error. */
 export interface LoadSamples {
-  /** Every response's own time in ms, with sub-millisecond precision. */
+  /** Every response's own time in ms, with sub-millisecond precision, in the order they came. */
   times: number[];
+  /** The second of the run (0 = the first) each of `times` came in: never decreasing, like `times`' order. */
+  timeSeconds: number[];
+  /** Per second of the run: requests completed (answered or failed with an error), and how many of them failed. */
+  requestsBySecond: number[];
+  errorsBySecond: number[];
   successful: number;
   failedResponses: number;
   errors: number;
@@ -12,6 +17,23 @@ export interface LoadSamples {
   bytesReceived: number;
   failures: Map<string, number>;
   elapsedSeconds: number;
+}
+
+/** Samples with nothing recorded yet, over `elapsedSeconds`. */
+export function emptySamples(elapsedSeconds = 0): LoadSamples {
+  return {
+    times: [],
+    timeSeconds: [],
+    requestsBySecond: [],
+    errorsBySecond: [],
+    successful: 0,
+    failedResponses: 0,
+    errors: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+    failures: new Map(),
+    elapsedSeconds,
+  };
 }
 
 export interface ThresholdCheck {
@@ -28,11 +50,64 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(rank, 1)) - 1] ?? 0;
 }
 
+export interface SecondStats {
+  second: number;
+  requests: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/** The run's index of a second: whole seconds since `startedMs` (a performance.now() reading). */
+export function secondOf(startedMs: number, nowMs: number): number {
+  return Math.max(0, Math.floor((nowMs - startedMs) / 1000));
+}
+
+/** Counts one completed request (and whether it failed) in its second. */
+export function countInSecond(samples: LoadSamples, second: number, failed: boolean): void {
+  for (let s = samples.requestsBySecond.length; s <= second; s++) {
+    samples.requestsBySecond.push(0);
+    samples.errorsBySecond.push(0);
+  }
+  samples.requestsBySecond[second] = (samples.requestsBySecond[second] ?? 0) + 1;
+  if (failed) samples.errorsBySecond[second] = (samples.errorsBySecond[second] ?? 0) + 1;
+}
+
+/**
+ * Second by second from the start: every whole second the run lasted, and the last part-second when anything
+ * completed in it. Requests, errors, and the latency percentiles of the responses of that second (nearest rank,
+ * as the run's own p95; 0 in a second with no response).
+ */
+export function perSecondSeries(samples: LoadSamples): SecondStats[] {
+  const series: SecondStats[] = [];
+  const seconds = Math.max(samples.requestsBySecond.length, Math.floor(samples.elapsedSeconds));
+  let from = 0;
+  for (let second = 0; second < seconds; second++) {
+    let to = from;
+    while (to < samples.timeSeconds.length && samples.timeSeconds[to] === second) to++;
+    const sorted = samples.times.slice(from, to).sort((a, b) => a - b);
+    from = to;
+    series.push({
+      second,
+      requests: samples.requestsBySecond[second] ?? 0,
+      errors: samples.errorsBySecond[second] ?? 0,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
+    });
+  }
+  return series;
+}
+
 export function isSuccessStatus(status: number): boolean {
   return status >= 200 && status < 400;
 }
 
-export function computeLoad(samples: LoadSamples, thresholds: LoadThresholds): { load: LoadInsight; checks: ThresholdCheck[]; requestsPerSecond: number } {
+export function computeLoad(
+  samples: LoadSamples,
+  thresholds: LoadThresholds,
+): { load: LoadInsight; checks: ThresholdCheck[]; requestsPerSecond: number; perSecond: SecondStats[] } {
   const sorted = [...samples.times].sort((a, b) => a - b);
   const sum = sorted.reduce((acc, t) => acc + t, 0);
   const failed = samples.failedResponses + samples.errors;
@@ -61,6 +136,7 @@ export function computeLoad(samples: LoadSamples, thresholds: LoadThresholds): {
   return {
     requestsPerSecond,
     checks,
+    perSecond: perSecondSeries(samples),
     load: {
       averageResponseTime: average,
       maxResponseTime: max,

@@ -31,7 +31,15 @@ export function androidFindings(info: ApkInfo, options: MobileStaticOptions, url
   const minSdk = info.usesSdk?.minSdkVersion;
   const targetSdk = info.usesSdk?.targetSdkVersion;
   if (app.debuggable === true) {
-    out.push({ ruleId: 'mobile:debuggable', name: 'Android app is debuggable', risk: 'High', url, evidence: 'android:debuggable="true"', solution: 'Remove android:debuggable from release builds.' });
+    out.push({
+      ruleId: 'mobile:debuggable',
+      name: 'Android app is debuggable',
+      risk: 'High',
+      url,
+      description: "A debuggable app lets anyone with the phone and a USB cable attach a debugger, read the app's private data and change how it behaves.",
+      evidence: 'android:debuggable="true"',
+      solution: 'Remove android:debuggable from release builds.',
+    });
   }
   if (app.allowBackup !== false) {
     out.push({
@@ -39,6 +47,7 @@ export function androidFindings(info: ApkInfo, options: MobileStaticOptions, url
       name: 'Android app data can be backed up',
       risk: app.allowBackup === true ? 'Medium' : 'Low',
       url,
+      description: "Android backups copy the app's private data (sessions, tokens, cached personal data) off the phone, where other tools can read it.",
       evidence: app.allowBackup === true ? 'android:allowBackup="true"' : 'android:allowBackup not set (defaults to true)',
       solution: 'Set android:allowBackup="false" or restrict backups with dataExtractionRules.',
     });
@@ -51,20 +60,46 @@ export function androidFindings(info: ApkInfo, options: MobileStaticOptions, url
       name: 'Android app allows cleartext (http) traffic',
       risk: app.usesCleartextTraffic === true ? 'Medium' : 'Low',
       url,
+      description: 'The app may talk to servers over plain http: anyone on the same network (public Wi-Fi) can read or change that traffic.',
       evidence: app.usesCleartextTraffic === true ? 'android:usesCleartextTraffic="true"' : `targetSdkVersion ${targetSdk ?? 'unset'} < 28 allows cleartext by default`,
       solution: 'Set android:usesCleartextTraffic="false" and use https everywhere.',
     });
   }
   for (const permission of info.usesPermissions ?? []) {
     if (permission.name && DANGEROUS_PERMISSIONS.has(permission.name)) {
-      out.push({ ruleId: 'mobile:dangerous-permission', name: 'Android app requests a dangerous permission', risk: 'Low', url, param: permission.name, solution: 'Request only the permissions the app needs.' });
+      out.push({
+        ruleId: 'mobile:dangerous-permission',
+        name: 'Android app requests a dangerous permission',
+        risk: 'Low',
+        url,
+        description: 'The app asks for a permission that reaches personal data or device features; each one is a reason for a user to refuse, and a risk if the app is compromised.',
+        param: permission.name,
+        evidence: `<uses-permission android:name="${permission.name}"/>`,
+        solution: 'Request only the permissions the app needs.',
+      });
     }
   }
   if (minSdk === undefined || minSdk < options.minSdkAtLeast) {
-    out.push({ ruleId: 'mobile:min-sdk', name: 'Android app installs on outdated Android versions', risk: 'Medium', url, evidence: `minSdkVersion ${minSdk ?? 'unset'} < ${options.minSdkAtLeast}`, solution: `Raise minSdkVersion to ${options.minSdkAtLeast} or more.` });
+    out.push({
+      ruleId: 'mobile:min-sdk',
+      name: 'Android app installs on outdated Android versions',
+      risk: 'Medium',
+      url,
+      description: "The app installs on Android versions that no longer get security updates, where known flaws in the system put the app's data at risk.",
+      evidence: `minSdkVersion ${minSdk ?? 'unset'} < ${options.minSdkAtLeast}`,
+      solution: `Raise minSdkVersion to ${options.minSdkAtLeast} or more.`,
+    });
   }
   if (targetSdk === undefined || targetSdk < options.targetSdkAtLeast) {
-    out.push({ ruleId: 'mobile:target-sdk', name: 'Android app targets an old API level', risk: 'Low', url, evidence: `targetSdkVersion ${targetSdk ?? 'unset'} < ${options.targetSdkAtLeast}`, solution: `Target API level ${options.targetSdkAtLeast} or more.` });
+    out.push({
+      ruleId: 'mobile:target-sdk',
+      name: 'Android app targets an old API level',
+      risk: 'Low',
+      url,
+      description: 'Android keeps older, less safe behaviour for apps that target an old API level; Google Play also requires a recent target for updates.',
+      evidence: `targetSdkVersion ${targetSdk ?? 'unset'} < ${options.targetSdkAtLeast}`,
+      solution: `Target API level ${options.targetSdkAtLeast} or more.`,
+    });
   }
   return out;
 }

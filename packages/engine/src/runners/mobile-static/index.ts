@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defineRunner } from '../../lib/define-runner.ts';
+import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
-import { countByRisk } from '../security-scan/index.ts';
 import type { Finding } from '../../types.ts';
 import { androidFindings } from './android.ts';
 import { iosFindings } from './ios.ts';
@@ -9,6 +9,7 @@ import { mobileStaticInput } from './options.ts';
 import { readApk } from './read-apk.ts';
 import { readIpa } from './read-ipa.ts';
 import { ANALYSIS_ARCHIVE_LIMITS } from './zip-archive.ts';
+import { facts } from './facts.ts';
 
 export class NoAppError extends Error {
   readonly code = 'no_app';
@@ -20,7 +21,7 @@ export class NoAppError extends Error {
  * the app (`android://<package>`, `ios://<bundle id>`), so false-positive marks survive a re-upload.
  */
 export const mobileStaticRunner = defineRunner({
-  kind: 'mobile-static',
+  facts,
   schema: mobileStaticInput,
   async execute({ options, thresholds }, { target, ctx }) {
     const wantAndroid = options.platform !== 'ios' && target.androidApp;
@@ -41,10 +42,7 @@ export const mobileStaticRunner = defineRunner({
       findings.push(...iosFindings(info, options, `ios://${info.CFBundleIdentifier ?? path.basename(target.iosApp)}`));
     }
     const counts = countByRisk(findings);
-    const passed =
-      counts.High <= thresholds.maxHigh &&
-      (thresholds.maxMedium === undefined || counts.Medium <= thresholds.maxMedium) &&
-      (thresholds.maxLow === undefined || counts.Low <= thresholds.maxLow);
+    const passed = risksOverThresholds(counts, thresholds).length === 0;
     ctx.log('mobile static analysis done', { files: [target.androidApp, target.iosApp].filter(Boolean).map((f) => path.basename(f as string)), counts });
     const artifact = await writeJsonArtifact(ctx, 'mobile-static/findings.json', { counts, findings, app }, 'Mobile static analysis');
     return {
@@ -55,3 +53,6 @@ export const mobileStaticRunner = defineRunner({
     };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { mobileStaticRunner as runner };

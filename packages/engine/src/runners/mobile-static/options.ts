@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { riskThresholds } from '../../lib/findings.ts';
 
 export const mobileStaticInput = z.object({
   options: z
@@ -12,12 +13,6 @@ export const mobileStaticInput = z.object({
       iosMinimumVersionAtLeast: z.string().regex(/^\d+(\.\d+)*$/, 'must be a version like 15.0').default('15.0'),
     })
     .strict(),
-  thresholds: z
-    .object({
-      maxHigh: z.number().int().min(0).default(0),
-      maxMedium: z.number().int().min(0).optional(),
-      maxLow: z.number().int().min(0).optional(),
-    })
-    .strict(),
+  thresholds: riskThresholds,
 });
 export type MobileStaticOptions = z.output<typeof mobileStaticInput>['options'];

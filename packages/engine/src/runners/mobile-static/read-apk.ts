@@ -37,16 +37,19 @@ function summarise(manifest: Record<string, unknown>): ApkInfo {
   };
 }
 
-/** Parses an AndroidManifest.xml already read into memory; its chunk structure is checked first. */
-export function parseManifest(manifest: Buffer): ApkInfo {
+/** An AndroidManifest.xml already read into memory, as app-info-parser reads it; its chunk structure is checked first. */
+export function parseManifestXml(manifest: Buffer): Record<string, unknown> {
   checkBinaryXml(manifest);
-  let parsed: Record<string, unknown>;
   try {
-    parsed = new ManifestXmlParser(manifest).parse();
+    return new ManifestXmlParser(manifest).parse();
   } catch (err) {
     throw new AppFileError('app_malformed', `the app's AndroidManifest.xml is malformed: ${(err as Error).message}`, { cause: err });
   }
-  return summarise(parsed);
+}
+
+/** Parses an AndroidManifest.xml already read into memory into what the findings read. */
+export function parseManifest(manifest: Buffer): ApkInfo {
+  return summarise(parseManifestXml(manifest));
 }
 
 /** The APK's manifest, read with the archive limits and parsed within bounds. */

@@ -4,8 +4,10 @@ import { guardedRequest } from '../../lib/http.ts';
 import { errorMessage, totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { CaseResult, RunContext } from '../../types.ts';
+import { expectedActual } from '../expected-actual.ts';
 import { headerChecks } from './header-checks.ts';
 import { securityChecksInput, type SecurityChecksOptions } from './options.ts';
+import { facts } from './facts.ts';
 
 type Check = Omit<CaseResult, 'durationMs'>;
 
@@ -25,12 +27,12 @@ async function tlsCheck(guard: TargetGuard, options: SecurityChecksOptions, ctx:
   const name = 'The website is served over HTTPS with a valid certificate';
   if (guard.baseUrl.protocol !== 'https:') {
     return options.requireHttps
-      ? { name, status: 'failed', error: `${guard.baseUrl.origin} is plain http` }
+      ? { name, status: 'failed', error: `${guard.baseUrl.origin} is plain http`, ...expectedActual('https with a valid certificate', 'plain http') }
       : { name, status: 'skipped', error: 'plain http allowed by requireHttps: false' };
   }
   // fetch verifies the certificate chain and host name; a failure throws with the reason.
   await guardedRequest(guard, guard.baseUrl.href, { signal: ctx.signal, followRedirects: false });
-  return { name, status: 'passed' };
+  return { name, status: 'passed', ...expectedActual('https with a valid certificate', 'https, certificate valid') };
 }
 
 async function loginCheck(guard: TargetGuard, login: NonNullable<SecurityChecksOptions['login']>, ctx: RunContext): Promise<Check> {
@@ -43,24 +45,28 @@ async function loginCheck(guard: TargetGuard, login: NonNullable<SecurityChecksO
     followRedirects: false,
     signal: ctx.signal,
   });
-  if (login.rejectStatus.includes(response.status)) return { name, status: 'passed' };
-  return { name, status: 'failed', error: `answered ${response.status} to wrong credentials, expected ${login.rejectStatus.join(', ')}` };
+  const words = expectedActual(`status ${login.rejectStatus.join(' or ')}`, `status ${response.status}`);
+  if (login.rejectStatus.includes(response.status)) return { name, status: 'passed', ...words };
+  return { name, status: 'failed', error: `answered ${response.status} to wrong credentials, expected ${login.rejectStatus.join(', ')}`, ...words };
 }
 
 async function protectedCheck(guard: TargetGuard, path: string, ctx: RunContext): Promise<Check> {
   const name = `${path} refuses anonymous access`;
   const response = await guardedRequest(guard, path, { signal: ctx.signal, followRedirects: false });
-  if (response.status === 401 || response.status === 403) return { name, status: 'passed' };
+  const expected = 'status 401 or 403, or a redirect to another page (a login)';
+  if (response.status === 401 || response.status === 403) return { name, status: 'passed', ...expectedActual(expected, `status ${response.status}`) };
   const location = response.headers.get('location');
-  if (response.status >= 300 && response.status < 400 && location && new URL(location, response.url).pathname !== new URL(response.url).pathname) {
-    return { name, status: 'passed' };
+  const target = location ? new URL(location, response.url).pathname : null;
+  if (response.status >= 300 && response.status < 400 && target !== null && target !== new URL(response.url).pathname) {
+    // The path only: a redirect's query may carry a token.
+    return { name, status: 'passed', ...expectedActual(expected, `status ${response.status}, redirect to ${target}`) };
   }
-  return { name, status: 'failed', error: `answered ${response.status} without credentials` };
+  return { name, status: 'failed', error: `answered ${response.status} without credentials`, ...expectedActual(expected, `status ${response.status}`) };
 }
 
 /** Pass/fail checks of a website's security basics: the spec's security report. */
 export const securityChecksRunner = defineRunner({
-  kind: 'security-checks',
+  facts,
   schema: securityChecksInput,
   async execute({ options }, { ctx, guard }) {
     for (const p of [...options.pages, ...options.protectedPaths, ...(options.login ? [options.login.path] : [])]) await guard.check(p);
@@ -81,3 +87,6 @@ export const securityChecksRunner = defineRunner({
     return { status: totals.failedTests > 0 ? 'failed' : 'passed', totals, summary: { kind: 'security-checks', cases }, artifacts: [artifact] };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { securityChecksRunner as runner };

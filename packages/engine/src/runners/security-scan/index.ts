@@ -1,19 +1,13 @@
 import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
+import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
-import type { Artifact, Finding, Risk } from '../../types.ts';
+import type { Artifact, Finding } from '../../types.ts';
 import { securityScanInput } from './options.ts';
 import { passiveFindings } from './passive-rules.ts';
 import { runWapiti } from './wapiti.ts';
-
-export const RISKS: readonly Risk[] = ['High', 'Medium', 'Low', 'Informational'];
-
-export function countByRisk(findings: readonly Finding[]): Record<Risk, number> {
-  const counts: Record<Risk, number> = { High: 0, Medium: 0, Low: 0, Informational: 0 };
-  for (const f of findings) counts[f.risk]++;
-  return counts;
-}
+import { facts } from './facts.ts';
 
 /** One finding per rule, URL and parameter: the identity false-positive marks match on. */
 function dedupe(findings: Finding[]): Finding[] {
@@ -26,7 +20,7 @@ function dedupe(findings: Finding[]): Finding[] {
 }
 
 export const securityScanRunner = defineRunner({
-  kind: 'security-scan',
+  facts,
   schema: securityScanInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     for (const page of options.pages) await guard.check(page);
@@ -69,10 +63,7 @@ export const securityScanRunner = defineRunner({
 
     const findings = dedupe([...passive, ...active]);
     const counts = countByRisk(findings);
-    const over = (['High', 'Medium', 'Low'] as const).filter((risk) => {
-      const max = thresholds[`max${risk}`];
-      return max !== undefined && counts[risk] > max;
-    });
+    const over = risksOverThresholds(counts, thresholds);
     const summary = { kind: 'security-scan' as const, findings };
     artifacts.unshift(
       await writeJsonArtifact(ctx, 'security-scan/findings.json', { counts, findings, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote }, 'Security scan findings'),
@@ -86,3 +77,6 @@ export const securityScanRunner = defineRunner({
     };
   },
 });
+
+/** The name the registry and the runner processes load a kind's runner by. */
+export { securityScanRunner as runner };

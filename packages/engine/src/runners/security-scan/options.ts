@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { riskThresholds } from '../../lib/findings.ts';
 import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
 
 export const DEFAULT_MAX_PAGES = 20;
@@ -25,12 +26,5 @@ export const securityScanInput = z.object({
       exclude: z.array(z.string()).default([]),
     })
     .strict(),
-  thresholds: z
-    .object({
-      /** The run fails when a risk's count is above its maximum; by default any High fails it. */
-      maxHigh: z.number().int().min(0).default(0),
-      maxMedium: z.number().int().min(0).optional(),
-      maxLow: z.number().int().min(0).optional(),
-    })
-    .strict(),
+  thresholds: riskThresholds,
 });

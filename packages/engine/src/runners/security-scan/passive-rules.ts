@@ -9,25 +9,117 @@ interface Rule {
   id: string;
   name: string;
   risk: Risk;
+  /** What the weakness lets an attacker do, for a reader who is not a security engineer. */
+  description: string;
   solution: string;
 }
 
 const RULES = {
-  csp: { id: '10038', name: 'Content Security Policy (CSP) Header Not Set', risk: 'Medium', solution: 'Send a Content-Security-Policy header on every HTML page.' },
-  cspWeak: { id: '10055', name: 'CSP: Wildcard Directive or unsafe-inline', risk: 'Medium', solution: "Remove '*', 'unsafe-inline' and 'unsafe-eval' from the Content-Security-Policy." },
-  clickjacking: { id: '10020', name: 'Missing Anti-clickjacking Header', risk: 'Medium', solution: "Send X-Frame-Options: DENY or a CSP frame-ancestors directive." },
-  nosniff: { id: '10021', name: 'X-Content-Type-Options Header Missing', risk: 'Low', solution: 'Send X-Content-Type-Options: nosniff.' },
-  hsts: { id: '10035', name: 'Strict-Transport-Security Header Not Set', risk: 'Low', solution: 'Send Strict-Transport-Security on every https response.' },
-  httpOnly: { id: '10010', name: 'Cookie No HttpOnly Flag', risk: 'Low', solution: 'Set the HttpOnly flag on cookies scripts do not need.' },
-  secure: { id: '10011', name: 'Cookie Without Secure Flag', risk: 'Low', solution: 'Set the Secure flag on cookies sent over https.' },
-  sameSite: { id: '10054', name: 'Cookie without SameSite Attribute', risk: 'Low', solution: 'Set SameSite=Lax or Strict on every cookie.' },
-  serverVersion: { id: '10036', name: 'Server Leaks Version Information via "Server" HTTP Response Header Field', risk: 'Low', solution: 'Remove the version from the Server header (or the header itself).' },
-  poweredBy: { id: '10037', name: 'Server Leaks Information via "X-Powered-By" HTTP Response Header Field(s)', risk: 'Low', solution: 'Remove the X-Powered-By header.' },
-  cors: { id: '10098', name: 'Cross-Domain Misconfiguration', risk: 'Medium', solution: 'Allow only trusted origins in Access-Control-Allow-Origin, never * on authenticated content.' },
-  mixedContent: { id: '10040', name: 'Secure Pages Include Mixed Content', risk: 'Medium', solution: 'Load every resource of an https page over https.' },
-  permissions: { id: '10063', name: 'Permissions Policy Header Not Set', risk: 'Low', solution: 'Send a Permissions-Policy header that disables features the site does not use.' },
-  errorDisclosure: { id: '90022', name: 'Application Error Disclosure', risk: 'Medium', solution: 'Show a generic error page; log details on the server only.' },
-  debugComments: { id: '10027', name: 'Information Disclosure - Suspicious Comments', risk: 'Informational', solution: 'Remove comments that mention credentials, bugs or internals from served pages.' },
+  csp: {
+    id: '10038',
+    name: 'Content Security Policy (CSP) Header Not Set',
+    risk: 'Medium',
+    description: 'The page sends no Content-Security-Policy, so the browser runs any script that ends up in it: one injection flaw (XSS) is enough to steal sessions or change what visitors see.',
+    solution: 'Send a Content-Security-Policy header on every HTML page.',
+  },
+  cspWeak: {
+    id: '10055',
+    name: 'CSP: Wildcard Directive or unsafe-inline',
+    risk: 'Medium',
+    description: 'The Content-Security-Policy allows any source or inline scripts and styles, which takes away most of the protection it gives against injected scripts (XSS).',
+    solution: "Remove '*', 'unsafe-inline' and 'unsafe-eval' from the Content-Security-Policy.",
+  },
+  clickjacking: {
+    id: '10020',
+    name: 'Missing Anti-clickjacking Header',
+    risk: 'Medium',
+    description: 'Any other site may show this page in a frame and trick visitors into clicking its buttons (clickjacking).',
+    solution: "Send X-Frame-Options: DENY or a CSP frame-ancestors directive.",
+  },
+  nosniff: {
+    id: '10021',
+    name: 'X-Content-Type-Options Header Missing',
+    risk: 'Low',
+    description: "Without X-Content-Type-Options: nosniff, browsers may guess a response's type and run an uploaded or user-supplied file as a script or page.",
+    solution: 'Send X-Content-Type-Options: nosniff.',
+  },
+  hsts: {
+    id: '10035',
+    name: 'Strict-Transport-Security Header Not Set',
+    risk: 'Low',
+    description: "Without Strict-Transport-Security, a visitor's first request may go over plain http, where an attacker on the network can read or change it and keep them off https.",
+    solution: 'Send Strict-Transport-Security on every https response.',
+  },
+  httpOnly: {
+    id: '10010',
+    name: 'Cookie No HttpOnly Flag',
+    risk: 'Low',
+    description: "A cookie without the HttpOnly flag can be read by scripts on the page: an injected script can steal it, and with it the visitor's session if it is one.",
+    solution: 'Set the HttpOnly flag on cookies scripts do not need.',
+  },
+  secure: {
+    id: '10011',
+    name: 'Cookie Without Secure Flag',
+    risk: 'Low',
+    description: 'A cookie without the Secure flag is also sent over plain http, where anyone on the network can read it.',
+    solution: 'Set the Secure flag on cookies sent over https.',
+  },
+  sameSite: {
+    id: '10054',
+    name: 'Cookie without SameSite Attribute',
+    risk: 'Low',
+    description: 'A cookie without SameSite is sent with requests other sites trigger, which helps cross-site request forgery (CSRF).',
+    solution: 'Set SameSite=Lax or Strict on every cookie.',
+  },
+  serverVersion: {
+    id: '10036',
+    name: 'Server Leaks Version Information via "Server" HTTP Response Header Field',
+    risk: 'Low',
+    description: 'The Server header names the software and its version: an attacker learns which known vulnerabilities to try without probing.',
+    solution: 'Remove the version from the Server header (or the header itself).',
+  },
+  poweredBy: {
+    id: '10037',
+    name: 'Server Leaks Information via "X-Powered-By" HTTP Response Header Field(s)',
+    risk: 'Low',
+    description: 'The X-Powered-By header names the framework behind the site, which helps an attacker pick known vulnerabilities to try.',
+    solution: 'Remove the X-Powered-By header.',
+  },
+  cors: {
+    id: '10098',
+    name: 'Cross-Domain Misconfiguration',
+    risk: 'Medium',
+    description: "Access-Control-Allow-Origin lets any website read these responses from a visitor's browser; for anything not public, that is a data leak.",
+    solution: 'Allow only trusted origins in Access-Control-Allow-Origin, never * on authenticated content.',
+  },
+  mixedContent: {
+    id: '10040',
+    name: 'Secure Pages Include Mixed Content',
+    risk: 'Medium',
+    description: 'An https page loads resources over plain http: anyone on the network can read or replace them, and a replaced script controls the page.',
+    solution: 'Load every resource of an https page over https.',
+  },
+  permissions: {
+    id: '10063',
+    name: 'Permissions Policy Header Not Set',
+    risk: 'Low',
+    description: 'No Permissions-Policy limits which browser features (camera, microphone, location ...) the page and the frames it embeds may ask for.',
+    solution: 'Send a Permissions-Policy header that disables features the site does not use.',
+  },
+  errorDisclosure: {
+    id: '90022',
+    name: 'Application Error Disclosure',
+    risk: 'Medium',
+    description: 'The response shows an error with internal details (a stack trace or a database message) that tell an attacker how the application is built.',
+    solution: 'Show a generic error page; log details on the server only.',
+  },
+  debugComments: {
+    id: '10027',
+    name: 'Information Disclosure - Suspicious Comments',
+    risk: 'Informational',
+    description: 'A comment in the served page mentions something meant to stay internal (a to-do, a bug, a password or a key).',
+    solution: 'Remove comments that mention credentials, bugs or internals from served pages.',
+  },
 } as const satisfies Record<string, Rule>;
 
 export const PASSIVE_RULE_IDS = Object.values(RULES).map((r) => r.id);
@@ -44,7 +136,7 @@ const SUSPICIOUS_COMMENT = /<!--[^>]*\b(TODO|FIXME|BUG|HACK|password|passwd|secr
 const HTTP_SUBRESOURCE = /<(?:script|img|iframe|link|audio|video|source|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(http:\/\/[^"'\s>]+)/gi;
 
 function finding(rule: Rule, url: string, extra: Omit<Finding, 'ruleId' | 'name' | 'risk' | 'url'> = {}): Finding {
-  return { ruleId: rule.id, name: rule.name, risk: rule.risk, url, solution: rule.solution, ...extra };
+  return { ruleId: rule.id, name: rule.name, risk: rule.risk, url, description: rule.description, solution: rule.solution, ...extra };
 }
 
 function cookieName(setCookie: string): string {
@@ -80,7 +172,8 @@ export function passiveFindings(response: GuardedResponse): Finding[] {
     const comment = SUSPICIOUS_COMMENT.exec(response.body);
     if (comment) out.push(finding(RULES.debugComments, url, { evidence: comment[0].slice(0, 200) }));
   }
-  if ((headers.get('x-content-type-options') ?? '').toLowerCase() !== 'nosniff') out.push(finding(RULES.nosniff, url));
+  const nosniff = headers.get('x-content-type-options');
+  if ((nosniff ?? '').toLowerCase() !== 'nosniff') out.push(finding(RULES.nosniff, url, nosniff === null ? {} : { evidence: `X-Content-Type-Options: ${nosniff}` }));
   if (https && !headers.get('strict-transport-security')) out.push(finding(RULES.hsts, url));
 
   for (const cookie of response.setCookies) {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { runChild } from '../../lib/child-process.ts';
 import type { Finding, Risk, RunContext } from '../../types.ts';
 
-export const WAPITI_PATH = process.env.WAPITI_PATH ?? '/usr/bin/wapiti';
+/** Where Debian installs wapiti; the server passes its WAPITI_PATH in the run's context. */
+export const DEFAULT_WAPITI_PATH = '/usr/bin/wapiti';
 /** Wapiti's attack modules we run by default: `ssrf` calls an outside service, and the header/cookie modules
  * duplicate the passive checks (which carry ZAP's ids). */
 export const DEFAULT_WAPITI_MODULES = ['blindsql', 'exec', 'file', 'permanentxss', 'redirect', 'sql', 'xss'];
@@ -18,6 +19,8 @@ interface WapitiEntry {
   info: string;
   level: number | string;
   parameter: string;
+  /** The request that showed it, as sent (request line, headers, body). */
+  http_request?: string;
 }
 interface WapitiReport {
   classifications?: Record<string, { desc?: string; sol?: string }>;
@@ -35,6 +38,16 @@ function riskOf(level: number | string): Risk {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
+/**
+ * What wapiti saw and the request that showed it: its request line only (the payload is in the URL or named by
+ * the parameter; headers hold nothing a reader needs), e.g. "XSS vulnerability found via injection in the
+ * parameter q · GET /search?q=%3CScRiPt%3E… HTTP/1.1".
+ */
+function evidenceOf(entry: WapitiEntry): string {
+  const requestLine = entry.http_request?.split('\n', 1)[0]?.trim();
+  return (requestLine ? `${entry.info} · ${requestLine}` : `${entry.method} ${entry.info}`).slice(0, 500);
+}
+
 /** Wapiti's JSON report as findings; anomalies (errors and timeouts its payloads caused) count at most Low. */
 export function parseWapitiReport(report: WapitiReport, origin: string): Finding[] {
   const out: Finding[] = [];
@@ -50,7 +63,7 @@ export function parseWapitiReport(report: WapitiReport, origin: string): Finding
           risk,
           url: new URL(entry.path, origin).href,
           ...(entry.parameter ? { param: entry.parameter } : {}),
-          evidence: `${entry.method} ${entry.info}`.slice(0, 500),
+          evidence: evidenceOf(entry),
           ...(about?.desc ? { description: about.desc.trim() } : {}),
           ...(about?.sol ? { solution: about.sol.trim() } : {}),
         });
@@ -113,7 +126,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     ...options.excludes.flatMap((x) => ['-x', x]),
   ];
   let log = '';
-  const result = await runChild(WAPITI_PATH, args, {
+  const result = await runChild(ctx.wapitiPath ?? DEFAULT_WAPITI_PATH, args, {
     cwd: dir,
     env: proxiedEnv(options.proxyUrl, { HOME: dir, XDG_CONFIG_HOME: configDir }),
     signal: ctx.signal,

@@ -1,11 +1,9 @@
 import { type Insights, loadInsight, type TestReportInsight } from '@fullstop/contracts';
-import type { RunnerSummary } from '@fullstop/engine';
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { TestKind } from '@fullstop/engine';
 import type { Db } from '../../../db/database.ts';
-import { engineRunTests } from '../../../db/schema/index.ts';
 import { falsePositiveMatcher } from '../alerts/false-positives.ts';
-
-const FINISHED = ['passed', 'failed'] as const;
+import { sumTotals, zapCounts } from './insight-maths.ts';
+import { finishedOfKindInRun, latestFinishedOfKind, type RunTestRow } from '../runs/run-repository.ts';
 
 /**
  * GET /insight/fetch/all, computed from each kind's latest finished run (one that produced a summary):
@@ -15,30 +13,14 @@ const FINISHED = ['passed', 'failed'] as const;
  */
 export async function computeInsights(db: Db, clientId: string): Promise<Insights> {
   const out: Insights = {};
-  const latest = async (kind: string) => {
-    const [row] = await db
-      .select()
-      .from(engineRunTests)
-      .where(and(eq(engineRunTests.clientId, clientId), eq(engineRunTests.kind, kind), inArray(engineRunTests.status, [...FINISHED]), isNotNull(engineRunTests.summary)))
-      .orderBy(desc(engineRunTests.finishedAt))
-      .limit(1);
-    return row ?? null;
-  };
+  const latest = (kind: TestKind) => latestFinishedOfKind(db, clientId, kind);
 
-  const load = await latest('load');
-  const loadSummary = load?.summary as RunnerSummary | undefined;
+  const loadSummary = (await latest('load'))?.summary;
   if (loadSummary?.kind === 'load') out.load = loadInsight.parse(loadSummary.load);
 
-  const scan = await latest('security-scan');
-  const scanSummary = scan?.summary as RunnerSummary | undefined;
+  const scanSummary = (await latest('security-scan'))?.summary;
   if (scanSummary?.kind === 'security-scan') {
-    const isFalse = await falsePositiveMatcher(db, clientId);
-    const zap = { High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0 };
-    for (const f of scanSummary.findings) {
-      if (isFalse(f)) zap['False Positives']++;
-      else zap[f.risk]++;
-    }
-    out.zap = zap;
+    out.zap = zapCounts(scanSummary.findings, await falsePositiveMatcher(db, clientId));
   }
 
   const frontend = await testReport(db, clientId, 'browser', await latest('browser'));
@@ -48,33 +30,8 @@ export async function computeInsights(db: Db, clientId: string): Promise<Insight
   return out;
 }
 
-async function testReport(
-  db: Db,
-  clientId: string,
-  kind: string,
-  latest: typeof engineRunTests.$inferSelect | null,
-): Promise<TestReportInsight | null> {
+async function testReport(db: Db, clientId: string, kind: TestKind, latest: RunTestRow | null): Promise<TestReportInsight | null> {
   if (!latest) return null;
-  const rows = await db
-    .select()
-    .from(engineRunTests)
-    .where(
-      and(
-        eq(engineRunTests.clientId, clientId),
-        eq(engineRunTests.runId, latest.runId),
-        eq(engineRunTests.kind, kind),
-        inArray(engineRunTests.status, [...FINISHED]),
-      ),
-    );
-  const r: TestReportInsight = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0, duration: 0 };
-  let ms = 0;
-  for (const row of rows) {
-    r.totalTests += row.totals?.totalTests ?? 0;
-    r.passedTests += row.totals?.passedTests ?? 0;
-    r.failedTests += row.totals?.failedTests ?? 0;
-    r.skippedTests += row.totals?.skippedTests ?? 0;
-    ms += row.durationMs ?? 0;
-  }
-  r.duration = Math.round(ms / 100) / 10;
-  return r;
+  const { durationMs, ...totals } = sumTotals(await finishedOfKindInRun(db, clientId, latest.runId, kind));
+  return { ...totals, duration: Math.round(durationMs / 100) / 10 };
 }

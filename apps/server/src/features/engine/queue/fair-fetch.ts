@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database.ts';
 import { RUN_QUEUE, type RunJobData } from './boss.ts';
 
+// The engine's reads and writes of pg-boss's own job table, beyond what pg-boss's API offers.
+
 /** One job as a worker takes it: what executeJob needs of pg-boss's row. */
 export interface RunJob {
   id: string;
@@ -45,4 +47,10 @@ export async function fetchFairJob(db: Db): Promise<RunJob | null> {
   `)) as unknown as { rows: RunJob[] } | RunJob[];
   const rows = Array.isArray(result) ? result : result.rows;
   return rows[0] ?? null;
+}
+
+/** Ids of the run jobs pg-boss holds as active (taken by a worker and not yet completed or failed). */
+export async function activeJobIds(db: Db): Promise<string[]> {
+  const result = (await db.execute(sql`SELECT id FROM pgboss.job WHERE name = ${RUN_QUEUE} AND state = 'active'`)) as unknown as { rows: { id: string }[] };
+  return result.rows.map((r) => r.id);
 }

@@ -1,9 +1,10 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import { engineAttempts, engineRunTests } from '../../../db/schema/index.ts';
 import type { EngineDeps } from '../deps.ts';
+import { endStaleAttempt, runningAttempts } from '../runs/attempt-repository.ts';
 import { finishRunTest } from '../runs/finish.ts';
 import { isTerminal, testEventOf } from '../runs/mappers.ts';
+import { getRunTest, updateRunTest } from '../runs/run-repository.ts';
 import { RUN_QUEUE } from './boss.ts';
+import { activeJobIds } from './fair-fetch.ts';
 
 /**
  * Finds attempts whose process died (killed, crashed, machine lost): their heartbeat stopped. Each is closed as
@@ -14,29 +15,18 @@ import { RUN_QUEUE } from './boss.ts';
 export async function reapStaleAttempts(deps: EngineDeps, options: { everyRunning: boolean }): Promise<number> {
   const { db } = deps;
   const cutoff = new Date(Date.now() - deps.config.staleAfterSeconds * 1000);
-  const stale = await db
-    .select()
-    .from(engineAttempts)
-    .where(options.everyRunning ? eq(engineAttempts.status, 'running') : and(eq(engineAttempts.status, 'running'), lt(engineAttempts.heartbeatAt, cutoff)));
+  const stale = await runningAttempts(db, options.everyRunning ? null : cutoff);
   let reaped = 0;
   for (const a of stale) {
     const reason = `the worker running attempt ${a.attempt} stopped (${a.workerId}, last heartbeat ${a.heartbeatAt.toISOString()}): its process was probably killed`;
-    const [closed] = await db
-      .update(engineAttempts)
-      .set({ status: 'error', error: reason, finishedAt: new Date() })
-      .where(and(eq(engineAttempts.id, a.id), eq(engineAttempts.status, 'running')))
-      .returning();
+    const closed = await endStaleAttempt(db, a.id, reason);
     if (!closed) continue; // another process's reaper got there first
     reaped++;
-    const [rt] = await db.select().from(engineRunTests).where(eq(engineRunTests.id, a.runTestId)).limit(1);
+    const rt = await getRunTest(db, a.runTestId);
     if (!rt || isTerminal(rt.status)) continue;
     const boss = await deps.boss();
     if (a.attempt < rt.maxAttempts && rt.jobId) {
-      const [queued] = await db
-        .update(engineRunTests)
-        .set({ status: 'queued', error: `attempt ${a.attempt} was lost; retrying`, progress: null, updatedAt: new Date() })
-        .where(eq(engineRunTests.id, rt.id))
-        .returning();
+      const queued = await updateRunTest(db, rt.id, { status: 'queued', error: `attempt ${a.attempt} was lost; retrying`, progress: null, updatedAt: new Date() });
       if (queued) deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(queued) });
       // Failing the active job makes pg-boss schedule its retry now rather than at its expiry.
       await boss.fail(RUN_QUEUE, rt.jobId, { message: reason }).catch(() => {});
@@ -54,9 +44,5 @@ export async function reapStaleAttempts(deps: EngineDeps, options: { everyRunnin
 /** Embedded database at start-up: jobs left active by the dead process, taken before any attempt row existed. */
 async function failOrphanJobs(deps: EngineDeps): Promise<void> {
   const boss = await deps.boss();
-  const result = (await deps.db.execute(
-    sql`SELECT id FROM pgboss.job WHERE name = ${RUN_QUEUE} AND state = 'active'`,
-  )) as unknown as { rows: { id: string }[] };
-  const ids = result.rows.map((r) => r.id);
-  for (const id of ids) await boss.fail(RUN_QUEUE, id, { message: 'the server stopped while this job was active' });
+  for (const id of await activeJobIds(deps.db)) await boss.fail(RUN_QUEUE, id, { message: 'the server stopped while this job was active' });
 }

@@ -1,8 +1,6 @@
 import { text } from '@fullstop/contracts';
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { engineRunTests } from '../../../db/schema/index.ts';
 import { UnauthorizedError } from '../../../lib/errors.ts';
 import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
@@ -10,6 +8,7 @@ import type { EngineDeps } from '../deps.ts';
 import { EventHub, type StreamCredential } from '../runs/event-hub.ts';
 import type { EngineEvent } from '../runs/events.ts';
 import { testEventOf } from '../runs/mappers.ts';
+import { latestRunTests } from '../runs/run-repository.ts';
 import { verifyEventsToken } from './events-token.ts';
 
 const KEEPALIVE_MS = 15_000;
@@ -133,11 +132,7 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
 
         try {
           // Snapshot: the latest run of each test.
-          const latest = await deps.db
-            .selectDistinctOn([engineRunTests.testName])
-            .from(engineRunTests)
-            .where(eq(engineRunTests.clientId, clientId))
-            .orderBy(engineRunTests.testName, desc(engineRunTests.createdAt));
+          const latest = await latestRunTests(deps.db, clientId);
           const tests = Object.fromEntries(latest.map((r) => [r.testName, testEventOf(r)]));
           for (const r of latest) sent.set(r.id, JSON.stringify(testEventOf(r)));
           write(`event: snapshot\ndata: ${JSON.stringify({ tests })}\n\n`);

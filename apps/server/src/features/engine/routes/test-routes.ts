@@ -10,23 +10,20 @@ import {
   testGroups,
   testNameParams,
 } from '@fullstop/contracts';
-import type { SuiteManifest } from '@fullstop/engine';
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { engineAttempts, engineRuns, engineRunTests } from '../../../db/schema/index.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import { noStore } from '../../auth/no-store.ts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import { errorResponses } from '../../../lib/route-schemas.ts';
 import type { EngineDeps } from '../deps.ts';
-import { runEventOf } from '../runs/mappers.ts';
-import { queueRun, runResult, waitForRun } from '../runs/queue-runs.ts';
-import { currentSuite, testGroupsOf } from '../suites/suite-store.ts';
+import { runDetailOf, runEventOf } from '../runs/mappers.ts';
+import { DEFAULT_WAIT_SECONDS, queueRun, resultWhenDone } from '../runs/queue-runs.ts';
+import { clientRunOrigin } from '../runs/run-origin.ts';
+import { listRuns, runDetail } from '../runs/run-repository.ts';
+import { currentSuite } from '../suites/suite-repository.ts';
+import { testGroupsOf } from '../suites/suite-service.ts';
 import { EVENTS_TOKEN_TTL_SECONDS, signEventsToken } from './events-token.ts';
-
-/** `?wait=true` without a timeout waits this long at most, then answers with the run still going. */
-const DEFAULT_WAIT_SECONDS = 30 * 60;
 
 /** The client's tests: list, run (all or one), run history, and the live event stream. */
 export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
@@ -39,17 +36,17 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const clientId = ownClientId(request.principal);
-        return app.cache.wrap(clientId, 'tests', async () => testGroupsOf(((await currentSuite(deps.db, clientId))?.manifest as SuiteManifest) ?? null));
+        return app.cache.wrap(clientId, 'tests', async () => testGroupsOf((await currentSuite(deps.db, clientId))?.manifest ?? null));
       },
     );
 
     const run = async (
-      request: { principal: Parameters<typeof ownClientId>[0]; raw: NodeJS.EventEmitter },
+      request: { principal: Parameters<typeof ownClientId>[0]; raw: NodeJS.EventEmitter; headers: Parameters<typeof clientRunOrigin>[1] },
       query: z.infer<typeof runQuery>,
       testName: string | undefined,
     ) => {
       const clientId = ownClientId(request.principal);
-      const queued = await queueRun(deps, clientId, testName === undefined ? {} : { testName }, request.principal?.via ?? 'api');
+      const queued = await queueRun(deps, clientId, testName === undefined ? {} : { testName }, clientRunOrigin(request.principal, request.headers));
       if (!query.wait) {
         const message =
           testName === undefined
@@ -57,10 +54,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
             : `Test ${testName} queued (run ${queued.runId})`;
         return { message, runId: queued.runId };
       }
-      const gone = new AbortController();
-      request.raw.once('close', () => gone.abort());
-      await waitForRun(deps, clientId, queued.runId, (query.timeout ?? DEFAULT_WAIT_SECONDS) * 1000, gone.signal);
-      return (await runResult(deps, clientId, queued.runId))!;
+      return resultWhenDone(deps, clientId, queued.runId, query.timeout ?? DEFAULT_WAIT_SECONDS, request.raw);
     };
 
     const runResponses = { 200: z.union([runResultResponse, runQueuedResponse]), ...errorResponses(400, 401, 403, 404) };
@@ -88,14 +82,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         schema: { tags: ['tests'], summary: 'Run history, newest first', querystring: runHistoryQuery, response: { 200: runHistoryResponse, ...errorResponses(400, 401, 403) } },
       },
       async (request) => {
-        const clientId = ownClientId(request.principal);
-        const { limit, before } = request.query;
-        const rows = await deps.db
-          .select()
-          .from(engineRuns)
-          .where(before ? and(eq(engineRuns.clientId, clientId), lt(engineRuns.createdAt, new Date(before))) : eq(engineRuns.clientId, clientId))
-          .orderBy(desc(engineRuns.createdAt))
-          .limit(limit);
+        const rows = await listRuns(deps.db, ownClientId(request.principal), request.query);
         return { runs: rows.map(runEventOf) };
       },
     );
@@ -107,38 +94,9 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: idString }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
-        const clientId = ownClientId(request.principal);
-        const result = await runResult(deps, clientId, request.params.runId);
-        if (!result) throw new NotFoundError('Run not found');
-        const [runRow] = await deps.db.select().from(engineRuns).where(eq(engineRuns.id, result.runId));
-        const tests = await deps.db.select().from(engineRunTests).where(eq(engineRunTests.runId, result.runId)).orderBy(asc(engineRunTests.createdAt));
-        const attempts = tests.length
-          ? await deps.db.select().from(engineAttempts).where(inArray(engineAttempts.runTestId, tests.map((t) => t.id))).orderBy(asc(engineAttempts.attempt))
-          : [];
-        return {
-          ...result,
-          createdAt: runRow!.createdAt.toISOString(),
-          finishedAt: runRow!.finishedAt?.toISOString() ?? null,
-          tests: tests.map((t) => ({
-            testName: t.testName,
-            group: t.groupName,
-            kind: t.kind,
-            status: t.status,
-            totals: t.totals ?? null,
-            error: t.error,
-            durationMs: t.durationMs,
-            attempts: attempts
-              .filter((a) => a.runTestId === t.id)
-              .map((a) => ({
-                attempt: a.attempt,
-                status: a.status,
-                workerId: a.workerId,
-                error: a.error,
-                startedAt: a.startedAt.toISOString(),
-                finishedAt: a.finishedAt?.toISOString() ?? null,
-              })),
-          })),
-        };
+        const run = await runDetail(deps.db, ownClientId(request.principal), request.params.runId);
+        if (!run) throw new NotFoundError('Run not found');
+        return runDetailOf(run);
       },
     );
 

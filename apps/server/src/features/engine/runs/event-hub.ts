@@ -1,11 +1,10 @@
-import { and, gt, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/database.ts';
-import { engineRunTests } from '../../../db/schema/index.ts';
 import { TooManyRequestsError } from '../../../lib/errors.ts';
 import type { SessionEvent } from '../../../lib/session-events.ts';
 import type { EngineBus, EngineEvent } from './events.ts';
 import { testEventOf } from './mappers.ts';
+import { runTestsChangedSince } from './run-repository.ts';
 
 /** Who opened a stream: an API key (one per client) or a user; a stream token counts as what minted it. */
 export interface StreamCredential {
@@ -166,12 +165,7 @@ export class EventHub {
     this.#polling = true;
     this.polls += 1;
     try {
-      const rows = await this.#opts.db
-        .select()
-        .from(engineRunTests)
-        .where(and(inArray(engineRunTests.clientId, [...this.#byClient.keys()]), gt(engineRunTests.updatedAt, this.#since)))
-        .orderBy(engineRunTests.updatedAt)
-        .limit(POLL_BATCH);
+      const rows = await runTestsChangedSince(this.#opts.db, [...this.#byClient.keys()], this.#since, POLL_BATCH);
       for (const r of rows) {
         if (r.updatedAt > this.#since) this.#since = r.updatedAt;
         this.#fanOut(r.clientId, { type: 'test', data: testEventOf(r) });

@@ -1,21 +1,18 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type RunnerResult, testsOf, type SuiteManifest, type TestKind } from '@fullstop/engine';
+import { type RunnerResult, testsOf } from '@fullstop/engine';
+import { isRetried, kinds } from '@fullstop/engine/kinds';
 import { runInSandbox } from '@fullstop/engine/sandbox';
-import { and, eq, inArray } from 'drizzle-orm';
-import { engineAttempts, engineRuns, engineRunTests, engineSuites } from '../../../db/schema/index.ts';
 import type { EngineDeps } from '../deps.ts';
 import type { RunJob } from '../queue/fair-fetch.ts';
+import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
+import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
 import { attemptFolder, attemptLog, runTestDir } from './run-paths.ts';
+import { getRunTest, markRunRunning, updateRunTest } from './run-repository.ts';
 
-/**
- * Errors that would only repeat on a retry: bad options, a refused target, the time limit. A crash or memory over
- * the limit (the runner process's `crashed` / `out_of_memory`) is retried while attempts remain.
- */
-const NOT_RETRIED_CODES = new Set(['validation_error', 'target_policy', 'time_limit']);
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 export class RetryableAttemptError extends Error {}
@@ -29,7 +26,7 @@ export class RetryableAttemptError extends Error {}
  */
 export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortSignal): Promise<void> {
   const { db } = deps;
-  const [rt] = await db.select().from(engineRunTests).where(eq(engineRunTests.id, job.data.runTestId)).limit(1);
+  const rt = await getRunTest(db, job.data.runTestId);
   if (!rt || isTerminal(rt.status)) return;
   const attempt = job.retryCount + 1;
   const maxAttempts = job.retryLimit + 1;
@@ -47,21 +44,10 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   };
   log(`attempt ${attempt} of ${maxAttempts} on ${deps.workerId}`);
 
-  const [attemptRow] = await db
-    .insert(engineAttempts)
-    .values({ runTestId: rt.id, attempt, workerId: deps.workerId, logPath: attemptLog(attempt) })
-    .onConflictDoUpdate({
-      target: [engineAttempts.runTestId, engineAttempts.attempt],
-      set: { workerId: deps.workerId, status: 'running', startedAt: new Date(), heartbeatAt: new Date(), error: null, finishedAt: null },
-    })
-    .returning();
+  const attemptRow = await startAttempt(db, rt.id, attempt, deps.workerId, attemptLog(attempt));
   const now = new Date();
-  const [running] = await db
-    .update(engineRunTests)
-    .set({ status: 'running', attempts: attempt, maxAttempts, startedAt: rt.startedAt ?? now, updatedAt: now, progress: null })
-    .where(eq(engineRunTests.id, rt.id))
-    .returning();
-  await db.update(engineRuns).set({ status: 'running' }).where(and(eq(engineRuns.id, rt.runId), eq(engineRuns.status, 'queued')));
+  const running = await updateRunTest(db, rt.id, { status: 'running', attempts: attempt, maxAttempts, startedAt: rt.startedAt ?? now, updatedAt: now, progress: null });
+  await markRunRunning(db, rt.runId);
   if (running) deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(running) });
 
   const controller = new AbortController();
@@ -77,13 +63,9 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
 
   // Heartbeat: proves this attempt alive; finding it no longer running means a reaper gave it up.
   const heartbeat = setInterval(() => {
-    void db
-      .update(engineAttempts)
-      .set({ heartbeatAt: new Date() })
-      .where(and(eq(engineAttempts.id, attemptRow!.id), eq(engineAttempts.status, 'running')))
-      .returning({ id: engineAttempts.id })
-      .then((rows) => {
-        if (rows.length === 0) abort('lost', 'this attempt was given up as stale');
+    void recordHeartbeat(db, attemptRow.id)
+      .then((alive) => {
+        if (!alive) abort('lost', 'this attempt was given up as stale');
       })
       .catch(() => {});
   }, deps.config.heartbeatSeconds * 1000);
@@ -92,9 +74,9 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   let error: string | null = null;
   let errorCode: string | null = null;
   try {
-    const [suite] = await db.select().from(engineSuites).where(eq(engineSuites.id, (await suiteIdOf(deps, rt.runId))!)).limit(1);
-    const def = suite ? testsOf(suite.manifest as SuiteManifest, suite.dir).find((t) => t.name === rt.testName) : undefined;
-    const runner = deps.runners[rt.kind as TestKind];
+    const suite = await suiteOfRun(db, rt.runId);
+    const def = suite ? testsOf(suite.manifest, suite.dir).find((t) => t.name === rt.testName) : undefined;
+    const runner = deps.runners[rt.kind];
     if (!def) {
       error = `the test "${rt.testName}" is not in the suite version this run was queued with`;
       errorCode = 'validation_error';
@@ -108,25 +90,22 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
         {
           test: def,
           target,
-          attemptKey: attemptRow!.id,
-          limits: { timeSeconds: def.timeoutSeconds ?? deps.config.timeLimits[def.kind], memoryMb: deps.config.runMemoryMb },
+          attemptKey: attemptRow.id,
+          limits: { timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds, memoryMb: deps.config.runMemoryMb },
           ...(deps.runnersModule ? { runnersModule: deps.runnersModule } : {}),
           ctx: {
             runDir,
             signal: controller.signal,
             chromiumPath: deps.config.chromiumPath,
+            wapitiPath: deps.config.wapitiPath,
             workers: deps.config.browserWorkers,
             log,
             progress: (p) => {
               const t = Date.now();
               if (t - lastProgress < PROGRESS_WRITE_INTERVAL_MS && p.done < p.total) return;
               lastProgress = t;
-              void db
-                .update(engineRunTests)
-                .set({ progress: p, updatedAt: new Date() })
-                .where(and(eq(engineRunTests.id, rt.id), eq(engineRunTests.status, 'running')))
-                .returning()
-                .then(([row]) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
+              void updateRunTest(db, rt.id, { progress: p, updatedAt: new Date() }, { statusIn: ['running'] })
+                .then((row) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
                 .catch(() => {});
             },
           },
@@ -156,26 +135,20 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
 
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';
   log(`attempt ${attempt} ended: ${status}${error ? `: ${error}` : ''}`);
-  await db
-    .update(engineAttempts)
-    .set({ status, error, finishedAt: new Date() })
-    .where(eq(engineAttempts.id, attemptRow!.id));
+  await endAttempt(db, attemptRow.id, { status, error });
   if (abortCode === 'lost') return; // the reaper owns this test now
 
-  const retry = status === 'error' && attempt < maxAttempts && !(errorCode && NOT_RETRIED_CODES.has(errorCode));
+  // Whether a retry could help is the kind's fact: bad options, a refused target or the time limit would only repeat.
+  const retry = status === 'error' && attempt < maxAttempts && isRetried(rt.kind, errorCode);
   if (retry) {
-    const [queued] = await db
-      .update(engineRunTests)
-      .set({ status: 'queued', error: `attempt ${attempt} errored (${error}); retrying`, progress: null, updatedAt: new Date() })
-      .where(and(eq(engineRunTests.id, rt.id), inArray(engineRunTests.status, ['running', 'queued'])))
-      .returning();
+    const queued = await updateRunTest(
+      db,
+      rt.id,
+      { status: 'queued', error: `attempt ${attempt} errored (${error}); retrying`, progress: null, updatedAt: new Date() },
+      { statusIn: ['running', 'queued'] },
+    );
     if (queued) deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(queued) });
     throw new RetryableAttemptError(error ?? 'attempt errored');
   }
   await finishRunTest(deps, rt, { status, result: status === 'error' ? (result?.summary ? result : null) : result, error, attempt });
-}
-
-async function suiteIdOf(deps: EngineDeps, runId: string): Promise<string | null> {
-  const [run] = await deps.db.select({ suiteId: engineRuns.suiteId }).from(engineRuns).where(eq(engineRuns.id, runId)).limit(1);
-  return run?.suiteId ?? null;
 }

@@ -1,46 +1,68 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Finding, RunnerResult, RunnerSummary, TestKind } from '@fullstop/engine';
+import type { Artifact, Finding, ReportDirs, RunnerResult, RunnerSummary } from '@fullstop/engine';
 import { type RunReport, writeReports } from '@fullstop/engine';
 import type { RunTotals } from '@fullstop/contracts';
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
-import { clients, engineAttempts, engineRuns, engineRunTests } from '../../../db/schema/index.ts';
 import type { EngineDeps } from '../deps.ts';
 import { falsePositiveMatcher } from '../alerts/false-positives.ts';
-import { isTerminal, runEventOf, TERMINAL_STATUSES, testEventOf } from './mappers.ts';
+import { findClient } from '../../accounts/repository.ts';
+import { attemptsOf } from './attempt-repository.ts';
+import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { REPORTS_FOLDER, runTestDir } from './run-paths.ts';
+import { writeRunReportOf } from './run-report.ts';
+import { finishRun, getRunTest, runTestsOf, type RunTestRow, updateRunTest } from './run-repository.ts';
 
-type RunTestRow = typeof engineRunTests.$inferSelect;
-
-const ZERO: RunTotals = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 };
+type Outcome = { status: 'passed' | 'failed' | 'error'; result: RunnerResult | null; error: string | null; attempt: number };
 
 /**
- * Ends a run test for good: writes its reports (json, html, junit, zip), stores the outcome, then ends the run
- * when this was its last test. Safe to call twice: only the first call that finds it unfinished writes.
+ * The browser reports are printed with (pdf, shrunk screenshots) when enabled, and a log line for a pdf that
+ * could not be printed: the other formats stand, the run goes on.
+ */
+export function reportBrowser(deps: EngineDeps, about: Record<string, string>): Pick<ReportDirs, 'chromiumPath' | 'onSkipped'> {
+  if (!deps.config.reportPdf) return {};
+  return {
+    chromiumPath: deps.config.chromiumPath,
+    onSkipped: (format, err) => deps.log.warn({ err, format, ...about }, 'a report format could not be written; the others stand'),
+  };
+}
+
+/**
+ * Ends a run test for good: writes its reports (json, html, pdf, junit, zip), stores the outcome, then ends the
+ * run when this was its last test. Safe to call twice: only the first call that finds it unfinished writes.
+ * Called by the worker that ran the test (or the reaper), never while a request waits.
  */
 export async function finishRunTest(
   deps: EngineDeps,
   rt: RunTestRow,
-  outcome: { status: 'passed' | 'failed' | 'error'; result: RunnerResult | null; error: string | null; attempt: number },
+  outcome: Outcome,
 ): Promise<void> {
-  const [current] = await deps.db.select().from(engineRunTests).where(eq(engineRunTests.id, rt.id)).limit(1);
+  const current = await getRunTest(deps.db, rt.id);
   if (!current || isTerminal(current.status)) return;
   const finishedAt = new Date();
   const dir = runTestDir(deps.paths, rt.clientId, rt.runId, rt.id);
   const outDir = path.join(dir, REPORTS_FOLDER);
-  const totals = outcome.result?.totals ?? ZERO;
+  const totals = outcome.result?.totals ?? ZERO_TOTALS;
   const durationMs = Math.round(outcome.result?.durationMs ?? finishedAt.getTime() - (current.startedAt ?? finishedAt).getTime());
   let formats: string[] = [];
   try {
-    const report = await buildReport(deps, current, outcome, totals, durationMs, finishedAt);
-    const { mkdir } = await import('node:fs/promises');
+    const report = await buildReport(deps, current, {
+      status: outcome.status,
+      summary: outcome.result?.summary ?? null,
+      error: outcome.error,
+      totals,
+      durationMs,
+      finishedAt,
+      artifacts: (outcome.result?.artifacts ?? []).map((a) => ({ ...a, path: `attempt-${outcome.attempt}/${a.path}` })),
+    });
     await mkdir(outDir, { recursive: true });
-    formats = Object.keys(await writeReports(report, { runDir: dir, outDir }));
+    formats = Object.keys(await writeReports(report, { runDir: dir, outDir, ...reportBrowser(deps, { runTestId: rt.id }) }));
   } catch (err) {
     deps.log.error({ err, runTestId: rt.id }, 'writing reports failed');
   }
-  const [updated] = await deps.db
-    .update(engineRunTests)
-    .set({
+  const updated = await updateRunTest(
+    deps.db,
+    rt.id,
+    {
       status: outcome.status,
       totals: outcome.result ? totals : null,
       summary: outcome.result?.summary ?? null,
@@ -51,9 +73,9 @@ export async function finishRunTest(
       reportFormats: formats.length ? formats : null,
       finishedAt,
       updatedAt: finishedAt,
-    })
-    .where(and(eq(engineRunTests.id, rt.id), notInArray(engineRunTests.status, [...TERMINAL_STATUSES])))
-    .returning();
+    },
+    { notFinished: true },
+  );
   if (!updated) return;
   deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(updated) });
   deps.onResultsChanged(rt.clientId);
@@ -62,7 +84,7 @@ export async function finishRunTest(
 
 /** When every test of the run has ended: the run's totals and status (error > failed > passed). */
 export async function finishRunIfDone(deps: EngineDeps, runId: string): Promise<void> {
-  const tests = await deps.db.select().from(engineRunTests).where(eq(engineRunTests.runId, runId));
+  const tests = await runTestsOf(deps.db, runId);
   if (tests.length === 0 || !tests.every((t) => isTerminal(t.status))) return;
   const totals = tests.reduce<RunTotals>(
     (acc, t) => ({
@@ -71,55 +93,55 @@ export async function finishRunIfDone(deps: EngineDeps, runId: string): Promise<
       failedTests: acc.failedTests + (t.totals?.failedTests ?? 0),
       skippedTests: acc.skippedTests + (t.totals?.skippedTests ?? 0),
     }),
-    { ...ZERO },
+    { ...ZERO_TOTALS },
   );
   const statuses = new Set(tests.map((t) => t.status));
   const status = statuses.has('error') ? 'error' : statuses.has('failed') ? 'failed' : statuses.has('cancelled') ? 'cancelled' : 'passed';
-  const [run] = await deps.db
-    .update(engineRuns)
-    .set({ status, totals, finishedAt: new Date() })
-    .where(and(eq(engineRuns.id, runId), inArray(engineRuns.status, ['queued', 'running'])))
-    .returning();
-  if (run) deps.bus.emit(run.clientId, { type: 'run', data: runEventOf(run) });
+  const run = await finishRun(deps.db, runId, { status, totals, finishedAt: new Date() });
+  if (!run) return;
+  // The run report before the event, so whoever hears "the run ended" finds it listed.
+  if (run.scope === 'all') await writeRunReportOf(deps, run, tests, buildReport);
+  deps.bus.emit(run.clientId, { type: 'run', data: runEventOf(run) });
+  if (run.scope === 'all') deps.onResultsChanged(run.clientId);
 }
 
-async function buildReport(
-  deps: EngineDeps,
-  rt: RunTestRow,
-  outcome: { status: 'passed' | 'failed' | 'error'; result: RunnerResult | null; error: string | null; attempt: number },
-  totals: RunTotals,
-  durationMs: number,
-  finishedAt: Date,
-): Promise<RunReport> {
-  const [client] = await deps.db.select({ name: clients.name, website: clients.website }).from(clients).where(eq(clients.id, rt.clientId)).limit(1);
-  const attempts = await deps.db
-    .select()
-    .from(engineAttempts)
-    .where(eq(engineAttempts.runTestId, rt.id))
-    .orderBy(asc(engineAttempts.attempt));
-  let summary: RunnerSummary | null = outcome.result?.summary ?? null;
+/** What one test's report is made of beyond its row. */
+export interface ReportInput {
+  status: RunReport['status'];
+  summary: RunnerSummary | null;
+  error: string | null;
+  totals: RunTotals;
+  durationMs: number;
+  finishedAt: Date;
+  artifacts: Artifact[];
+}
+
+/** One test's RunReport: its row, its client, its attempts, and false positives set apart (security scans). */
+export async function buildReport(deps: EngineDeps, rt: RunTestRow, input: ReportInput): Promise<RunReport> {
+  const client = await findClient(deps.db, rt.clientId);
+  const attempts = await attemptsOf(deps.db, rt.id);
+  let summary: RunnerSummary | null = input.summary;
   let falsePositives: Finding[] | undefined;
   if (summary && summary.kind === 'security-scan') {
     const isFalse = await falsePositiveMatcher(deps.db, rt.clientId);
     falsePositives = summary.findings.filter(isFalse);
     summary = { ...summary, findings: summary.findings.filter((f) => !isFalse(f)) };
   }
-  const prefix = `attempt-${outcome.attempt}/`;
   return {
     clientName: client?.name ?? rt.clientId,
     testName: rt.testName,
     group: rt.groupName,
-    kind: rt.kind as TestKind,
+    kind: rt.kind,
     runId: rt.runId,
-    status: outcome.status,
-    totals,
-    durationMs,
+    status: input.status,
+    totals: input.totals,
+    durationMs: input.durationMs,
     startedAt: (rt.startedAt ?? rt.createdAt).toISOString(),
-    finishedAt: finishedAt.toISOString(),
+    finishedAt: input.finishedAt.toISOString(),
     target: client?.website ?? '',
     summary,
-    error: outcome.error,
-    artifacts: (outcome.result?.artifacts ?? []).map((a) => ({ ...a, path: prefix + a.path })),
+    error: input.error,
+    artifacts: input.artifacts,
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
       status: a.status,

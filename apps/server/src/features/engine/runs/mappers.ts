@@ -1,30 +1,28 @@
-import type { engineRuns, engineRunTests } from '../../../db/schema/engine.ts';
+import type { RunDetailResponse, RunResultResponse, RunStatus, RunTestOutcome, RunTotals } from '@fullstop/contracts';
+import type { RunDetail, RunRow, RunTestRow } from './run-repository.ts';
 import type { RunEvent, TestEvent } from './events.ts';
-
-type RunTestRow = typeof engineRunTests.$inferSelect;
-type RunRow = typeof engineRuns.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** What every view of a run's test starts with: its name, its place in the suite and its outcome. */
+export function runTestOutcomeOf(rt: RunTestRow): RunTestOutcome {
+  return { runTestId: rt.id, testName: rt.testName, group: rt.groupName, kind: rt.kind, status: rt.status, totals: rt.totals ?? null, error: rt.error };
+}
+
 export function testEventOf(rt: RunTestRow): TestEvent {
   return {
+    ...runTestOutcomeOf(rt),
     runId: rt.runId,
-    runTestId: rt.id,
-    testName: rt.testName,
-    group: rt.groupName,
-    kind: rt.kind,
-    status: rt.status,
     attempt: rt.attempts,
     maxAttempts: rt.maxAttempts,
     progress: rt.progress ?? null,
-    totals: rt.totals ?? null,
-    error: rt.error,
     startedAt: iso(rt.startedAt),
     finishedAt: iso(rt.finishedAt),
   };
 }
 
-export function runEventOf(run: RunRow): RunEvent {
+/** A run as its events and its history entry show it. */
+export function runEventOf(run: Pick<RunRow, 'id' | 'scope' | 'status' | 'totals' | 'createdAt' | 'finishedAt'>): RunEvent {
   return {
     runId: run.id,
     scope: run.scope,
@@ -35,7 +33,56 @@ export function runEventOf(run: RunRow): RunEvent {
   };
 }
 
-export const TERMINAL_STATUSES = ['passed', 'failed', 'error', 'cancelled'] as const;
+/** A test that ended with a verdict: a result. Queued, running and cancelled ones are not. */
+export const RESULT_STATUSES = ['passed', 'failed', 'error'] as const satisfies readonly RunStatus[];
+export const TERMINAL_STATUSES = [...RESULT_STATUSES, 'cancelled'] as const;
+export function isResult(status: string): boolean {
+  return (RESULT_STATUSES as readonly string[]).includes(status);
+}
 export function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export const ZERO_TOTALS: RunTotals = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 };
+
+/** A run's outcome in the shape `?wait=true` and `fullstop run --wait` answer. */
+export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultResponse {
+  const totals = run.totals ?? ZERO_TOTALS;
+  const finished = isTerminal(run.status);
+  const passed = run.status === 'passed';
+  const what = run.scope === 'all' ? 'All tests' : `Test ${run.scope}`;
+  const message = !finished
+    ? `${what}: still running (run ${run.id})`
+    : passed
+      ? `${what} passed: ${totals.passedTests} of ${totals.totalTests} checks passed`
+      : `${what} ${run.status}: ${totals.failedTests} failed, ${run.tests.filter((t) => t.status === 'error').length} could not run`;
+  return {
+    message,
+    runId: run.id,
+    status: run.status,
+    passed,
+    totals,
+    tests: run.tests.map((t) => ({ testName: t.testName, status: t.status, totals: t.totals ?? null, error: t.error })),
+  };
+}
+
+/** GET /test/runs/{runId}: the outcome plus every attempt of every test. */
+export function runDetailOf(run: RunDetail): RunDetailResponse {
+  return {
+    ...runResultOf(run),
+    createdAt: run.createdAt.toISOString(),
+    finishedAt: iso(run.finishedAt),
+    tests: run.tests.map((t) => ({
+      ...runTestOutcomeOf(t),
+      durationMs: t.durationMs,
+      attempts: t.attempts.map((a) => ({
+        attempt: a.attempt,
+        status: a.status,
+        workerId: a.workerId,
+        error: a.error,
+        startedAt: a.startedAt.toISOString(),
+        finishedAt: iso(a.finishedAt),
+      })),
+    })),
+  };
 }

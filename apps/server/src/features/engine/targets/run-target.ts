@@ -1,27 +1,24 @@
 import type { RunTarget } from '@fullstop/engine';
-import { eq } from 'drizzle-orm';
-import { clients, engineTargetOrigins } from '../../../db/schema/index.ts';
 import { uploadedAppFile } from '../../uploads/storage.ts';
+import { findClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
+import { listTargetOrigins } from './target-origin-repository.ts';
 
 /**
  * What a client's tests may reach: its website's origin plus origins an operator added. Loopback and private
  * addresses only when the server allows them, or for the demo client, which tests this product on localhost.
  */
 export async function runTargetFor(deps: Pick<EngineDeps, 'db' | 'config' | 'demoClientId' | 'paths'>, clientId: string): Promise<RunTarget> {
-  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  const client = await findClient(deps.db, clientId);
   if (!client) throw new Error(`client ${clientId} no longer exists`);
-  const extra = await deps.db
-    .select({ origin: engineTargetOrigins.origin })
-    .from(engineTargetOrigins)
-    .where(eq(engineTargetOrigins.clientId, clientId));
+  const extra = await listTargetOrigins(deps.db, clientId);
   const origins = new Set<string>();
   try {
     origins.add(new URL(client.website).origin);
   } catch {
     // An unparsable website: the runners refuse every URL and say why.
   }
-  for (const o of extra) origins.add(o.origin);
+  for (const o of extra) origins.add(o);
   return {
     baseUrl: client.website,
     allowedOrigins: [...origins],

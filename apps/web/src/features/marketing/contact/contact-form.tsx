@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaBox } from './captcha-box.tsx';
 import {
@@ -13,6 +13,7 @@ import { LazyPhoneField } from './lazy-phone-field.tsx';
 
 const EMPTY: ContactFormValues = { name: '', phone: '', message: '', captcha: '' };
 const FIELD_ORDER = ['name', 'phone', 'message', 'captcha'] as const;
+type Field = (typeof FIELD_ORDER)[number];
 
 export function ContactForm() {
   const [values, setValues] = useState(EMPTY);
@@ -21,7 +22,7 @@ export function ContactForm() {
   const [captcha, setCaptcha] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const uid = useId();
-  const ids = Object.fromEntries(FIELD_ORDER.map((f) => [f, `${uid}-${f}`])) as Record<(typeof FIELD_ORDER)[number], string>;
+  const ids = Object.fromEntries(FIELD_ORDER.map((f) => [f, `${uid}-${f}`])) as Record<Field, string>;
 
   useEffect(() => setCaptcha(generateCaptcha()), []);
 
@@ -56,68 +57,47 @@ export function ContactForm() {
     window.location.href = href;
   };
 
-  const describe = (field: keyof ContactFormValues) => (errors[field] ? `${ids[field]}-error` : undefined);
-  const errorText = (field: keyof ContactFormValues) =>
-    errors[field] ? (
-      <p className="field__error" id={`${ids[field]}-error`}>
-        {errors[field]}
-      </p>
-    ) : null;
+  const describe = (field: Field) => (errors[field] ? `${ids[field]}-error` : undefined);
+  /** What every text control of the form takes: its id, name, value, change handler and error link. */
+  const bind = (field: Field) => ({
+    id: ids[field],
+    name: field,
+    value: values[field],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(field)(e.target.value),
+    'aria-invalid': Boolean(errors[field]),
+    'aria-describedby': describe(field),
+  });
+  const field = (name: Field, label: string, control: ReactNode) => (
+    <div className="field">
+      <label htmlFor={ids[name]}>{label}</label>
+      {control}
+      {errors[name] && (
+        <p className="field__error" id={`${ids[name]}-error`}>
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
 
   return (
     <form id="form-section" className="contact-form card" noValidate onSubmit={onSubmit} aria-labelledby="contact-form-title">
       <h2 id="contact-form-title">Send us a message</h2>
       <p className="form-note">All fields are required.</p>
-      <div className="field">
-        <label htmlFor={ids.name}>Name</label>
-        <input
-          id={ids.name}
-          name="name"
-          autoComplete="name"
-          value={values.name}
-          onChange={(e) => set('name')(e.target.value)}
-          aria-invalid={Boolean(errors.name)}
-          aria-describedby={describe('name')}
-        />
-        {errorText('name')}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.phone}>Phone number</label>
-        <LazyPhoneField id={ids.phone} value={values.phone} onChange={set('phone')} invalid={Boolean(errors.phone)} describedBy={describe('phone')} />
-        {errorText('phone')}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.message}>Message</label>
-        <textarea
-          id={ids.message}
-          name="message"
-          rows={5}
-          value={values.message}
-          onChange={(e) => set('message')(e.target.value)}
-          aria-invalid={Boolean(errors.message)}
-          aria-describedby={describe('message')}
-        />
-        {errorText('message')}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.captcha}>Enter the CAPTCHA code</label>
+      {field('name', 'Name', <input {...bind('name')} autoComplete="name" />)}
+      {field(
+        'phone',
+        'Phone number',
+        <LazyPhoneField id={ids.phone} value={values.phone} onChange={set('phone')} invalid={Boolean(errors.phone)} describedBy={describe('phone')} />,
+      )}
+      {field('message', 'Message', <textarea {...bind('message')} rows={5} />)}
+      {field(
+        'captcha',
+        'Enter the CAPTCHA code',
         <div className="captcha-row">
           <CaptchaBox code={captcha} onRefresh={newCaptcha} />
-          <input
-            id={ids.captcha}
-            name="captcha"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            maxLength={6}
-            value={values.captcha}
-            onChange={(e) => set('captcha')(e.target.value)}
-            aria-invalid={Boolean(errors.captcha)}
-            aria-describedby={describe('captcha')}
-          />
-        </div>
-        {errorText('captcha')}
-      </div>
+          <input {...bind('captcha')} autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={6} />
+        </div>,
+      )}
       <button type="submit" className="btn btn--primary contact-form__submit">
         Send message
       </button>

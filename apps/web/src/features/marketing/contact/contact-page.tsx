@@ -1,5 +1,7 @@
 import { usePageTitle } from '@/components/page-title.ts';
 import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
+import { PageHero } from '../shared/page-hero.tsx';
+import { Section } from '../shared/section.tsx';
 import { ContactForm } from './contact-form.tsx';
 import { FaqList } from './faq-list.tsx';
 
@@ -13,15 +15,9 @@ export function ContactPage() {
   return (
     <div id="contact-section">
       <ScrollIndicator items={SECTIONS} />
-      <section className="page-hero" aria-labelledby="page-title">
-        <div className="container">
-          <span className="eyebrow">Contact Us</span>
-          <h1 id="page-title">Let&apos;s talk about your app</h1>
-          <div className="lead">
-            Tell us what you would like tested. We reply within one business day, and we can start within 48 hours.
-          </div>
-        </div>
-      </section>
+      <PageHero eyebrow="Contact Us" title="Let's talk about your app">
+        Tell us what you would like tested. We reply within one business day, and we can start within 48 hours.
+      </PageHero>
       <section id="contact-form-section" className="section section--tint" aria-label="Contact form">
         <div className="container split split--top">
           <div className="contact-aside">
@@ -44,15 +40,9 @@ export function ContactPage() {
           <ContactForm />
         </div>
       </section>
-      <section id="faq-section" className="section" aria-labelledby="faq-title">
-        <div className="container narrow">
-          <div className="section-head section-head--center">
-            <span className="eyebrow">FAQs</span>
-            <h2 id="faq-title">Frequently asked questions</h2>
-          </div>
-          <FaqList />
-        </div>
-      </section>
+      <Section center narrow id="faq-section" eyebrow="FAQs" title="Frequently asked questions">
+        <FaqList />
+      </Section>
     </div>
   );
 }

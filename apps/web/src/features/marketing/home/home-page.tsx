@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { usePageTitle } from '@/components/page-title.ts';
 import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
+import { CtaBand } from '../shared/cta-band.tsx';
+import { Section } from '../shared/section.tsx';
 import { BugReportArt, LogNoiseArt } from './bug-report-art.tsx';
 import { ProcessDiagram } from './process-diagram.tsx';
 import { RunAllTestsDemo } from './run-all-tests-demo.tsx';
@@ -12,6 +14,9 @@ const SECTIONS = [
   { id: 'why-section', label: 'Why Us' },
   { id: 'how-section', label: 'How We Work' },
 ] as const;
+
+const WHAT_LEAD = 'Every release is checked the way your users will meet it, and you hear only what matters.';
+const WHY_LEAD = 'All the coverage of an in-house team, none of the hiring, tooling or upkeep.';
 
 const PITCH = [
   'One click: "Run all tests", from the portal or your CI',
@@ -43,6 +48,21 @@ const HOW = [
   { title: 'Report', text: 'You get short, reproducible bug reports and reports in the formats your team uses.' },
   { title: 'Improve', text: 'As your product changes, we change the tests, and the procedures get better every month.' },
 ];
+
+type Item = { title: string; text: string };
+
+function Cards({ items, className, cardClassName }: { items: readonly Item[]; className: string; cardClassName?: string }) {
+  return (
+    <div className={className}>
+      {items.map((item) => (
+        <article key={item.title} className={cardClassName ? `card card--compact ${cardClassName}` : 'card card--compact'}>
+          <h3>{item.title}</h3>
+          <p>{item.text}</p>
+        </article>
+      ))}
+    </div>
+  );
+}
 
 export function HomePage() {
   usePageTitle(null);
@@ -78,79 +98,35 @@ export function HomePage() {
         </div>
       </section>
 
-      <section id="what-section" className="section section--tint" aria-labelledby="what-title">
-        <div className="container">
-          <div className="section-head">
-            <span className="eyebrow">What We Do</span>
-            <h2 id="what-title">Post-deployment testing, done for you</h2>
-            <p className="lead">Every release is checked the way your users will meet it, and you hear only what matters.</p>
-          </div>
-          <div className="split split--top">
-            <div className="grid grid--2 what-grid">
-              {WHAT.map((item) => (
-                <article key={item.title} className="card card--compact">
-                  <h3>{item.title}</h3>
-                  <p>{item.text}</p>
-                </article>
-              ))}
-            </div>
-            <ScrollCover image={<BugReportArt />} cover={<LogNoiseArt />} />
-          </div>
-          <p className="more-link">
-            <Link to={paths.services}>Everything we test, in detail</Link>
-          </p>
+      <Section tint id="what-section" eyebrow="What We Do" title="Post-deployment testing, done for you" lead={WHAT_LEAD}>
+        <div className="split split--top">
+          <Cards items={WHAT} className="grid grid--2 what-grid" />
+          <ScrollCover image={<BugReportArt />} cover={<LogNoiseArt />} />
         </div>
-      </section>
+        <p className="more-link">
+          <Link to={paths.services}>Everything we test, in detail</Link>
+        </p>
+      </Section>
 
-      <section id="why-section" className="section" aria-labelledby="why-title">
-        <div className="container">
-          <div className="section-head section-head--center">
-            <span className="eyebrow">Why Us</span>
-            <h2 id="why-title">A QA team without the overhead</h2>
-            <p className="lead">All the coverage of an in-house team, none of the hiring, tooling or upkeep.</p>
-          </div>
-          <div className="grid grid--3">
-            {WHY.map((item) => (
-              <article key={item.title} className="card card--compact feature-card">
-                <h3>{item.title}</h3>
-                <p>{item.text}</p>
-              </article>
+      <Section center id="why-section" eyebrow="Why Us" title="A QA team without the overhead" lead={WHY_LEAD}>
+        <Cards items={WHY} className="grid grid--3" cardClassName="feature-card" />
+      </Section>
+
+      <Section tint center id="how-section" eyebrow="How We Work" title="From first call to green builds">
+        <div className="split">
+          <ProcessDiagram />
+          <ol className="steps">
+            {HOW.map((step) => (
+              <li key={step.title}>
+                <h3>{step.title}</h3>
+                <p>{step.text}</p>
+              </li>
             ))}
-          </div>
+          </ol>
         </div>
-      </section>
+      </Section>
 
-      <section id="how-section" className="section section--tint" aria-labelledby="how-title">
-        <div className="container">
-          <div className="section-head section-head--center">
-            <span className="eyebrow">How We Work</span>
-            <h2 id="how-title">From first call to green builds</h2>
-          </div>
-          <div className="split">
-            <ProcessDiagram />
-            <ol className="steps">
-              {HOW.map((step) => (
-                <li key={step.title}>
-                  <h3>{step.title}</h3>
-                  <p>{step.text}</p>
-                </li>
-              ))}
-            </ol>
-          </div>
-        </div>
-      </section>
-
-      <section className="section section--dark cta-band" aria-labelledby="home-cta-title">
-        <div className="container cta-band__inner">
-          <div>
-            <h2 id="home-cta-title">Ready to stop testing yourself?</h2>
-            <p>$200 per feature per month, 3 testing scenarios each. Start within 48 hours.</p>
-          </div>
-          <Link className="btn btn--light" to={paths.contactUs}>
-            Contact Us
-          </Link>
-        </div>
-      </section>
+      <CtaBand title="Ready to stop testing yourself?" text="$200 per feature per month, 3 testing scenarios each. Start within 48 hours." />
     </>
   );
 }

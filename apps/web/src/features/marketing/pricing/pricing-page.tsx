@@ -2,6 +2,7 @@ import { usePageTitle } from '@/components/page-title.ts';
 import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
 import { CtaBand } from '../shared/cta-band.tsx';
 import { PageHero } from '../shared/page-hero.tsx';
+import { Section } from '../shared/section.tsx';
 import { ComparisonTable } from './comparison-table.tsx';
 import { FeaturePills } from './feature-pills.tsx';
 
@@ -9,6 +10,8 @@ const SECTIONS = [
   { id: 'feature-section', label: 'Our Pricing' },
   { id: 'comparison-section', label: 'Why Choose Us?' },
 ] as const;
+
+const COMPARISON_LEAD = 'A QA engineer costs $48,000 to $72,000 a year before tools. Ten features with us cost $24,000 a year.';
 
 export function PricingPage() {
   usePageTitle('Pricing');
@@ -41,16 +44,9 @@ export function PricingPage() {
           </div>
         </div>
       </section>
-      <section id="comparison-section" className="section" aria-labelledby="comparison-title">
-        <div className="container">
-          <div className="section-head section-head--center">
-            <span className="eyebrow">InHouse QA vs Us</span>
-            <h2 id="comparison-title">Why Choose Us?</h2>
-            <p className="lead">A QA engineer costs $48,000 to $72,000 a year before tools. Ten features with us cost $24,000 a year.</p>
-          </div>
-          <ComparisonTable />
-        </div>
-      </section>
+      <Section center id="comparison-section" eyebrow="InHouse QA vs Us" title="Why Choose Us?" lead={COMPARISON_LEAD}>
+        <ComparisonTable />
+      </Section>
       <CtaBand title="Get a quote for your app" text="Tell us which features matter and we will be testing them within 48 hours." />
     </>
   );

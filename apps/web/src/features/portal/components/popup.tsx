@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalFocus } from './use-modal-focus.ts';
 
 interface PopupProps {
   message: string;
@@ -7,20 +8,8 @@ interface PopupProps {
 
 /** A modal message with one Close button; focus moves to the button so Enter or Escape dismisses it. */
 export function Popup({ message, onClose }: PopupProps) {
-  const closeRef = useRef<HTMLButtonElement>(null);
-  const onCloseRef = useRef(onClose);
+  const closeRef = useModalFocus(onClose);
   const labelId = useId();
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  }, [onClose]);
-  useEffect(() => {
-    closeRef.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
   return (
     <div className="portal-popup-backdrop">
       <div className="portal-popup" role="dialog" aria-modal="true" aria-labelledby={labelId}>

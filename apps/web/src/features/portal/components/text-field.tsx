@@ -43,3 +43,11 @@ export function TextAreaField({ id, label, error, ...textarea }: FieldProps & Te
     </FieldFrame>
   );
 }
+
+/** A labelled password input that hands its new value, not the change event, to `onValueChange`. */
+export function PasswordField({
+  onValueChange,
+  ...field
+}: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> & { onValueChange: (value: string) => void }) {
+  return <TextField {...field} type="password" onChange={(e) => onValueChange(e.target.value)} />;
+}

@@ -1,30 +1,98 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { describeError } from '@/lib/http-client.ts';
+import { openHtmlReport } from '../components/open-html-report.ts';
+import { PortalPage } from '../components/portal-page.tsx';
+import { useGetInsightsQuery, useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
+import { useClientProfile } from '../store/use-client-profile.ts';
+import { AlertsCard } from './alerts-card.tsx';
+import { DASHBOARD_PAGES } from './dashboard-pages.ts';
+import { FailingTestsCard } from './failing-tests-card.tsx';
+import { useGetHomeRunQuery } from './home-api.ts';
+import { alertsByRisk, failingTests } from './home-summary.ts';
+import { LastRunCard } from './last-run-card.tsx';
+import './dashboard-home.css';
 
-const TILES = [
-  { to: paths.insights, title: 'Insights', text: 'Load, security and test results of your latest runs at a glance.' },
-  { to: paths.setup, title: 'Setup', text: 'Your website, your API key for CI, and your Android and iOS builds.' },
-  { to: paths.tests, title: 'Tests', text: 'Run your whole suite, or a single test, whenever you like.' },
-  { to: paths.reports, title: 'Reports', text: 'Download every report in the formats it was written in.' },
-  { to: paths.requests, title: 'Requests', text: 'Ask for a new feature test, a manual test, or a free retest.' },
-] as const;
+/** While the newest run goes, the home reads it again this often. */
+const RUNNING_POLL_MS = 5000;
 
+/** The dashboard home, under the layout's welcome line: the last run, failing tests, alerts, then quick links. */
 export function DashboardHome() {
+  const profile = useClientProfile();
+  const apiKey = profile.data?.apiToken || null;
+  const newest = useGetNewestRunQuery(apiKey ?? skipToken);
+  const run = newest.data?.runs[0];
+  const going = run?.status === 'queued' || run?.status === 'running';
+  const detail = useGetHomeRunQuery(apiKey && run ? { runId: run.runId, apiKey } : skipToken, { pollingInterval: going ? RUNNING_POLL_MS : 0 });
+  const latest = useGetLatestResultsQuery(apiKey && run ? apiKey : skipToken);
+  const insights = useGetInsightsQuery(apiKey && run ? apiKey : skipToken);
+  // The run ended while the page was open: read the newest run (and what follows from it) again.
+  const ended = Boolean(detail.data && run && going && detail.data.status !== 'queued' && detail.data.status !== 'running');
+  const shownRun = ended && detail.data && run ? { ...run, status: detail.data.status, finishedAt: detail.data.finishedAt } : run;
+  const { refetch: refetchNewest } = newest;
+  const { refetch: refetchLatest } = latest;
+  const { refetch: refetchInsights } = insights;
+  useEffect(() => {
+    if (!ended) return;
+    void refetchNewest();
+    void refetchLatest();
+    void refetchInsights();
+  }, [ended, refetchNewest, refetchLatest, refetchInsights]);
+
+  async function onOpenReport(testName: string) {
+    if (!apiKey) return;
+    try {
+      await openHtmlReport(testName, apiKey);
+    } catch (error) {
+      window.alert(`Could not open the report of ${testName}: ${describeError(error)}`);
+    }
+  }
+
+  let body: ReactNode = null;
+  if (newest.isError) {
+    body = (
+      <p className="portal-alert portal-alert--error" role="alert">
+        Could not load your runs: {describeError(newest.error)}
+      </p>
+    );
+  } else if (profile.isLoading || newest.isLoading) {
+    body = (
+      <p className="portal-muted" role="status">
+        Loading your latest run…
+      </p>
+    );
+  } else if (apiKey && !shownRun) {
+    body = (
+      <p className="portal-empty home-empty">
+        No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
+      </p>
+    );
+  } else if (shownRun) {
+    body = (
+      <div className="home-grid">
+        <LastRunCard run={shownRun} detail={detail.data} />
+        {insights.data && <AlertsCard alerts={alertsByRisk(insights.data.zap)} />}
+        {latest.data && <FailingTestsCard failing={failingTests(latest.data.tests)} onOpenReport={(name) => void onOpenReport(name)} />}
+      </div>
+    );
+  }
+
   return (
-    <section aria-labelledby="dashboard-home-title">
-      <h1 id="dashboard-home-title" className="portal-page-title">
-        Overview
-      </h1>
-      <ul className="portal-tiles">
-        {TILES.map((tile) => (
-          <li key={tile.to}>
-            <Link to={tile.to} className="portal-tile">
-              <span className="portal-tile__title">{tile.title}</span>
-              <span className="portal-tile__text">{tile.text}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <PortalPage id="dashboard-home-title" title="Overview">
+      {body}
+      <nav className="home-links" aria-label="Quick links">
+        <ul>
+          {DASHBOARD_PAGES.map((page) => (
+            <li key={page.to}>
+              <Link to={page.to} className="home-links__link" title={page.text}>
+                {page.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </PortalPage>
   );
 }

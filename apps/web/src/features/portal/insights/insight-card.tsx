@@ -1,12 +1,15 @@
 import type { ReactNode } from 'react';
+import { formatRunDate } from '@/lib/format-date.ts';
 
-export function InsightCard({ title, children }: { title: string; children: ReactNode }) {
+/** One insight card, named by its spec title; `runAt` is when the run its figures come from ended. */
+export function InsightCard({ title, runAt, children }: { title: string; runAt?: string | undefined; children: ReactNode }) {
   const id = `insight-${title.toLowerCase().replace(/\s+/g, '-')}`;
   return (
     <section className="portal-card" aria-labelledby={id}>
       <h2 id={id} className="portal-card__title">
         {title}
       </h2>
+      {runAt && <p className="portal-card__meta">From the run of {formatRunDate(runAt)}</p>}
       {children}
     </section>
   );

@@ -1,6 +1,6 @@
 import { loadInsight, type Insights } from '@fullstop/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, loadSummary, NO_VALUE, presentInsightKeys, requestsOverview, zapBar } from './insights-math.ts';
+import { formatBytes, formatMs, formatPointMs, formatRate, loadSummary, NO_VALUE, noAlerts, presentInsightKeys, requestsOverview, zapBar } from './insights-math.ts';
 
 describe('insights maths', () => {
   it('gives success and failed rates with two decimals', () => {
@@ -41,8 +41,14 @@ describe('insights maths', () => {
   });
 
   it('writes bytes in decimal units for the axis', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(180_000)).toBe('180 kB');
-    expect(formatBytes(5_400_000)).toBe('5.4 MB');
+    expect([0, 180_000, 5_400_000].map(formatBytes)).toEqual(['0 B', '180 kB', '5.4 MB']);
+  });
+
+  it('writes trend labels short, and tells an empty scan apart', () => {
+    expect(formatRate(98.456)).toBe('98.5%');
+    expect([320, 1234].map(formatMs)).toEqual(['320\u00a0ms', '1.2\u00a0s']);
+    expect([580.692, 28.025, 0.868].map(formatPointMs)).toEqual(['581', '28', '0.9']);
+    expect(noAlerts({ High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0 })).toBe(true);
+    expect(noAlerts({ High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 1 })).toBe(false);
   });
 });

@@ -81,15 +81,25 @@ export function formatCompact(value: number): string {
   return compact.format(value);
 }
 
-const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
+/** Bytes for an axis or a label: 5.4 MB rather than 5,400,000. */
+export { formatBytes } from '@/lib/format-bytes.ts';
 
-/** Bytes for an axis: 5.4 MB rather than 5,400,000 (decimal units, as network tools count). */
-export function formatBytes(value: number): string {
-  let unit = 0;
-  let scaled = value;
-  while (Math.abs(scaled) >= 1000 && unit < BYTE_UNITS.length - 1) {
-    scaled /= 1000;
-    unit++;
-  }
-  return `${Number(scaled.toFixed(1))} ${BYTE_UNITS[unit]}`;
+/** A rate for a chart label: "98.5%" (at most one decimal: the labels are small). */
+export function formatRate(value: number): string {
+  return `${Number(value.toFixed(1))}%`;
+}
+
+/** Milliseconds for a chart label: "320 ms", "1.2 s" from 1000 ms on (a no-break space: ticks wrap at spaces). */
+export function formatMs(value: number): string {
+  return value >= 1000 ? `${Number((value / 1000).toFixed(1))}\u00a0s` : `${Number(value.toFixed(1))}\u00a0ms`;
+}
+
+/** A response time written at its point: whole milliseconds from 100 on, one decimal below ("28.4", "581"). */
+export function formatPointMs(value: number): string {
+  return formatNumber(value >= 100 ? Math.round(value) : Number(value.toFixed(1)));
+}
+
+/** Whether a scan found nothing at all: the card says so instead of drawing empty axes. */
+export function noAlerts(zap: ZapInsight): boolean {
+  return SEVERITIES.every((severity) => zap[severity] === 0);
 }

@@ -1,7 +1,9 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect } from 'react';
+import { PortalPage } from '../components/portal-page.tsx';
+import { useGetInsightsQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
-import { useGetInsightsQuery } from '../store/portal-api.ts';
+import { useGetInsightTrendsQuery } from './insights-api.ts';
 import { InsightsView } from './insights-view.tsx';
 
 export function InsightsPage() {
@@ -9,18 +11,20 @@ export function InsightsPage() {
   const apiToken = profile.data?.apiToken || null;
   // Spec: fetched with the profile's apiToken, and only when a profile with one exists.
   const insights = useGetInsightsQuery(apiToken ?? skipToken);
+  // Ours: the cards' run dates and trends. Without them the spec's cards still show.
+  const trends = useGetInsightTrendsQuery(apiToken ?? skipToken);
 
   useEffect(() => {
     if (insights.error) console.error('Could not load insights', insights.error);
   }, [insights.error]);
+  useEffect(() => {
+    if (trends.error) console.error('Could not load the insight trends', trends.error);
+  }, [trends.error]);
 
   const loading = profile.isLoading || insights.isLoading;
   return (
-    <section aria-labelledby="insights-title">
-      <h1 id="insights-title" className="portal-page-title">
-        Insights
-      </h1>
-      {loading ? <p className="portal-muted" role="status">Loading insights…</p> : <InsightsView data={insights.data} />}
-    </section>
+    <PortalPage id="insights-title" title="Insights">
+      {loading ? <p className="portal-muted" role="status">Loading insights…</p> : <InsightsView data={insights.data} trends={trends.data} />}
+    </PortalPage>
   );
 }

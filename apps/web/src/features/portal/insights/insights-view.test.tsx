@@ -1,6 +1,7 @@
 import { loadInsight } from '@fullstop/contracts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatRunDate } from '@/lib/format-date.ts';
 import { InsightsView } from './insights-view.tsx';
 
 beforeAll(() => {
@@ -44,5 +45,29 @@ describe('the insights cards', () => {
     expect(screen.getByText('Success Rate').nextElementSibling?.textContent).toBe('—');
     expect(screen.getByText('Custom Metric Threshold Met').nextElementSibling?.textContent).toBe('No');
     expect(document.body.textContent).not.toContain('NaN');
+  });
+
+  it('says "No alerts found" for a scan without alerts, instead of empty axes', () => {
+    render(<InsightsView data={{ zap: { High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0 } }} />);
+    expect(screen.getByText('No alerts found')).toBeTruthy();
+    expect(document.querySelector('.recharts-responsive-container')).toBeNull();
+  });
+
+  it('names the run each card comes from and draws its trend, when the trends arrived', () => {
+    const at = '2026-11-23T10:42:00.000Z';
+    render(
+      <InsightsView
+        data={{ 'frontend-report': { totalTests: 4, passedTests: 3, failedTests: 1, skippedTests: 0, duration: 2 } }}
+        trends={{ 'frontend-report': { runAt: at, points: [{ runId: 'r1', at, passRate: 75 }] } }}
+      />,
+    );
+    expect(screen.getByText(/^From the run of /).textContent).toBe(`From the run of ${formatRunDate(at)}`);
+    expect(screen.getByRole('figure', { name: 'Frontend Test Insights trend: pass rate' })).toBeTruthy();
+  });
+
+  it('leaves out the date and trend when there are none', () => {
+    render(<InsightsView data={{ 'frontend-report': { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0, duration: 1 } }} />);
+    expect(screen.queryByText(/^From the run of /)).toBeNull();
+    expect(screen.queryByRole('figure', { name: /trend/ })).toBeNull();
   });
 });

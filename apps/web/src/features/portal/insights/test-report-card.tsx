@@ -1,17 +1,20 @@
-import type { TestReportInsight } from '@fullstop/contracts';
+import type { InsightTrends, TestReportInsight } from '@fullstop/contracts';
 import { Cell, Pie, PieChart, ResponsiveContainer, Tooltip } from 'recharts';
 import { InsightCard } from './insight-card.tsx';
-import { OUTCOME_COLOURS, outcomeSlices } from './insights-math.ts';
+import { formatRate, OUTCOME_COLOURS, outcomeSlices } from './insights-math.ts';
+import { TrendLines } from './trend-chart.tsx';
 
 export const PIE_HEIGHT = 250;
 export const PIE_RADIUS = 80;
 
-export function TestReportCard({ title, report }: { title: string; report: TestReportInsight }) {
+const PASS_RATE = [{ key: 'passRate', name: 'Pass rate', colour: OUTCOME_COLOURS.Passed, format: formatRate }];
+
+export function TestReportCard({ title, report, trend }: { title: string; report: TestReportInsight; trend?: InsightTrends['frontend-report'] }) {
   const slices = outcomeSlices(report);
   // The white edge between slices would draw a stray radius across a pie that is one whole slice.
   const separated = slices.filter((slice) => slice.value > 0).length > 1;
   return (
-    <InsightCard title={title}>
+    <InsightCard title={title} runAt={trend?.runAt}>
       <div className="portal-split">
         <ResponsiveContainer width="100%" height={PIE_HEIGHT}>
           <PieChart>
@@ -36,6 +39,7 @@ export function TestReportCard({ title, report }: { title: string; report: TestR
           <p className="portal-muted">Test Duration: {report.duration} seconds</p>
         </div>
       </div>
+      {trend && <TrendLines points={trend.points} series={PASS_RATE} label={`${title} trend: pass rate`} />}
     </InsightCard>
   );
 }

@@ -1,25 +1,39 @@
-import type { ZapInsight } from '@fullstop/contracts';
+import type { InsightTrends, ZapInsight } from '@fullstop/contracts';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { InsightCard } from './insight-card.tsx';
-import { SEVERITIES, SEVERITY_COLOURS, zapBar } from './insights-math.ts';
+import { noAlerts, SEVERITIES, SEVERITY_COLOURS, zapBar } from './insights-math.ts';
+import { TrendBars } from './trend-chart.tsx';
 
 export const ZAP_CHART_HEIGHT = 250;
 
-export function ZapCard({ zap }: { zap: ZapInsight }) {
+const RISKS = (['High', 'Medium', 'Low', 'Informational'] as const).map((risk) => ({
+  key: risk,
+  name: risk,
+  colour: SEVERITY_COLOURS[risk],
+  format: String,
+}));
+
+export function ZapCard({ zap, trend }: { zap: ZapInsight; trend?: InsightTrends['zap'] }) {
   return (
-    <InsightCard title="Zap Insights">
+    <InsightCard title="Zap Insights" runAt={trend?.runAt}>
       <div className="portal-split">
-        <ResponsiveContainer width="100%" height={ZAP_CHART_HEIGHT}>
-          <BarChart data={zapBar(zap)}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="name" tickLine={false} />
-            <YAxis allowDecimals={false} width={40} />
-            <Tooltip />
-            {SEVERITIES.map((severity) => (
-              <Bar key={severity} dataKey={severity} stackId="risk" fill={SEVERITY_COLOURS[severity]} maxBarSize={96} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
+        {noAlerts(zap) ? (
+          <p className="portal-empty portal-no-alerts" style={{ height: ZAP_CHART_HEIGHT }}>
+            No alerts found
+          </p>
+        ) : (
+          <ResponsiveContainer width="100%" height={ZAP_CHART_HEIGHT}>
+            <BarChart data={zapBar(zap)}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="name" tickLine={false} />
+              <YAxis allowDecimals={false} width={40} />
+              <Tooltip />
+              {SEVERITIES.map((severity) => (
+                <Bar key={severity} dataKey={severity} stackId="risk" fill={SEVERITY_COLOURS[severity]} maxBarSize={96} />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        )}
         <ul className="portal-key" aria-label="Alerts by risk">
           {SEVERITIES.map((severity) => (
             <li key={severity}>
@@ -30,6 +44,14 @@ export function ZapCard({ zap }: { zap: ZapInsight }) {
           ))}
         </ul>
       </div>
+      {trend && (
+        <TrendBars
+          points={trend.points}
+          series={RISKS}
+          label="Zap trend: alerts by risk"
+          whenZero={`No alerts in the last ${trend.points.length === 1 ? 'run' : `${trend.points.length} runs`}`}
+        />
+      )}
     </InsightCard>
   );
 }

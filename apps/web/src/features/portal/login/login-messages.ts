@@ -1,5 +1,5 @@
 import { INVALID_CREDENTIALS_MESSAGE } from '@fullstop/contracts';
-import { HttpError } from '@/lib/http-client.ts';
+import { describeError } from '@/lib/http-client.ts';
 
 /** The spec's exact texts (sections 5 and 8). */
 export const LOGIN_TEXT = {
@@ -16,10 +16,8 @@ export const CAPTCHA_AFTER_FAILURES = 3;
 
 /** "Invalid credentials" gets the friendly text, any other server message is shown as is, anything else is generic. */
 export function loginErrorMessage(error: unknown): string {
-  if (error instanceof HttpError && error.serverMessage) {
-    return error.serverMessage === INVALID_CREDENTIALS_MESSAGE ? LOGIN_TEXT.invalidCredentials : error.serverMessage;
-  }
-  return LOGIN_TEXT.generic;
+  const text = describeError(error, LOGIN_TEXT.generic);
+  return text === INVALID_CREDENTIALS_MESSAGE ? LOGIN_TEXT.invalidCredentials : text;
 }
 
 const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

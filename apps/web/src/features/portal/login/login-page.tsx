@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { portalPageTitle, usePageTitle } from '@/components/page-title.ts';
+import { LOGIN_PARAMS, safeNext, SESSION_ENDED } from '@/lib/login-redirect.ts';
 import { AuthCard } from './auth-card.tsx';
 import { ForgotPasswordForm } from './forgot-password-form.tsx';
 import { LoginForm } from './login-form.tsx';
@@ -13,10 +15,14 @@ const TITLES: Record<Mode['name'], string> = {
   reset: 'Set a New Password',
 };
 
+/** Shown above the form when the HTTP client sent the user here because their session ended. */
+export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
+
 /**
  * /login: the User Login form, or the Forgot Password form in its place. A password-reset mail links here with
  * ?resetToken=...: the token is taken into the page and dropped from the address, so it stays out of the
- * history and of any Referer.
+ * history and of any Referer. ?next=/dashboard/... is where a successful login returns to (a portal page only),
+ * and ?session=ended says why the user is here.
  */
 export function LoginPage() {
   const [params, setParams] = useSearchParams();
@@ -24,7 +30,10 @@ export function LoginPage() {
     const token = params.get('resetToken');
     return token ? { name: 'reset', token } : { name: 'login' };
   });
+  const [next] = useState(() => safeNext(params.get(LOGIN_PARAMS.next)));
+  const [sessionEnded] = useState(() => params.get(LOGIN_PARAMS.session) === SESSION_ENDED);
   const hasToken = params.has('resetToken');
+  usePageTitle(TITLES[mode.name], portalPageTitle);
   useEffect(() => {
     if (hasToken) setParams({}, { replace: true });
   }, [hasToken, setParams]);
@@ -32,7 +41,12 @@ export function LoginPage() {
   return (
     <div className="portal-auth">
       <AuthCard title={TITLES[mode.name]}>
-        {mode.name === 'login' && <LoginForm onForgotPassword={() => setMode({ name: 'forgot' })} />}
+        {sessionEnded && mode.name === 'login' && (
+          <p className="portal-alert portal-alert--info" role="status">
+            {SESSION_ENDED_TEXT}
+          </p>
+        )}
+        {mode.name === 'login' && <LoginForm next={next} onForgotPassword={() => setMode({ name: 'forgot' })} />}
         {mode.name === 'forgot' && <ForgotPasswordForm onBack={toLogin} />}
         {mode.name === 'reset' && <ResetPasswordForm token={mode.token} onDone={toLogin} />}
       </AuthCard>

@@ -1,10 +1,9 @@
 import { resetPasswordRequest } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
-import { HttpError } from '@/lib/http-client.ts';
-import { FormError } from '../components/form-error.tsx';
-import { Popup } from '../components/popup.tsx';
-import { TextField } from '../components/text-field.tsx';
+import { describeError } from '@/lib/http-client.ts';
+import { PasswordField } from '../components/text-field.tsx';
 import { resetPassword } from './auth-api.ts';
+import { AuthForm, useFormStatus } from './auth-form.tsx';
 import { LOGIN_TEXT } from './login-messages.ts';
 
 export const PASSWORDS_DIFFER = 'The two passwords do not match.';
@@ -14,8 +13,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const status = useFormStatus();
   const [done, setDone] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -25,48 +23,28 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
     const confirmError = password === confirm ? undefined : PASSWORDS_DIFFER;
     setErrors({ password: passwordError, confirm: confirmError });
     if (!parsed.success || confirmError) return;
-    setError(null);
-    setSubmitting(true);
-    try {
-      setDone(await resetPassword(parsed.data));
-    } catch (failure) {
-      setError(failure instanceof HttpError && failure.serverMessage ? failure.serverMessage : LOGIN_TEXT.generic);
-    } finally {
-      setSubmitting(false);
-    }
+    await status.run(async () => {
+      try {
+        setDone(await resetPassword(parsed.data));
+      } catch (failure) {
+        status.setError(describeError(failure, LOGIN_TEXT.generic));
+      }
+    });
   }
 
   return (
-    <>
-      <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Set a new password">
-        <p className="portal-auth__hint">Choose a new password of at least 10 characters.</p>
-        <TextField
-          id="reset-password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
-        />
-        <TextField
-          id="reset-confirm"
-          label="Repeat the new password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={errors.confirm}
-        />
-        <FormError message={error} />
-        <button type="submit" className="btn btn--primary portal-btn-block" disabled={submitting}>
-          {submitting ? 'Saving…' : 'Set New Password'}
-        </button>
-        <button type="button" className="portal-link-button" onClick={onDone}>
-          Back
-        </button>
-      </form>
-      {done && <Popup message={done} onClose={onDone} />}
-    </>
+    <AuthForm
+      label="Set a new password"
+      onSubmit={onSubmit}
+      status={status}
+      submitText="Set New Password"
+      busyText="Saving…"
+      secondary={{ text: 'Back', onClick: onDone }}
+      popup={done ? { message: done, onClose: onDone } : null}
+    >
+      <p className="portal-auth__hint">Choose a new password of at least 10 characters.</p>
+      <PasswordField id="reset-password" label="New password" autoComplete="new-password" value={password} onValueChange={setPassword} error={errors.password} />
+      <PasswordField id="reset-confirm" label="Repeat the new password" autoComplete="new-password" value={confirm} onValueChange={setConfirm} error={errors.confirm} />
+    </AuthForm>
   );
 }

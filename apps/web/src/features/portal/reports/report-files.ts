@@ -1,12 +1,13 @@
 import { type ReportEntry, reportLinkResponse } from '@fullstop/contracts';
 import { http } from '@/lib/http-client.ts';
+import { downloadFrom, openInNewTab, readerQuery } from '@/lib/open-link.ts';
 
-/** Spec section 3: json and zip have their own types; every other format opens as HTML. */
-export function reportMimeType(format: string): string {
-  const lower = format.toLowerCase();
-  if (lower === 'json') return 'application/json';
-  if (lower === 'zip') return 'application/zip';
-  return 'text/html';
+/** Formats the browser saves under the server's file name (`fullstop-marketing-pages-2026-11-22.zip`). */
+const DOWNLOADED_FORMATS = new Set(['zip', 'xml', 'pdf']);
+
+/** json, html, and any format the spec does not name (it treats those as html) open in a tab of their own. */
+export function opensInTab(format: string): boolean {
+  return !DOWNLOADED_FORMATS.has(format.toLowerCase());
 }
 
 export interface ReportFormatRow {
@@ -25,45 +26,21 @@ export function lastUpdated(entry: ReportEntry): string | undefined {
   return times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
 }
 
-export function formatWhen(value: string | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString('en-GB');
-}
 
-/** json and zip open from a blob, as the spec says; anything shown as a page opens from the server (below). */
-export function opensAsPage(format: string): boolean {
-  return reportMimeType(format) === 'text/html';
+/** A short-lived address of the server that shows (html, json) or downloads (zip, xml, pdf) one report. */
+async function reportLink(reportName: string, format: string, apiKey: string): Promise<string> {
+  const path = `/report/link/${encodeURIComponent(reportName)}/${encodeURIComponent(format)}?${readerQuery()}`;
+  return reportLinkResponse.parse(await http.request(path, { method: 'POST', auth: 'apiKey', apiKey })).url;
 }
 
 /**
- * Shows a report in a new tab. The tab opens at the click, before any download, so the browser's popup blocker
- * sees it as the user's own action. A page (html, and any other format a browser would render as one) opens at
- * a short-lived address of the server, which serves it sandboxed: a blob: URL would share the portal's origin,
- * and a script planted in a report could then read the portal's storage, where the tokens are.
+ * Opens a report. html and json open in a new tab at a short-lived address of the server, which serves them
+ * sandboxed (a blob: URL would share the portal's origin, and a script planted in a report could then read the
+ * portal's storage). The tab opens at the click, before the link is fetched, so the popup blocker sees the
+ * user's own action. zip, xml and pdf are downloads: a hidden link to the same kind of address, which the
+ * server answers as an attachment with the report's name, so no tab opens and none is left blank.
  */
 export async function openReport(reportName: string, format: string, apiKey: string): Promise<void> {
-  const tab = window.open('', '_blank');
-  const path = `${encodeURIComponent(reportName)}/${encodeURIComponent(format)}`;
-  try {
-    if (opensAsPage(format)) {
-      const { url } = reportLinkResponse.parse(await http.request(`/report/link/${path}`, { method: 'POST', auth: 'apiKey', apiKey }));
-      if (tab) {
-        tab.opener = null;
-        tab.location.href = url;
-      } else {
-        window.open(url, '_blank', 'noopener');
-      }
-      return;
-    }
-    const blob = await http.request<Blob>(`/report/fetch/${path}`, { auth: 'apiKey', apiKey, responseType: 'blob' });
-    const url = URL.createObjectURL(new Blob([blob], { type: reportMimeType(format) }));
-    if (tab) tab.location.href = url;
-    else window.open(url, '_blank');
-    // The tab has loaded it long before this; freeing it sooner would blank a slow tab.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (error) {
-    tab?.close();
-    throw error;
-  }
+  if (opensInTab(format)) return openInNewTab(() => reportLink(reportName, format, apiKey));
+  downloadFrom(await reportLink(reportName, format, apiKey));
 }

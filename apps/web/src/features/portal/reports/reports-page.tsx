@@ -1,9 +1,11 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
+import { formatDate } from '@/lib/format-date.ts';
 import { describeError } from '@/lib/http-client.ts';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
-import { useGetReportsQuery } from '../store/portal-api.ts';
+import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
-import { formatWhen, lastUpdated, openReport, reportFormats } from './report-files.ts';
+import { lastUpdated, openReport, reportFormats } from './report-files.ts';
+import { useGetReportsQuery } from './reports-api.ts';
 
 export function ReportsPage() {
   const profile = useClientProfile();
@@ -21,10 +23,7 @@ export function ReportsPage() {
 
   const loading = profile.isLoading || reports.isLoading;
   return (
-    <section aria-labelledby="reports-title">
-      <h1 id="reports-title" className="portal-page-title">
-        Reports
-      </h1>
+    <PortalPage id="reports-title" title="Reports">
       {loading ? (
         <p className="portal-muted" role="status">Loading reports…</p>
       ) : groups.length === 0 ? (
@@ -50,7 +49,7 @@ export function ReportsPage() {
                         </button>
                       ))}
                     </span>
-                    <span className="portal-row__meta">Last Updated: {formatWhen(lastUpdated(entry))}</span>
+                    <span className="portal-row__meta">Last Updated: {formatDate(lastUpdated(entry), '—')}</span>
                   </li>
                 ))}
               </ul>
@@ -58,6 +57,6 @@ export function ReportsPage() {
           ))}
         </div>
       )}
-    </section>
+    </PortalPage>
   );
 }

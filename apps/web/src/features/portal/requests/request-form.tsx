@@ -1,7 +1,7 @@
 import { clientRequestKind, createClientRequest, type ClientRequestKind } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { TextAreaField, TextField } from '../components/text-field.tsx';
-import { useCreateRequestMutation } from '../store/portal-api.ts';
+import { useCreateRequestMutation } from './requests-api.ts';
 import { KIND_LABELS } from './request-labels.ts';
 
 type FieldErrors = Partial<Record<'kind' | 'title' | 'details', string>>;

@@ -1,6 +1,6 @@
+import { formatDate } from '@/lib/format-date.ts';
 import { FormError } from '../components/form-error.tsx';
-import { formatWhen } from '../reports/report-files.ts';
-import { useGetRequestsQuery } from '../store/portal-api.ts';
+import { useGetRequestsQuery } from './requests-api.ts';
 import { KIND_LABELS, STATUS_LABELS } from './request-labels.ts';
 
 export function RequestList() {
@@ -23,7 +23,7 @@ export function RequestList() {
               <div className="portal-row__main">
                 <span className="portal-row__name">{request.title}</span>
                 <span className="portal-row__meta">
-                  {KIND_LABELS[request.kind]} · sent {formatWhen(request.createdAt)}
+                  {KIND_LABELS[request.kind]} · sent {formatDate(request.createdAt, '—')}
                 </span>
                 <p className="portal-row__details">{request.details}</p>
               </div>

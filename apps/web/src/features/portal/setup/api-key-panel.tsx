@@ -1,5 +1,8 @@
 import type { ClientProfile } from '@fullstop/contracts';
-import { useGenerateApiKeyMutation } from '../store/portal-api.ts';
+import { useState } from 'react';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { maskKey } from './mask-key.ts';
+import { useGenerateApiKeyMutation } from './setup-api.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
 
 async function copyText(text: string): Promise<void> {
@@ -16,8 +19,14 @@ async function copyText(text: string): Promise<void> {
   area.remove();
 }
 
+/**
+ * The website and the client's API key: masked until asked for (Show), copied whole, and replaced only after a
+ * confirmation, since the old key stops working at once for every CI job that sends it.
+ */
 export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
   const [generate, { isLoading }] = useGenerateApiKeyMutation();
+  const [shown, setShown] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   return (
     <section className="portal-card" aria-labelledby="web-testing-title">
       <h2 id="web-testing-title" className="portal-card__title">
@@ -29,7 +38,19 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
       </div>
       <div className="portal-field">
         <label htmlFor="setup-api-key">API Key</label>
-        <input id="setup-api-key" className="portal-mono" value={profile.apiToken} readOnly spellCheck={false} />
+        <div className="portal-key-field">
+          <input
+            id="setup-api-key"
+            className="portal-mono"
+            value={shown ? profile.apiToken : maskKey(profile.apiToken)}
+            readOnly
+            spellCheck={false}
+            autoComplete="off"
+          />
+          <button type="button" className="btn btn--ghost portal-btn-sm" aria-pressed={shown} aria-controls="setup-api-key" onClick={() => setShown((v) => !v)}>
+            {shown ? 'Hide' : 'Show'}
+          </button>
+        </div>
         <p className="portal-muted portal-field__hint">
           Send it in the <code>x-api-key</code> header to run your tests from CI. A new key replaces this one at once.
         </p>
@@ -51,11 +72,24 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
           type="button"
           className="btn btn--primary"
           disabled={isLoading}
-          onClick={() => void generate(profile.id)}
+          onClick={() => setConfirming(true)}
         >
           {isLoading ? 'Generating…' : 'Generate New Key'}
         </button>
       </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Generate a new API key?"
+          message="Your current key stops working at once: every CI job or script that sends it fails until you give it the new key."
+          confirmText="Generate New Key"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            setShown(true);
+            void generate(profile.id);
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -2,16 +2,34 @@ import { uploadResponse, type ClientProfile, type UploadPlatform } from '@fullst
 import { useId, useState } from 'react';
 import { describeError, http } from '@/lib/http-client.ts';
 import { useAppDispatch } from '../store/hooks.ts';
-import { portalApi } from '../store/portal-api.ts';
-import { formatUploadTime } from './format-upload-time.ts';
+import { profileApi } from '../store/profile-api.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
+import { UploadedBuild } from './uploaded-build.tsx';
 
+// `accepts`: what the server takes (it checks the archive, not the name): an APK with its manifest and code at
+// the root (an Android App Bundle is not one), or an IPA.
 const PLATFORM = {
-  android: { title: 'Android APK', accept: '.apk,application/vnd.android.package-archive', path: 'androidAppPath', time: 'androidAppUploaded' },
-  ios: { title: 'iOS App', accept: '.ipa,application/octet-stream', path: 'iosAppPath', time: 'iosAppUploaded' },
+  android: {
+    title: 'Android APK',
+    accept: '.apk,application/vnd.android.package-archive',
+    accepts: 'An .apk file (Android package)',
+    path: 'androidAppPath',
+    time: 'androidAppUploaded',
+    size: 'androidAppSize',
+    app: 'androidApp',
+  },
+  ios: {
+    title: 'iOS App',
+    accept: '.ipa,application/octet-stream',
+    accepts: 'An .ipa file (iOS app archive)',
+    path: 'iosAppPath',
+    time: 'iosAppUploaded',
+    size: 'iosAppSize',
+    app: 'iosApp',
+  },
 } as const;
 
-/** One mobile build: choose a file, watch it upload, then see where it went and when, with Re-upload. */
+/** One mobile build: choose a file, watch it upload, then see the app it holds, with Re-upload. */
 export function AppUpload({ platform, profile }: { platform: UploadPlatform; profile: ClientProfile }) {
   const config = PLATFORM[platform];
   const dispatch = useAppDispatch();
@@ -20,6 +38,8 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
   const [cleared, setCleared] = useState(false);
   const filePath = cleared ? null : profile[config.path];
   const uploadedAt = cleared ? null : profile[config.time];
+  const size = cleared ? null : (profile[config.size] ?? null);
+  const app = cleared ? null : (profile[config.app] ?? null);
 
   async function send(file: File) {
     const form = new FormData();
@@ -30,9 +50,11 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
         await http.upload(`/upload/${platform}/${encodeURIComponent(profile.id)}`, form, { onProgress: setProgress }),
       );
       dispatch(
-        portalApi.util.updateQueryData('getProfile', profile.id, (draft) => {
+        profileApi.util.updateQueryData('getProfile', profile.id, (draft) => {
           draft[config.path] = result.filePath;
           draft[config.time] = result.uploadTime;
+          draft[config.size] = result.sizeBytes ?? file.size;
+          draft[config.app] = result.app ?? null;
         }),
       );
       setCleared(false);
@@ -53,19 +75,7 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
           <span aria-live="polite">{Math.round(progress * 100)}%</span>
         </div>
       ) : filePath ? (
-        <dl className="portal-upload__done">
-          <div>
-            <dt>File path</dt>
-            <dd className="portal-mono">{filePath}</dd>
-          </div>
-          <div>
-            <dt>Uploaded</dt>
-            <dd>{formatUploadTime(uploadedAt)}</dd>
-          </div>
-          <button type="button" className="btn btn--ghost" onClick={() => setCleared(true)}>
-            Re-upload
-          </button>
-        </dl>
+        <UploadedBuild filePath={filePath} uploadedAt={uploadedAt} size={size} app={app} onReupload={() => setCleared(true)} />
       ) : (
         <div className="portal-field">
           <label htmlFor={inputId}>Choose the {config.title} file</label>
@@ -73,12 +83,16 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
             id={inputId}
             type="file"
             accept={config.accept}
+            aria-describedby={`${inputId}-accepts`}
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
               if (file) void send(file);
             }}
           />
+          <p id={`${inputId}-accepts`} className="portal-muted portal-field__hint">
+            {config.accepts}
+          </p>
         </div>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { ApiKeyPanel } from './api-key-panel.tsx';
 import { AppUpload } from './app-upload.tsx';
@@ -5,10 +6,7 @@ import { AppUpload } from './app-upload.tsx';
 export function SetupPage() {
   const profile = useClientProfile();
   return (
-    <section aria-labelledby="setup-title">
-      <h1 id="setup-title" className="portal-page-title">
-        Setup
-      </h1>
+    <PortalPage id="setup-title" title="Setup">
       {profile.isLoading ? (
         <p className="portal-muted" role="status">Loading your profile…</p>
       ) : !profile.data ? (
@@ -20,6 +18,9 @@ export function SetupPage() {
             <h2 id="mobile-testing-title" className="portal-card__title">
               Mobile Testing
             </h2>
+            <p className="portal-muted portal-card__lead">
+              Accepted files: <span className="portal-nowrap">Android: .apk</span> · <span className="portal-nowrap">iOS: .ipa</span>
+            </p>
             <div className="portal-grid-2">
               <AppUpload platform="android" profile={profile.data} />
               <AppUpload platform="ios" profile={profile.data} />
@@ -27,6 +28,6 @@ export function SetupPage() {
           </section>
         </div>
       )}
-    </section>
+    </PortalPage>
   );
 }

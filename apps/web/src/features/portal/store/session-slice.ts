@@ -1,41 +1,34 @@
-import type { LoginResponse, UserData } from '@fullstop/contracts';
+import type { UserData } from '@fullstop/contracts';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { getAccessToken, getUserData, isAuthenticated } from '@/lib/auth-storage.ts';
+import { http } from '@/lib/http-client.ts';
 
+/** What the pages read about the session; the tokens stay with the HTTP client. */
 export interface SessionState {
-  isAuthenticated: boolean;
-  accessToken: string | null;
+  /** The signed-in user: the dashboard greets them and the client pages take the client id from here. */
   userData: UserData | null;
   /** Failed logins in this visit; the captcha appears from the third on. */
   failedLogins: number;
 }
 
 export function initialSession(): SessionState {
-  return { isAuthenticated: isAuthenticated(), accessToken: getAccessToken(), userData: getUserData(), failedLogins: 0 };
+  return { userData: http.userData(), failedLogins: 0 };
 }
 
 export const sessionSlice = createSlice({
   name: 'session',
   initialState: initialSession,
   reducers: {
-    loggedIn(state, action: PayloadAction<LoginResponse>) {
-      state.isAuthenticated = true;
-      state.accessToken = action.payload.accessToken;
-      state.userData = action.payload.userData;
+    loggedIn(state, action: PayloadAction<UserData>) {
+      state.userData = action.payload;
       state.failedLogins = 0;
     },
     loginFailed(state) {
       state.failedLogins += 1;
     },
-    tokenRefreshed(state, action: PayloadAction<string>) {
-      state.accessToken = action.payload;
-    },
     loggedOut(state) {
-      state.isAuthenticated = false;
-      state.accessToken = null;
       state.userData = null;
     },
   },
 });
 
-export const { loggedIn, loginFailed, tokenRefreshed, loggedOut } = sessionSlice.actions;
+export const { loggedIn, loginFailed, loggedOut } = sessionSlice.actions;

@@ -1,7 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { http } from '@/lib/http-client.ts';
 import { portalApi } from './portal-api.ts';
-import { loggedOut, sessionSlice, tokenRefreshed } from './session-slice.ts';
+import { loggedOut, sessionSlice } from './session-slice.ts';
 
 export function createPortalStore() {
   return configureStore({
@@ -12,8 +12,7 @@ export function createPortalStore() {
 
 export const store = createPortalStore();
 
-// The session client owns the tokens; the store only mirrors them and drops its caches when the session ends.
-http.onTokensRefreshed((tokens) => store.dispatch(tokenRefreshed(tokens.accessToken)));
+// The HTTP client owns the session; the store drops its caches and the user's data when the session ends.
 http.onSessionEnd(() => {
   store.dispatch(portalApi.util.resetApiState());
   store.dispatch(loggedOut());

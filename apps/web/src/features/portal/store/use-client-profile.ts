@@ -1,6 +1,6 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useAppSelector } from './hooks.ts';
-import { useGetProfileQuery } from './portal-api.ts';
+import { useGetProfileQuery } from './profile-api.ts';
 
 /** The signed-in client's profile (website, API key, uploads); an operator account has none. */
 export function useClientProfile() {

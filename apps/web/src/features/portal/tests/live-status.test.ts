@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { describeLiveTest, type LiveTest } from './live-status.ts';
 import { countTests, runAcceptedText } from './tests-texts.ts';
 
-const base: LiveTest = { testName: 'Login', status: 'queued', progress: null, totals: null, error: null, finishedAt: null };
+const base: LiveTest = { runId: 'r1', runTestId: 'rt1', testName: 'Login', status: 'queued', progress: null, totals: null, error: null, finishedAt: null };
 
 describe('tests page texts', () => {
   it('describes a test while it runs and after it ends', () => {
     expect(describeLiveTest(base)).toBe('Queued');
-    expect(describeLiveTest({ ...base, status: 'running', progress: { done: 2, total: 5, message: 'checkout' } })).toBe('Running 2/5: checkout');
+    expect(describeLiveTest({ ...base, status: 'running', progress: { done: 2, total: 5, message: 'checkout' } })).toBe('Running: 2 of 5 · checkout');
     expect(describeLiveTest({ ...base, status: 'passed', totals: { totalTests: 3, passedTests: 3, failedTests: 0, skippedTests: 0 } })).toBe(
       'Passed: 3 passed, 0 failed, 0 skipped',
     );
-    expect(describeLiveTest({ ...base, status: 'error', error: 'Target unreachable' })).toBe('Error: Target unreachable');
+    expect(describeLiveTest({ ...base, status: 'error', error: 'Target unreachable' })).toBe('Could not run: Target unreachable');
+    expect(describeLiveTest({ ...base, status: 'cancelled' })).toBe('Cancelled');
   });
 
   it('shows the run id once, whether or not the server message names it', () => {

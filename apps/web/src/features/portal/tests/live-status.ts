@@ -1,9 +1,13 @@
-import { eventsTokenResponse, type RunStatus, testEvent, testEventsSnapshot, type TestEvent } from '@fullstop/contracts';
+import { eventsTokenResponse, testEvent, testEventsSnapshot, type TestEvent } from '@fullstop/contracts';
 import { useEffect, useState } from 'react';
 import { http } from '@/lib/http-client.ts';
+import { RUN_STATUS_WORDS } from '../components/run-status-badge.tsx';
 
-/** The engine's `test` event (GET /test/events): the page shows its status, progress, totals and error. */
-export type LiveTest = Pick<TestEvent, 'testName' | 'status' | 'progress' | 'totals' | 'error' | 'finishedAt'>;
+/**
+ * The engine's `test` event (GET /test/events): the page shows its status, progress, totals and error; the run
+ * and run test ids tell which run it belongs to (a run of all counts its tests by them).
+ */
+export type LiveTest = Pick<TestEvent, 'runId' | 'runTestId' | 'testName' | 'status' | 'progress' | 'totals' | 'error' | 'finishedAt'>;
 
 export type LiveTests = Record<string, LiveTest>;
 
@@ -58,26 +62,28 @@ export function useLiveTests(active: boolean): LiveTests {
   return tests;
 }
 
-const STATUS_WORDS: Record<RunStatus, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  passed: 'Passed',
-  failed: 'Failed',
-  error: 'Error',
-  cancelled: 'Cancelled',
-};
+/** Queued and running tests are still going; the others have ended. */
+export function isGoing(test: Pick<LiveTest, 'status'> | undefined): boolean {
+  return test?.status === 'queued' || test?.status === 'running';
+}
 
-/** One line a person can read: what the test is doing now, or how its last run ended. */
-export function describeLiveTest(test: LiveTest): string {
-  const word = STATUS_WORDS[test.status];
+/** What follows the status word: progress while it runs, totals once it ended, or why it could not run. */
+export function liveTestDetails(test: Omit<LiveTest, 'runId' | 'runTestId'>): string | null {
   if (test.status === 'running' && test.progress && test.progress.total > 0) {
-    const step = `${word} ${test.progress.done}/${test.progress.total}`;
-    return test.progress.message ? `${step}: ${test.progress.message}` : step;
+    const step = `${test.progress.done} of ${test.progress.total}`;
+    return test.progress.message ? `${step} · ${test.progress.message}` : step;
   }
   if (test.totals && (test.status === 'passed' || test.status === 'failed')) {
     const { passedTests, failedTests, skippedTests } = test.totals;
-    return `${word}: ${passedTests} passed, ${failedTests} failed, ${skippedTests} skipped`;
+    return `${passedTests} passed, ${failedTests} failed, ${skippedTests} skipped`;
   }
-  if (test.status === 'error' && test.error) return `${word}: ${test.error}`;
-  return word;
+  if (test.status === 'error' && test.error) return test.error;
+  return null;
+}
+
+/** One line a person can read: what the test is doing now, or how its last run ended. */
+export function describeLiveTest(test: Omit<LiveTest, 'runId' | 'runTestId'>): string {
+  const details = liveTestDetails(test);
+  const word = RUN_STATUS_WORDS[test.status];
+  return details ? `${word}: ${details}` : word;
 }

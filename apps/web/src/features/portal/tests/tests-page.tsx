@@ -1,43 +1,100 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useEffect, useRef, useState } from 'react';
+import { describeError } from '@/lib/http-client.ts';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
-import { toFailure, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from '../store/portal-api.ts';
+import { openHtmlReport } from '../components/open-html-report.ts';
+import { useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
-import { describeLiveTest, useLiveTests } from './live-status.ts';
+import { isGoing, useLiveTests } from './live-status.ts';
+import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
+import { TestRow } from './test-row.tsx';
+import { useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
+import './tests.css';
 
-/** A rejected mutation carries the store's ApiFailure; anything else is described the same way. */
-function failureText(error: unknown): string {
-  return error && typeof error === 'object' && 'message' in error ? String(error.message) : toFailure(error).message;
-}
+/** While its run of all goes, the page reads the newest run again this often, in case the live stream misses its end. */
+const RUN_POLL_MS = 4000;
 
 export function TestsPage() {
   const profile = useClientProfile();
   const apiKey = profile.data?.apiToken || null;
   const tests = useGetTestsQuery(apiKey ?? skipToken);
+  const total = countTests(tests.data ?? {});
+  const latest = useGetLatestResultsQuery(apiKey && total > 0 ? apiKey : skipToken);
+  const [startedRunId, setStartedRunId] = useState<string | null>(null);
+  const [starting, setStarting] = useState<ReadonlySet<string>>(new Set());
+  const live = useLiveTests(total > 0);
   const [runAll, runAllState] = useRunAllTestsMutation();
   const [runOne] = useRunTestMutation();
-  const groups = Object.entries(tests.data ?? {});
-  const total = countTests(tests.data ?? {});
-  const live = useLiveTests(total > 0);
+
+  const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
+  const progress = runAllProgress(startedRunId, newest.data?.runs[0], live, total);
+
+  // The run this page started has ended: forget it, and read the newest run again (it no longer goes).
+  const { refetch: refetchNewest } = newest;
+  useEffect(() => {
+    if (startedRunId && !progress) {
+      setStartedRunId(null);
+      void refetchNewest();
+    }
+  }, [startedRunId, progress, refetchNewest]);
+
+  // A test ended: its latest result (time, duration, report) is worth reading again, and so is the newest run
+  // (a run of all started elsewhere may have ended with it).
+  const ended = endedKey(live);
+  const lastEnded = useRef<string | null>(null);
+  const { refetch: refetchLatest } = latest;
+  useEffect(() => {
+    const previous = lastEnded.current;
+    lastEnded.current = ended;
+    // The first snapshot only tells what the page already read.
+    if (previous !== null && previous !== ended && apiKey) {
+      void refetchLatest();
+      void refetchNewest();
+    }
+  }, [ended, apiKey, refetchLatest, refetchNewest]);
 
   async function onRunAll() {
     if (!apiKey) return;
     try {
-      window.alert(runAcceptedText(await runAll(apiKey).unwrap()));
+      const queued = await runAll(apiKey).unwrap();
+      setStartedRunId(queued.runId);
+      window.alert(runAcceptedText(queued));
     } catch (error) {
-      window.alert(TESTS_TEXT.runAllError + failureText(error));
+      window.alert(TESTS_TEXT.runAllError + describeError(error));
     }
   }
 
   async function onRunTest(testName: string) {
     if (!apiKey) return;
+    setStarting((names) => new Set(names).add(testName));
     try {
       window.alert(runAcceptedText(await runOne({ testName, apiKey }).unwrap()));
     } catch (error) {
-      window.alert(TESTS_TEXT.runOneError(testName) + failureText(error));
+      window.alert(TESTS_TEXT.runOneError(testName) + describeError(error));
+    } finally {
+      setStarting((names) => {
+        const next = new Set(names);
+        next.delete(testName);
+        return next;
+      });
     }
   }
 
+  async function onOpenReport(testName: string) {
+    if (!apiKey) return;
+    try {
+      await openHtmlReport(testName, apiKey);
+    } catch (error) {
+      window.alert(TESTS_TEXT.reportError(testName) + describeError(error));
+    }
+  }
+
+  // Run Test waits while the test's own run goes; a test that is only part of the run of all can still be run on
+  // its own (the run of all has its own button and progress).
+  const busy = (testName: string) => starting.has(testName) || (isGoing(live[testName]) && live[testName]?.runId !== progress?.runId);
+  const latestByName = new Map((latest.data?.tests ?? []).map((result) => [result.testName, result]));
+  const groups = Object.entries(tests.data ?? {});
   const loading = profile.isLoading || tests.isLoading;
   return (
     <section aria-labelledby="tests-title">
@@ -46,13 +103,22 @@ export function TestsPage() {
           Tests
         </h1>
         {total > 0 && (
-          <button type="button" className="btn btn--primary" onClick={onRunAll} disabled={runAllState.isLoading}>
-            Run All Tests
-          </button>
+          <div className="tests-run-all">
+            {progress && (
+              <span className="tests-run-all__progress" role="status" data-testid="run-all-progress">
+                {runAllProgressText(progress)}
+              </span>
+            )}
+            <button type="button" className="btn btn--primary" onClick={onRunAll} disabled={runAllState.isLoading || progress !== null}>
+              Run All Tests
+            </button>
+          </div>
         )}
       </div>
       {loading ? (
-        <p className="portal-muted" role="status">Loading tests…</p>
+        <p className="portal-muted" role="status">
+          Loading tests…
+        </p>
       ) : total === 0 ? (
         <p className="portal-empty">{TESTS_TEXT.empty}</p>
       ) : (
@@ -61,20 +127,16 @@ export function TestsPage() {
             <CollapsibleGroup key={group} name={group} count={names.length}>
               <ul className="portal-rows">
                 {names.map((testName) => (
-                  <li key={testName} className="portal-row">
-                    <span className="portal-row__main">
-                      <span className="portal-row__name">{testName}</span>
-                      {live[testName] && (
-                        <span className="portal-live" data-testid="live-status" aria-live="polite">
-                          <span className={`portal-live__dot portal-live__dot--${live[testName].status}`} aria-hidden="true" />
-                          {describeLiveTest(live[testName])}
-                        </span>
-                      )}
-                    </span>
-                    <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => onRunTest(testName)}>
-                      Run Test
-                    </button>
-                  </li>
+                  <TestRow
+                    key={testName}
+                    testName={testName}
+                    live={live[testName]}
+                    latest={latestByName.get(testName)}
+                    resultsRead={latest.isSuccess}
+                    busy={busy(testName)}
+                    onRun={() => void onRunTest(testName)}
+                    onOpenReport={() => void onOpenReport(testName)}
+                  />
                 ))}
               </ul>
             </CollapsibleGroup>

@@ -4,6 +4,7 @@ export const TESTS_TEXT = {
   empty: 'No tests available.',
   runAllError: 'Error running all tests: ',
   runOneError: (testName: string) => `Error running ${testName} test: `,
+  reportError: (testName: string) => `Could not open the report of ${testName}: `,
 } as const;
 
 /** The alert after a run was accepted: the server's message and the run's id, to find it in Reports later. */

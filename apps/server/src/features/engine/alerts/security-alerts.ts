@@ -1,0 +1,25 @@
+import type { securityAlertsResponse } from '@fullstop/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../../db/database.ts';
+import { latestFinishedOfKind } from '../runs/run-repository.ts';
+import { alertId, falsePositiveMatcher } from './false-positives.ts';
+
+/** The alerts of the client's latest security scan, each saying whether it was marked a false positive. */
+export async function latestSecurityAlerts(db: Db, clientId: string): Promise<z.infer<typeof securityAlertsResponse>> {
+  const scan = await latestFinishedOfKind(db, clientId, 'security-scan');
+  if (!scan || scan.summary?.kind !== 'security-scan') return { testName: null, scannedAt: null, alerts: [] };
+  const isFalse = await falsePositiveMatcher(db, clientId);
+  return {
+    testName: scan.testName,
+    scannedAt: scan.finishedAt?.toISOString() ?? null,
+    alerts: scan.summary.findings.map((f) => ({
+      alertId: alertId(f),
+      ruleId: f.ruleId,
+      name: f.name,
+      risk: f.risk,
+      url: f.url ?? null,
+      evidence: f.evidence ?? null,
+      falsePositive: isFalse(f),
+    })),
+  };
+}

@@ -1,0 +1,66 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AppInfo, UploadPlatform } from '@fullstop/contracts';
+import { type ArchiveLimits, formatBytes } from '@fullstop/engine';
+import type { Paths } from '../../lib/data-dir.ts';
+import { PayloadTooLargeError, ValidationError } from '../../lib/errors.ts';
+import { readAppInfo } from './app-info.ts';
+import { checkBuild } from './archive-check.ts';
+import { clientUploadDir, uploadedAppFile } from './storage.ts';
+
+export interface BuildUpload {
+  paths: Paths;
+  clientId: string;
+  platform: UploadPlatform;
+  /** The multipart file stream; `truncated` once it went past `maxBytes`. */
+  file: NodeJS.ReadableStream & { truncated: boolean };
+  maxBytes: number;
+  limits: ArchiveLimits;
+  /** Called before a build the check refused is answered (for the audit log). */
+  onRejected(reason: 'inflated-size' | 'type', size: number): Promise<void>;
+}
+
+/**
+ * Streams a build to a temporary file beside the current build, checks it for what it really is (and for what
+ * it would inflate to), then renames it over the current one. A rejected, too large or interrupted upload
+ * leaves the previous build in place. Answers with the app's name, version and id as the build states them.
+ */
+export async function storeBuild(upload: BuildUpload): Promise<{ size: number; sha256: string; app: AppInfo }> {
+  const { paths, clientId, platform, file } = upload;
+  const dir = clientUploadDir(paths, clientId);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const incoming = path.join(dir, `.incoming-${randomUUID()}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  let app: AppInfo;
+  const measure = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(file, measure, createWriteStream(incoming, { mode: 0o600 }));
+    if (file.truncated) throw Object.assign(new Error('truncated'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+    if (size === 0) throw new ValidationError('file is empty', 'file');
+    try {
+      app = readAppInfo(platform, (await checkBuild(platform, incoming, upload.limits)).files);
+    } catch (err) {
+      await upload.onRejected(err instanceof PayloadTooLargeError ? 'inflated-size' : 'type', size);
+      throw err;
+    }
+    await rename(incoming, uploadedAppFile(paths, clientId, platform));
+  } catch (err) {
+    await rm(incoming, { force: true });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new PayloadTooLargeError(`The file is too large: the limit is ${formatBytes(upload.maxBytes)}`);
+    }
+    throw err;
+  }
+  return { size, sha256: hash.digest('hex'), app };
+}

@@ -1,0 +1,158 @@
+import { RUN_REPORT_GROUP, RUN_REPORT_NAME } from '@fullstop/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentDisposition, htmlForReader } from '../../src/features/engine/reports/report-service.ts';
+import { createTestClient, type TestClient } from '../helpers/app.ts';
+import { buildEngineApp, importSuite, key, manifest, runAndWait } from './helpers.ts';
+
+/** What a client receives when they open a report: named downloads, a pdf, the run report, their own times. */
+describe('report delivery', () => {
+  let app: FastifyInstance;
+  let ours: TestClient;
+  let theirs: TestClient;
+  let day: string;
+  const fetchUrl = (name: string, format: string) => `/report/fetch/${encodeURIComponent(name)}/${format}`;
+  const linkUrl = (name: string, format: string, query = '') => `/report/link/${encodeURIComponent(name)}/${format}${query}`;
+
+  async function view(name: string, format: string, query = '') {
+    const link = await app.inject({ method: 'POST', url: linkUrl(name, format, query), headers: key(ours) });
+    expect(link.statusCode, link.body).toBe(200);
+    return app.inject({ url: link.json<{ url: string }>().url });
+  }
+
+  beforeAll(async () => {
+    app = await buildEngineApp();
+    // The API tests leave pdfs off for speed; these are the tests of the pdf.
+    app.engine.deps.config.reportPdf = true;
+    await app.engine.startWorkers(2);
+    ours = await createTestClient(app, { name: 'Fullstop', website: 'https://fullstop.example' });
+    theirs = await createTestClient(app, { name: 'Other Co' });
+    const imported = await importSuite(app, ours.clientId, {
+      'suite.json': manifest({
+        Frontend: [{ name: 'Marketing pages', kind: 'browser', options: { outcome: 'fail' } }],
+        Backend: [{ name: 'Public API', kind: 'api' }],
+      }),
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    await runAndWait(app, ours, 'all', 90_000);
+    // The worker writes the run report once the run has ended: listed when whole.
+    for (let tries = 0; ; tries++) {
+      const list = await app.inject({ url: '/report/fetch/all', headers: key(ours) });
+      const entry = list.statusCode === 200 ? list.json()[RUN_REPORT_GROUP]?.[RUN_REPORT_NAME] : undefined;
+      if (entry) {
+        day = entry.lastUpdated.slice(0, 10);
+        break;
+      }
+      if (tries > 150) throw new Error('the run report was never listed');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 120_000);
+  afterAll(async () => app?.close());
+
+  it('lists the run report of the latest Run all under Full runs, as html and pdf', async () => {
+    const res = await app.inject({ url: '/report/fetch/all', headers: key(ours) });
+    expect(res.statusCode).toBe(200);
+    const groups = res.json();
+    expect(Object.keys(groups).sort()).toEqual(['Backend', 'Frontend', RUN_REPORT_GROUP].sort());
+    expect(groups[RUN_REPORT_GROUP][RUN_REPORT_NAME].formats.map((f: { format: string }) => f.format).sort()).toEqual(['html', 'pdf']);
+    expect(groups.Frontend['Marketing pages'].formats.map((f: { format: string }) => f.format)).toContain('pdf');
+
+    const html = await app.inject({ url: fetchUrl(RUN_REPORT_NAME, 'html'), headers: key(ours) });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain('Marketing pages');
+    expect(html.body).toContain('Public API');
+    const pdf = await app.inject({ url: fetchUrl(RUN_REPORT_NAME, 'pdf'), headers: key(ours) });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.headers['content-disposition']).toBe(
+      `attachment; filename="fullstop-run-all-tests-${day}.pdf"; filename*=UTF-8''fullstop-run-all-tests-${day}.pdf`,
+    );
+  });
+
+  it('downloads zip, JUnit xml and pdf under <client>-<test>-<date>, and shows html and json inline', async () => {
+    for (const format of ['zip', 'xml', 'pdf']) {
+      const res = await app.inject({ url: fetchUrl('Marketing pages', format), headers: key(ours) });
+      expect(res.statusCode, format).toBe(200);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="fullstop-marketing-pages-${day}.${format}"; filename*=UTF-8''fullstop-marketing-pages-${day}.${format}`,
+      );
+    }
+    const pdf = await app.inject({ url: fetchUrl('Marketing pages', 'pdf'), headers: key(ours) });
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((pdf.rawPayload.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBeGreaterThanOrEqual(1);
+
+    // A name beyond ASCII: plain letters in filename, the real ones in filename*.
+    const named = { clientName: 'Café Crème', reportName: 'Public API', writtenAt: new Date('2026-11-22T23:30:00Z'), format: 'zip' as const };
+    expect(contentDisposition('attachment', named)).toBe(
+      `attachment; filename="cafe-creme-public-api-2026-11-22.zip"; filename*=UTF-8''caf%C3%A9-cr%C3%A8me-public-api-2026-11-22.zip`,
+    );
+
+    const json = await view('Marketing pages', 'json');
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(json.headers['content-disposition']).toMatch(/^inline; filename="fullstop-marketing-pages-[0-9-]+\.json"/);
+    expect(json.body).toContain('\n  "clientName": "Fullstop"');
+    const html = await view('Marketing pages', 'html');
+    expect(html.headers['content-disposition']).toMatch(/^inline; /);
+    // Downloads through a view link too: the portal's buttons use those.
+    const xml = await view('Marketing pages', 'xml');
+    expect(xml.headers['content-disposition']).toMatch(/^attachment; filename="fullstop-marketing-pages-[0-9-]+\.xml"/);
+    expect(xml.body).toMatch(/^<\?xml/);
+  });
+
+  it('shows times in the reader’s locale and time zone, and falls back to en-GB and UTC for unknown ones', async () => {
+    const de = await view('Marketing pages', 'html', '?locale=de-DE&timeZone=Europe/Berlin');
+    const times = [...de.body.matchAll(/<time datetime="[^"]+">([^<]+)<\/time>/g)].map((t) => t[1]);
+    expect(times.length).toBeGreaterThan(0);
+    // de-DE with a short month: "23. Nov. 2026, 11:42 MEZ"; the date itself depends on the hour in Berlin.
+    expect(times[0]).toMatch(/^\d{1,2}\. \S+ \d{4}, \d{2}:\d{2} (MEZ|MESZ)$/);
+
+    const run = await view(RUN_REPORT_NAME, 'html', '?locale=de-DE&timeZone=Europe/Berlin');
+    expect(run.body).toMatch(/<time datetime="[^"]+">\d{1,2}\. \S+ \d{4}, \d{2}:\d{2} (MEZ|MESZ)<\/time>/);
+
+    for (const query of ['?locale=not_a-locale!!&timeZone=Mars/Olympus', '?locale=&timeZone=', '']) {
+      const res = await view('Marketing pages', 'html', query);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.body, query).toMatch(/<time datetime="[^"]+">\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC<\/time>/);
+    }
+    const tooLong = await app.inject({ method: 'POST', url: linkUrl('Marketing pages', 'html', `?locale=${'a'.repeat(101)}`), headers: key(ours) });
+    expect(tooLong.statusCode).toBe(400);
+  });
+
+  it('turns each trace placeholder into a link to the run in the portal, once the run is known', () => {
+    const placeholder = '<span class="trace-link" data-trace="attempt-1/trace.zip">Open trace in the portal</span>';
+    expect(htmlForReader(placeholder, 'run-1', undefined)).toBe('<a class="trace-link" href="/dashboard/history/run-1">Open trace in the portal</a>');
+    expect(htmlForReader(placeholder, null, undefined)).toBe(placeholder);
+  });
+
+  it('names the formats it knows when asked for another', async () => {
+    const res = await app.inject({ url: fetchUrl('Marketing pages', 'docx'), headers: key(ours) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('Unknown report format "docx": use json, html, pdf, zip or xml');
+  });
+
+  it('another client can neither fetch, link nor view our reports, the run report included', async () => {
+    for (const name of ['Marketing pages', RUN_REPORT_NAME]) {
+      for (const format of ['html', 'pdf']) {
+        expect((await app.inject({ url: fetchUrl(name, format), headers: key(theirs) })).statusCode, `${name} ${format}`).toBe(404);
+        expect((await app.inject({ method: 'POST', url: linkUrl(name, format), headers: key(theirs) })).statusCode).toBe(404);
+      }
+    }
+    expect((await app.inject({ url: '/report/fetch/all', headers: key(theirs) })).statusCode).toBe(404);
+  });
+
+  it('refuses a suite that names a test "Run all tests", whose report name is taken', async () => {
+    const res = await importSuite(app, theirs.clientId, {
+      'suite.json': manifest({ Frontend: [{ name: 'run all Tests', kind: 'browser' }] }),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().issues).toEqual([
+      {
+        file: 'suite.json',
+        field: 'groups.0.tests.0.name',
+        reason: '"Run all tests" is reserved: it names the report of a whole run on the Reports page',
+      },
+    ]);
+  });
+});

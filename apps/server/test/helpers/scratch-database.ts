@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * A PostgreSQL database of its own beside `adminUrl`'s (a superuser's), for one test file or bench run: its URL
+ * at once, the database itself on `create()`, gone again (connections and all) on `drop()`.
+ */
+export function scratchDatabase(adminUrl: string, prefix: string): { url: string; create(): Promise<void>; drop(): Promise<void> } {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const asAdmin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    url: url.toString(),
+    create: () => asAdmin(`CREATE DATABASE ${name}`),
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}

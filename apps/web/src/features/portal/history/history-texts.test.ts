@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { attemptsText, totalsText } from './history-texts.ts';
+
+describe('history texts', () => {
+  it('says how many checks passed and how often a test was tried', () => {
+    expect(totalsText({ totalTests: 28, passedTests: 24, failedTests: 4, skippedTests: 0 })).toBe('24 of 28 passed');
+    expect(totalsText(null)).toBeNull();
+    expect(attemptsText(1)).toBeNull();
+    expect(attemptsText(2)).toBe('2 attempts');
+  });
+});

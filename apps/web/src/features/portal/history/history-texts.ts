@@ -1,0 +1,38 @@
+import type { RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
+
+export const TRIGGER_LABELS: Record<RunTrigger, string> = {
+  portal: 'Portal',
+  api: 'API',
+  ci: 'CI',
+  schedule: 'Schedule',
+  operator: 'Operator',
+};
+
+/** A run's or a test's verdict in words; the colour beside it only repeats what the word says. */
+export const VERDICTS: Record<RunStatus, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  error: 'Could not run',
+  cancelled: 'Cancelled',
+  running: 'Running',
+  queued: 'Queued',
+};
+
+/** The statuses the filter offers, in the order a reader looks for them. */
+export const STATUS_FILTERS: RunStatus[] = ['failed', 'passed', 'error', 'cancelled', 'running', 'queued'];
+
+/** "24 of 28 passed", or null when the run has no totals (yet). */
+export function totalsText(totals: RunTotals | null): string | null {
+  if (!totals || totals.totalTests === 0) return null;
+  return `${totals.passedTests} of ${totals.totalTests} passed`;
+}
+
+/** What a run covered: every test, or one by name. */
+export function scopeText(scope: string, testCount: number): string {
+  return scope === 'all' ? `All tests (${testCount})` : scope;
+}
+
+/** "2 attempts" when a test was tried again; nothing for a first-time result. */
+export function attemptsText(attempts: number): string | null {
+  return attempts > 1 ? `${attempts} attempts` : null;
+}

@@ -1,0 +1,57 @@
+import type { RunHistoryDetail } from '@fullstop/contracts';
+import { formatDuration } from '@/lib/format-duration.ts';
+import { describeError } from '@/lib/http-client.ts';
+import { openInNewTab } from '@/lib/open-link.ts';
+import { runReportLink } from './history-api.ts';
+import { attemptsText, totalsText } from './history-texts.ts';
+import { TestEvidence } from './test-evidence.tsx';
+import { Verdict } from './verdict.tsx';
+
+type RunTest = RunHistoryDetail['tests'][number];
+
+/** Formats a browser shows in a tab of its own. */
+const SHOWN = ['html', 'json'] as const;
+
+function openReport(runId: string, test: RunTest, format: string) {
+  openInNewTab(() => runReportLink(runId, test.runTestId, format)).catch((error: unknown) => {
+    console.error('Could not open the report', error);
+    window.alert(`Could not open the report: ${describeError(error)}`);
+  });
+}
+
+/** One test of a run: verdict, duration, attempts, its error, its evidence and this run's reports of it. */
+export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
+  const facts = [formatDuration(test.durationMs), attemptsText(test.attempts), totalsText(test.totals)].filter(Boolean);
+  const formats = SHOWN.filter((f) => test.reportFormats.includes(f));
+  return (
+    <li className="history-test">
+      <div className="history-test__head">
+        <h3 className="history-test__name">{test.testName}</h3>
+        <Verdict status={test.status} />
+      </div>
+      <p className="history-test__facts">
+        <span>{test.group}</span>
+        {facts.map((f) => (
+          <span key={f}>{f}</span>
+        ))}
+      </p>
+      {test.error && <pre className="history-test__error">{test.error}</pre>}
+      {test.evidenceCount > 0 && <TestEvidence ids={{ runId, runTestId: test.runTestId }} />}
+      {formats.length > 0 && (
+        <div className="history-actions">
+          {formats.map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="btn btn--ghost portal-btn-sm"
+              aria-label={`Open the ${format.toUpperCase()} report of ${test.testName}`}
+              onClick={() => openReport(runId, test, format)}
+            >
+              {format.toUpperCase()} report
+            </button>
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,56 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { FormError } from '../components/form-error.tsx';
+import { Popup } from '../components/popup.tsx';
+
+/** The error and busy state of an auth form. `run` clears the error and keeps the form busy while `task` runs. */
+export function useFormStatus() {
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const run = async (task: () => Promise<void>) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      await task();
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  return { error, setError, submitting, run };
+}
+
+interface AuthFormProps {
+  /** The form's accessible name. */
+  label: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  status: { error: string | null; submitting: boolean };
+  /** The submit button's text, and its text while the call is under way. */
+  submitText: string;
+  busyText: string;
+  /** The link-styled button under the submit button (Back, Forgot Password?). */
+  secondary: { text: string; onClick: () => void };
+  /** What follows the buttons, inside the form. */
+  aside?: ReactNode;
+  /** The confirmation shown once the call succeeded. */
+  popup?: { message: string; onClose: () => void } | null;
+  children: ReactNode;
+}
+
+/** The frame the login page's three forms share: fields, the form's error, the two buttons, the confirmation. */
+export function AuthForm({ label, onSubmit, status, submitText, busyText, secondary, aside, popup, children }: AuthFormProps) {
+  return (
+    <>
+      <form className="portal-form" onSubmit={onSubmit} noValidate aria-label={label}>
+        {children}
+        <FormError message={status.error} />
+        <button type="submit" className="btn btn--primary portal-btn-block" disabled={status.submitting}>
+          {status.submitting ? busyText : submitText}
+        </button>
+        <button type="button" className="portal-link-button" onClick={secondary.onClick}>
+          {secondary.text}
+        </button>
+        {aside}
+      </form>
+      {popup && <Popup message={popup.message} onClose={popup.onClose} />}
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import type { TestLatestResult } from '@fullstop/contracts';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LiveTest } from './live-status.ts';
+import { TestRow } from './test-row.tsx';
+
+afterEach(cleanup);
+
+const latest: TestLatestResult = {
+  testName: 'Checkout',
+  group: 'Frontend',
+  kind: 'browser',
+  status: 'passed',
+  totals: { totalTests: 3, passedTests: 3, failedTests: 0, skippedTests: 0 },
+  durationMs: 1234,
+  finishedAt: '2026-11-23T10:42:00.000Z',
+  runId: 'r1',
+  runTestId: 'rt1',
+  reportFormats: ['html', 'json'],
+};
+const running: LiveTest = {
+  runId: 'r2',
+  runTestId: 'rt2',
+  testName: 'Checkout',
+  status: 'running',
+  progress: { done: 1, total: 3 },
+  totals: null,
+  error: null,
+  finishedAt: null,
+};
+
+function row(props: Partial<Parameters<typeof TestRow>[0]> = {}) {
+  const onRun = vi.fn();
+  const onOpenReport = vi.fn();
+  render(
+    <ul>
+      <TestRow testName="Checkout" live={undefined} latest={latest} resultsRead busy={false} onRun={onRun} onOpenReport={onOpenReport} {...props} />
+    </ul>,
+  );
+  return { onRun, onOpenReport };
+}
+
+describe('a test on the Tests page', () => {
+  it('shows its last result in words, when, how long, and opens its report', () => {
+    const { onOpenReport } = row();
+    expect(screen.getByTestId('live-status').textContent).toBe('Passed: 3 passed, 0 failed, 0 skipped');
+    const meta = screen.getByTestId('last-result');
+    expect(meta.querySelector('time')?.getAttribute('dateTime')).toBe(latest.finishedAt);
+    expect(meta.textContent).toContain('took 1.2 s');
+    expect(meta.textContent).not.toContain('Last result');
+    fireEvent.click(screen.getByRole('button', { name: 'Report' }));
+    expect(onOpenReport).toHaveBeenCalledOnce();
+  });
+
+  it('while a newer run goes, shows its progress and labels the result below as the previous one', () => {
+    row({ live: running, busy: true });
+    expect(screen.getByTestId('live-status').textContent).toBe('Running: 1 of 3');
+    expect(screen.getByTestId('last-result').textContent).toContain('Last result: Passed');
+    expect((screen.getByRole('button', { name: 'Run Test' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says when it never ran, and offers no report it does not have', () => {
+    row({ latest: undefined });
+    expect(screen.getByText('Not run yet')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+    cleanup();
+    const { onRun } = row({ latest: { ...latest, status: 'error', totals: null, reportFormats: [] } });
+    expect(screen.getByTestId('live-status').textContent).toBe('Could not run');
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Run Test' }));
+    expect(onRun).toHaveBeenCalledOnce();
+  });
+});

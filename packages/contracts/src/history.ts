@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { idString } from './common.ts';
+import { reportFileParams, securityAlert } from './reports.ts';
+import { isoDateTime, text } from './text.ts';
+import { runStatus, runSummary, runTestOutcome } from './tests.ts';
+
+// Run history, comparison between runs, the latest result of each test and the insight trends: what the portal's
+// History, run detail, Tests and Insights pages read beyond the spec's calls.
+
+/** Who or what started a run: the portal's buttons, the API with the client's key, a CI job, a schedule, an operator. */
+export const runTrigger = z.enum(['portal', 'api', 'ci', 'schedule', 'operator']);
+export type RunTrigger = z.infer<typeof runTrigger>;
+
+/** A run started with the client's API key from a CI job says so with this header (value `ci`); `fullstop run` does. */
+export const RUN_TRIGGER_HEADER = 'x-fullstop-trigger';
+
+/** The group and name under which the report of a whole "Run all" is listed on the Reports page. */
+export const RUN_REPORT_GROUP = 'Full runs';
+export const RUN_REPORT_NAME = 'Run all tests';
+
+/** One run in the history: the run summary plus who started it, how, and how long it took. */
+export const runHistoryEntry = runSummary.extend({
+  trigger: runTrigger,
+  /** A person's name or email for portal and operator runs; null for the API, CI and schedules. */
+  requestedBy: z.string().nullable(),
+  /** From the run's creation to its end; null while it runs. */
+  durationMs: z.number().nullable(),
+  testCount: z.number().int(),
+});
+export type RunHistoryEntry = z.infer<typeof runHistoryEntry>;
+
+/** GET /test/history: newest first, `page` counts from 1; `status` and `test` narrow the list. */
+export const runHistoryPageQuery = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int().min(1, { error: 'page must be at least 1' }).max(10_000).default(1),
+  pageSize: z.coerce
+    .number({ error: 'pageSize must be a number' })
+    .int()
+    .min(1, { error: 'pageSize must be at least 1' })
+    .max(100, { error: 'pageSize must be at most 100' })
+    .default(20),
+  status: runStatus.optional(),
+  /** Only runs that included this test. */
+  test: text('test').min(1).max(100, { error: 'test must be at most 100 characters' }).optional(),
+  before: isoDateTime('before').optional(),
+});
+export type RunHistoryPageQuery = z.infer<typeof runHistoryPageQuery>;
+
+export const runHistoryPage = z.object({
+  runs: z.array(runHistoryEntry),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type RunHistoryPage = z.infer<typeof runHistoryPage>;
+
+/** A security alert in a comparison: enough to name it and find it. */
+export const alertRef = securityAlert.pick({ ruleId: true, name: true, risk: true, url: true }).extend({
+  testName: z.string(),
+  /** The parameter or cookie concerned; with ruleId and url, what makes two alerts the same. */
+  param: z.string().nullable(),
+});
+export type AlertRef = z.infer<typeof alertRef>;
+
+/** What changed since the previous finished run that covered the same tests. */
+export const runComparison = z.object({
+  previousRunId: z.string().nullable(),
+  previousRunAt: z.string().nullable(),
+  newlyFailing: z.array(z.string()),
+  fixed: z.array(z.string()),
+  stillFailing: z.array(z.string()),
+  newAlerts: z.array(alertRef),
+  resolvedAlerts: z.array(alertRef),
+});
+export type RunComparison = z.infer<typeof runComparison>;
+
+/** The latest finished result of one test, for the Tests page and the dashboard home. */
+export const testLatestResult = runTestOutcome.omit({ error: true }).extend({
+  durationMs: z.number().nullable(),
+  finishedAt: z.string().nullable(),
+  runId: z.string(),
+  /** Formats of this test's latest report (open with GET /report/fetch/{testName}/{format}). */
+  reportFormats: z.array(z.string()),
+});
+export type TestLatestResult = z.infer<typeof testLatestResult>;
+
+/** GET /test/latest: one entry per test of the current suite that has run at least once. */
+export const testLatestResponse = z.object({ tests: z.array(testLatestResult) });
+export type TestLatestResponse = z.infer<typeof testLatestResponse>;
+
+const trendPoint = z.object({ runId: z.string(), at: z.string() });
+
+/**
+ * GET /insight/trends: for each insight card, the date of the run its figures come from and up to the last 20
+ * runs of its kind, oldest first. The spec's GET /insight/fetch/all stays exactly as it is.
+ */
+export const insightTrends = z.object({
+  load: z
+    .object({
+      runAt: z.string(),
+      points: z.array(trendPoint.extend({ p95Ms: z.number(), averageMs: z.number(), failedRate: z.number() })),
+    })
+    .optional(),
+  zap: z
+    .object({
+      runAt: z.string(),
+      points: z.array(
+        trendPoint.extend({ High: z.number().int(), Medium: z.number().int(), Low: z.number().int(), Informational: z.number().int() }),
+      ),
+    })
+    .optional(),
+  'frontend-report': z.object({ runAt: z.string(), points: z.array(trendPoint.extend({ passRate: z.number() })) }).optional(),
+  'security-report': z.object({ runAt: z.string(), points: z.array(trendPoint.extend({ passRate: z.number() })) }).optional(),
+});
+export type InsightTrends = z.infer<typeof insightTrends>;
+
+export const TREND_RUNS = 20;
+
+/** GET /test/history/{runId}: the run detail with who started it, each test's evidence and reports, and the comparison. */
+export const runHistoryDetail = runHistoryEntry.extend({
+  tests: z.array(
+    runTestOutcome.extend({
+      durationMs: z.number().nullable(),
+      attempts: z.number().int(),
+      maxAttempts: z.number().int(),
+      startedAt: z.string().nullable(),
+      finishedAt: z.string().nullable(),
+      /** Formats of this run's own report of the test (GET /test/history/{runId}/tests/{runTestId}/report/{format}). */
+      reportFormats: z.array(z.string()),
+      /** Evidence files (traces, screenshots) this test left, for GET .../evidence. */
+      evidenceCount: z.number().int(),
+    }),
+  ),
+  /** Formats of the whole run's report, when the run covered every test. */
+  runReportFormats: z.array(z.string()),
+  comparison: runComparison,
+});
+export type RunHistoryDetail = z.infer<typeof runHistoryDetail>;
+
+export const historyRunParams = z.object({ runId: idString });
+/** POST /test/history/{runId}/tests/{runTestId}/report/{format}/link: that run's own report of the test. */
+export const historyReportParams = z.object({ runId: idString, runTestId: idString, format: reportFileParams.shape.format });

@@ -1,0 +1,80 @@
+/** Load runs: the spec's figures, each threshold met or missed, failures by URL and the per-second chart. */
+import type { RunnerSummary } from '../../types.ts';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatRate } from '../format.ts';
+import { loadChart } from './charts.ts';
+import { escapeHtml as e } from './escape.ts';
+import { badge, card, cards, longText, section, table } from './parts.ts';
+
+type Summary = Extract<RunnerSummary, { kind: 'load' }>;
+
+/** Each threshold name in words, with how its figures read. */
+const THRESHOLDS: Record<string, { label: string; format: (v: number) => string; atLeast?: boolean }> = {
+  maxP95Ms: { label: '95th percentile response time', format: formatDuration },
+  maxAverageMs: { label: 'Average response time', format: formatDuration },
+  maxResponseMs: { label: 'Slowest response', format: formatDuration },
+  maxFailedRate: { label: 'Failed requests', format: formatPercent },
+  minRequestsPerSecond: { label: 'Throughput', format: (v) => formatRate(v), atLeast: true },
+};
+
+export function loadThresholdRows(s: Summary): string[][] {
+  const checks = [...(s.thresholdChecks ?? [])].sort((a, b) => Number(a.met) - Number(b.met));
+  return checks.map((c) => {
+    const t = THRESHOLDS[c.name] ?? { label: c.name, format: (v: number) => String(v) };
+    return [
+      badge(c.met ? 'met' : 'missed', c.met ? 'b-met' : 'b-missed'),
+      `${e(t.label)}<br><span class="muted small">limit: ${e(`${t.atLeast ? 'at least' : 'at most'} ${t.format(c.limit)}`)}</span>`,
+      e(t.format(c.actual)),
+    ];
+  });
+}
+
+export function loadCards(s: Summary): string[] {
+  const l = s.load;
+  const rps = s.requestsPerSecond;
+  return [
+    card(formatCount(l.failedRequestsCount, 'request'), `failed (${formatPercent(l.failedRequestsRate)})`, l.failedRequestsCount ? 'bad' : 'ok'),
+    card(formatDuration(l.ninetyFifthPercentileResponseTime), '95th percentile response'),
+    card(formatDuration(l.averageResponseTime), 'average response'),
+    card(formatCount(l.totalRequests, 'request'), 'sent in total'),
+    ...(rps !== undefined ? [card(formatRate(rps), 'throughput')] : []),
+  ];
+}
+
+export function loadBody(s: Summary): string {
+  const l = s.load;
+  const parts = [cards(loadCards(s))];
+  const thresholds = loadThresholdRows(s);
+  parts.push(
+    section(
+      'Thresholds',
+      thresholds.length ? table(['Result', 'Measure', 'Measured'], thresholds, [2]) : '<p>No thresholds were set for this test.</p>',
+    ),
+  );
+  if (s.perSecond?.length) parts.push(section('Second by second', loadChart(s.perSecond)));
+  const figures: [string, string][] = [
+    ['Total requests', formatCount(l.totalRequests, 'request')],
+    ['Successful requests', formatCount(l.successfulRequests, 'request')],
+    ['Failed requests', `${formatCount(l.failedRequestsCount, 'request')} (${formatPercent(l.failedRequestsRate)})`],
+    ['Average response time', formatDuration(l.averageResponseTime)],
+    ['95th percentile response time', formatDuration(l.ninetyFifthPercentileResponseTime)],
+    ['Fastest response', formatDuration(l.minResponseTime)],
+    ['Slowest response', formatDuration(l.maxResponseTime)],
+    ['Data sent', formatBytes(l.dataSentBytes)],
+    ['Data received', formatBytes(l.dataReceivedBytes)],
+    ['All thresholds met', l.customMetricThresholdMet ? 'yes' : 'no'],
+  ];
+  parts.push(section('Figures', table(['Measure', 'Value'], figures.map(([k, v]) => [e(k), e(v)]), [1])));
+  if (s.failuresByUrl.length) {
+    parts.push(
+      section(
+        'Failures by URL',
+        table(
+          ['URL', 'Response', 'Count'],
+          s.failuresByUrl.map((f) => [longText(f.url), e(f.status === 'error' ? 'no response (connection error or timeout)' : `HTTP ${f.status}`), e(formatCount(f.count, 'time'))]),
+          [2],
+        ),
+      ),
+    );
+  }
+  return parts.join('');
+}

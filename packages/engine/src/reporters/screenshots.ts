@@ -1,0 +1,78 @@
+/**
+ * Screenshots inline in the html report, as data: URIs (the report's CSP allows those and nothing else).
+ * Shrunk to JPEG through Chromium so a run with many failures stays small; without a browser only small
+ * screenshots are kept as they are, the others are named and left to the zip.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ReportTools } from './report-browser.ts';
+import type { RunReport } from './types.ts';
+
+const MAX_IMAGES = 40;
+/** All images of one report together, encoded. */
+const MAX_TOTAL_BYTES = 1_600_000;
+/** Kept as they are when there is no browser to shrink them. */
+const MAX_RAW_BYTES = 150_000;
+
+/** Loose screenshots sit in a grid of narrow columns: smaller images do. */
+const THUMB_BOX = { maxWidth: 520, maxHeight: 900 };
+
+/**
+ * Screenshot paths to inline, in order of need: those of failed cases (shown in full), then the runner's loose
+ * ones (in a grid). A passed case's screenshot is not shown, so it is not read.
+ */
+function wanted(r: RunReport): { path: string; thumb: boolean }[] {
+  const out: { path: string; thumb: boolean }[] = [];
+  const cases = r.summary && 'cases' in r.summary ? r.summary.cases : [];
+  for (const c of cases) if (c.screenshot && c.status === 'failed') out.push({ path: c.screenshot, thumb: false });
+  const tied = cases.map((c) => c.screenshot).filter((p): p is string => !!p);
+  for (const a of r.artifacts) {
+    if (a.kind === 'screenshot' && !tied.some((t) => a.path === t || a.path.endsWith(`/${t}`))) out.push({ path: a.path, thumb: true });
+  }
+  return out.filter((w, i) => out.findIndex((o) => o.path === w.path) === i);
+}
+
+/** A case's path as the runner wrote it may lack the attempt folder the server adds to artifacts. */
+function candidates(r: RunReport, p: string): string[] {
+  return [p, ...r.artifacts.filter((a) => a.path.endsWith(`/${p}`)).map((a) => a.path)];
+}
+
+async function readInside(runDir: string, rel: string): Promise<Buffer | null> {
+  const root = path.resolve(runDir);
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(root + path.sep)) return null;
+  return fs.readFile(file).catch(() => null);
+}
+
+/** Screenshots shrunk at once: the browser decodes and encodes off its main thread. */
+const CONCURRENCY = 4;
+
+async function encode(r: RunReport, runDir: string, { path: p, thumb }: { path: string; thumb: boolean }, tools?: ReportTools): Promise<string | null> {
+  let bytes: Buffer | null = null;
+  for (const c of candidates(r, p)) if ((bytes = await readInside(runDir, c))) break;
+  if (!bytes) return null;
+  const shrunk = tools ? await tools.shrinkImage(bytes, thumb ? THUMB_BOX : undefined).catch(() => null) : null;
+  if (shrunk) return `data:image/jpeg;base64,${shrunk.toString('base64')}`;
+  if (bytes.length > MAX_RAW_BYTES) return null;
+  return `data:${/\.jpe?g$/i.test(p) ? 'image/jpeg' : 'image/png'};base64,${bytes.toString('base64')}`;
+}
+
+export async function collectImages(r: RunReport, runDir: string, tools?: ReportTools): Promise<Map<string, string>> {
+  const paths = wanted(r).slice(0, MAX_IMAGES);
+  const uris: (string | null)[] = new Array(paths.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < paths.length; i = next++) uris[i] = await encode(r, runDir, paths[i]!, tools);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  // Failures' screenshots come first, so when the budget runs out it is a passing case's that is left out.
+  const images = new Map<string, string>();
+  let total = 0;
+  paths.forEach(({ path: p }, i) => {
+    const uri = uris[i];
+    if (!uri || total + uri.length > MAX_TOTAL_BYTES) return;
+    total += uri.length;
+    images.set(p, uri);
+  });
+  return images;
+}

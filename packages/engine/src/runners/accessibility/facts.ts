@@ -1,0 +1,28 @@
+import { defineKind } from '../../lib/kind-facts.ts';
+
+export const facts = defineKind('accessibility', { timeLimitSeconds: 300, typicalSeconds: 8 }, () => ({ kind: 'accessibility', pages: [] }));
+
+// What a run of this kind returns as its summary: its member of RunnerSummary.
+declare module '../../types.ts' {
+  interface KindSummaries {
+    accessibility: {
+      kind: 'accessibility';
+      pages: {
+        url: string;
+        passed: boolean;
+        violationsByImpact: Record<string, number>;
+        violations?: {
+          id: string;
+          impact: string;
+          help: string;
+          nodes: number;
+          /** CSS selectors of the affected elements, the rule's tags (e.g. wcag2aa) and its help page. */
+          targets?: string[];
+          tags?: string[];
+          helpUrl?: string;
+        }[];
+        error?: string;
+      }[];
+    };
+  }
+}

@@ -1,0 +1,23 @@
+import { RUN_ERROR_CODES } from '../lib/kind-facts.ts';
+import { type KindFacts, TEST_KINDS, type TestKind } from '../types.ts';
+
+/**
+ * Every kind's facts, by kind, from each runner folder's `facts.ts` (its `facts` export): a kind named in
+ * TEST_KINDS is found by its folder, nothing here lists it. Light on purpose (no runner code is loaded): the server
+ * reads its time limits, ordering and retries here (`@fullstop/engine/kinds`), and each runner carries its own as
+ * `runner.facts`. The import path is built from TEST_KINDS only, never from input.
+ */
+export const kinds = Object.fromEntries(
+  await Promise.all(TEST_KINDS.map(async (kind) => [kind, ((await import(`./${kind}/facts.ts`)) as { facts: KindFacts }).facts] as const)),
+) as { readonly [K in TestKind]: KindFacts<K> };
+
+/**
+ * Whether a run of `kind` that errored with `code` is tried again while attempts remain. An error without a code
+ * (a crash) or with one its kind does not name (the server stopping) is; a kind no longer known answers by the
+ * codes every run shares.
+ */
+export function isRetried(kind: string, code: string | null | undefined): boolean {
+  if (!code) return true;
+  const codes: Readonly<Record<string, { retried: boolean }>> = (kinds as Partial<Record<string, KindFacts>>)[kind]?.errorCodes ?? RUN_ERROR_CODES;
+  return codes[code]?.retried ?? true;
+}

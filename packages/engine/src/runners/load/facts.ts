@@ -1,0 +1,36 @@
+import { defineKind } from '../../lib/kind-facts.ts';
+import type { LoadInsight } from '@fullstop/contracts';
+
+export const facts = defineKind('load', { timeLimitSeconds: 300, typicalSeconds: 5 }, () => ({
+  kind: 'load',
+  load: {
+    averageResponseTime: 0,
+    maxResponseTime: 0,
+    minResponseTime: 0,
+    ninetyFifthPercentileResponseTime: 0,
+    failedRequestsCount: 0,
+    totalRequests: 0,
+    successfulRequests: 0,
+    dataSentBytes: 0,
+    dataReceivedBytes: 0,
+    failedRequestsRate: 0,
+    customMetricThresholdMet: false,
+  },
+  failuresByUrl: [],
+}));
+
+// What a run of this kind returns as its summary: its member of RunnerSummary.
+declare module '../../types.ts' {
+  interface KindSummaries {
+    load: {
+      kind: 'load';
+      load: LoadInsight;
+      failuresByUrl: { url: string; status: number | 'error'; count: number }[];
+      requestsPerSecond?: number;
+      /** Each configured threshold with the measured value; `load.customMetricThresholdMet` is all of them met. */
+      thresholdChecks?: { name: string; limit: number; actual: number; met: boolean }[];
+      /** Second by second from the start: requests, errors and latency percentiles in ms. */
+      perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number }[];
+    };
+  }
+}
