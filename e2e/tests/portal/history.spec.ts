@@ -77,4 +77,9 @@ test('History lists two runs of "Run All Tests" with how they started and their 
   ]);
   await expect(report).toHaveURL(new RegExp(`/test/history/${second}/tests/[\\w-]+/report/html/view\\?token=`));
   await expect(report.getByRole('heading', { level: 1 })).toContainText('Marketing pages');
+
+  // The report of the whole run (Run all writes one), in a tab of its own: every test of the run in it.
+  const [runReport] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open the run report' }).click()]);
+  await expect(runReport).toHaveURL(new RegExp(`/test/history/${second}/report/html/view\\?token=`));
+  await expect(runReport.getByText('Marketing pages').first()).toBeVisible();
 });

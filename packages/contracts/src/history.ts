@@ -139,3 +139,5 @@ export type RunHistoryDetail = z.infer<typeof runHistoryDetail>;
 export const historyRunParams = z.object({ runId: idString });
 /** POST /test/history/{runId}/tests/{runTestId}/report/{format}/link: that run's own report of the test. */
 export const historyReportParams = z.object({ runId: idString, runTestId: idString, format: reportFileParams.shape.format });
+/** POST /test/history/{runId}/report/{format}/link: the report of a whole run (Run all), html or pdf. */
+export const historyRunReportParams = z.object({ runId: idString, format: reportFileParams.shape.format });

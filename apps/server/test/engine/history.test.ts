@@ -186,6 +186,34 @@ describe('run history: who started each run, pages and filters, what changed sin
     expect((await app.inject({ method: 'POST', url: `${base}/json/link` })).statusCode).toBe(401);
   });
 
+  it('opens the report of a whole run (Run all) through its own short-lived link, and only for its client', async () => {
+    await expect.poll(async () => ((await detail(runIds[1]!)).json() as RunHistoryDetail).runReportFormats).toEqual(['html']);
+    const base = `/test/history/${runIds[1]}/report`;
+    const link = await app.inject({ method: 'POST', url: `${base}/html/link`, headers: key(a) });
+    expect(link.statusCode, link.body).toBe(200);
+    expect(link.headers['cache-control']).toBe('no-store');
+    const { url } = link.json();
+    const shown = await app.inject({ url });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.headers['content-type']).toMatch(/^text\/html/);
+    expect(shown.headers['content-security-policy']).toMatch(/^sandbox; default-src 'none'/);
+    expect(shown.body).toContain('alpha');
+    expect(shown.body).toContain('beta');
+
+    // Not for a run of one test (it writes none), not in a format not written, not for another client.
+    expect((await app.inject({ method: 'POST', url: `/test/history/${runIds[2]}/report/html/link`, headers: key(a) })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: `${base}/pdf/link`, headers: key(a) })).statusCode).toBe(404);
+    const other = await app.inject({ method: 'POST', url: `${base}/html/link`, headers: key(b) });
+    expect(other.statusCode).toBe(404);
+    expect(other.json().message).toBe('Run not found');
+    // A run report's token opens no test's report, and a test report's token opens no run report.
+    const run = (await detail(runIds[1]!)).json() as RunHistoryDetail;
+    const testPath = `/test/history/${runIds[1]}/tests/${run.tests[0]!.runTestId}/report/html`;
+    expect((await app.inject({ url: url.replace(`${base}/html`, testPath) })).statusCode).toBe(401);
+    const testLink = (await app.inject({ method: 'POST', url: `${testPath}/link`, headers: key(a) })).json().url as string;
+    expect((await app.inject({ url: testLink.replace(testPath, `${base}/html`) })).statusCode).toBe(401);
+  });
+
   it('answers another client 404 for a run’s detail and report link, and shows it none of the runs', async () => {
     const run = (await detail(runIds[0]!)).json() as RunHistoryDetail;
     const res = await detail(runIds[0]!, b);

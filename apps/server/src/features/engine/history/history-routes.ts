@@ -1,6 +1,7 @@
 import {
   historyReportParams,
   historyRunParams,
+  historyRunReportParams,
   reportLinkQuery,
   reportLinkResponse,
   reportViewQuery,
@@ -61,6 +62,34 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
           tags: ['tests'],
           summary: 'This run’s report of one test, shown under the reports’ sandbox policy; the token comes from its link',
           params: historyReportParams,
+          querystring: reportViewQuery,
+          response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const view = viewTokenOf(app.keys, request.query.token, request.params);
+        if (!view) throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
+        return serveReport(request, reply, await openRunTestReport(deps, view.clientId, request.params), view.reader);
+      },
+    );
+
+    app.post(
+      '/test/history/:runId/report/:format/link',
+      {
+        preHandler: app.authenticate,
+        onSend: noStore,
+        schema: { tags: ['tests'], summary: 'A short-lived address that shows (html) or downloads (pdf) the report of a whole run', params: historyRunReportParams, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) } },
+      },
+      async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params, request.query),
+    );
+
+    app.get(
+      '/test/history/:runId/report/:format/view',
+      {
+        schema: {
+          tags: ['tests'],
+          summary: 'The report of a whole run, shown under the reports’ sandbox policy; the token comes from its link',
+          params: historyRunReportParams,
           querystring: reportViewQuery,
           response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
         },

@@ -1,26 +1,48 @@
+import { RUN_REPORT_NAME } from '@fullstop/contracts';
 import { resolveReaderTime } from '@fullstop/engine';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { ServerKeys } from '../../../lib/server-keys.ts';
 import { findClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
-import { type ReaderTime, type StoredReport, storedReport } from '../reports/report-service.ts';
-import { findClientRunTest } from '../runs/run-repository.ts';
+import { type ReaderTime, runReportDir, runReportFormatsIn, type StoredReport, storedReport } from '../reports/report-service.ts';
+import { findClientRun, findClientRunTest } from '../runs/run-repository.ts';
 import { REPORT_VIEW_TTL_SECONDS } from '../routes/report-routes.ts';
 import { signUrlToken, verifyUrlToken } from '../routes/events-token.ts';
 
-// A run's own report of one test (the Reports page shows only each test's latest): opened through a short-lived
-// signed view link, like the Reports page's, and served by the same function, in the reader's locale and zone.
+// A run's own report of one test, or of the whole run (the Reports page shows only the latest of each): opened
+// through a short-lived signed view link, like the Reports page's, and served by the same function, in the
+// reader's locale and zone.
 
 const VIEW_PURPOSE = 'fullstop run test report view token v1';
 
 export interface RunTestReportRef {
   runId: string;
-  runTestId: string;
+  /** Absent: the run report, which a run of every test writes (Run all). */
+  runTestId?: string;
   format: string;
 }
 
-/** That report, when the run test is this client's, in that run, and wrote that format; else 404. */
-export async function openRunTestReport(deps: Pick<EngineDeps, 'db'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+/** The run's report of all its tests, when the run is this client's and wrote that format; else 404. */
+async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'paths'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+  const run = await findClientRun(deps.db, clientId, ref.runId);
+  if (!run) throw new NotFoundError('Run not found');
+  const dir = runReportDir(deps.paths, clientId, run.id);
+  const client = await findClient(deps.db, clientId);
+  return storedReport({
+    dir,
+    format: ref.format,
+    formats: await runReportFormatsIn(dir),
+    clientName: client?.name ?? '',
+    reportName: RUN_REPORT_NAME,
+    writtenAt: run.finishedAt ?? run.createdAt,
+    runId: run.id,
+    runReport: true,
+  });
+}
+
+/** That report, when the run test (or run) is this client's, in that run, and wrote that format; else 404. */
+export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'paths'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+  if (ref.runTestId === undefined) return openWholeRunReport(deps, clientId, ref);
   const rt = await findClientRunTest(deps.db, clientId, ref.runId, ref.runTestId);
   if (!rt?.reportDir) throw new NotFoundError('Run test not found');
   const client = await findClient(deps.db, clientId);
@@ -37,7 +59,7 @@ export async function openRunTestReport(deps: Pick<EngineDeps, 'db'>, clientId: 
 
 /** A view address for that report, after checking it exists; the reader's locale and zone travel in the token. */
 export async function runTestReportLink(
-  deps: Pick<EngineDeps, 'db'>,
+  deps: Pick<EngineDeps, 'db' | 'paths'>,
   keys: ServerKeys,
   clientId: string,
   ref: RunTestReportRef,
@@ -49,11 +71,12 @@ export async function runTestReportLink(
   const token = signUrlToken(
     keys,
     VIEW_PURPOSE,
-    { c: clientId, r: ref.runId, t: ref.runTestId, f: format, l: reader.locale, z: reader.timeZone },
+    { c: clientId, r: ref.runId, t: ref.runTestId ?? '', f: format, l: reader.locale, z: reader.timeZone },
     REPORT_VIEW_TTL_SECONDS,
   );
+  const of = ref.runTestId === undefined ? ref.runId : `${ref.runId}/tests/${ref.runTestId}`;
   return {
-    url: `/test/history/${ref.runId}/tests/${ref.runTestId}/report/${encodeURIComponent(format)}/view?token=${encodeURIComponent(token)}`,
+    url: `/test/history/${of}/report/${encodeURIComponent(format)}/view?token=${encodeURIComponent(token)}`,
     expiresIn: REPORT_VIEW_TTL_SECONDS,
   };
 }
@@ -61,7 +84,7 @@ export async function runTestReportLink(
 /** The client and reader a view token opens this report for; null when it is not a valid token for exactly this report. */
 export function viewTokenOf(keys: ServerKeys, token: string, ref: RunTestReportRef): { clientId: string; reader: ReaderTime } | null {
   const claims = verifyUrlToken(keys, VIEW_PURPOSE, token);
-  const ok = claims && typeof claims.c === 'string' && claims.r === ref.runId && claims.t === ref.runTestId && claims.f === ref.format.toLowerCase();
+  const ok = claims && typeof claims.c === 'string' && claims.r === ref.runId && claims.t === (ref.runTestId ?? '') && claims.f === ref.format.toLowerCase();
   if (!ok) return null;
   return { clientId: claims.c as string, reader: resolveReaderTime({ locale: claims.l as string | undefined, timeZone: claims.z as string | undefined }) };
 }

@@ -29,6 +29,12 @@ export async function runStatusOf(db: Db, runId: string): Promise<RunStatus | nu
   return run?.status ?? null;
 }
 
+/** The run, only if it is this client's. */
+export async function findClientRun(db: Db, clientId: string, runId: string): Promise<RunRow | null> {
+  const [run] = await db.select().from(engineRuns).where(and(eq(engineRuns.id, runId), eq(engineRuns.clientId, clientId))).limit(1);
+  return run ?? null;
+}
+
 /** One query: the run (only if it is this client's), its tests and their attempts. */
 export async function runDetail(db: Db, clientId: string, runId: string) {
   const run = await db.query.engineRuns.findFirst({

@@ -75,3 +75,9 @@ export async function runReportLink(runId: string, runTestId: string, format: st
   return reportLinkResponse.parse(await http.request(path, { method: 'POST' })).url;
 }
 
+/** A short-lived address of the report of the whole run (html shown, pdf downloaded). */
+export async function wholeRunReportLink(runId: string, format: string): Promise<string> {
+  const path = `${runPath(runId)}/report/${encodeURIComponent(format)}/link?${readerQuery()}`;
+  return reportLinkResponse.parse(await http.request(path, { method: 'POST' })).url;
+}
+

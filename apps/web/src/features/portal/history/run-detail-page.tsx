@@ -3,7 +3,9 @@ import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
 import { formatDuration } from '@/lib/format-duration.ts';
-import { isGoing, liveOptions, useGetHistoryRunQuery } from './history-api.ts';
+import { downloadFrom, openInNewTab } from '@/lib/open-link.ts';
+import { openFailed } from './open-failed.ts';
+import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
 import { scopeText, totalsText, TRIGGER_LABELS } from './history-texts.ts';
 import { RunChanges } from './run-changes.tsx';
 import { RunTestItem } from './run-test-item.tsx';
@@ -28,6 +30,27 @@ function RunFacts({ run }: { run: RunHistoryDetail }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+const reportFailed = openFailed('the report');
+
+/** The report of every test of the run (Run all writes one): the html in a tab, the pdf as a download. */
+function WholeRunReport({ runId, formats }: { runId: string; formats: string[] }) {
+  if (formats.length === 0) return null;
+  return (
+    <div className="history-actions" role="group" aria-label="Report of the whole run">
+      {formats.includes('html') && (
+        <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => openInNewTab(() => wholeRunReportLink(runId, 'html')).catch(reportFailed)}>
+          Open the run report
+        </button>
+      )}
+      {formats.includes('pdf') && (
+        <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => wholeRunReportLink(runId, 'pdf').then(downloadFrom, reportFailed)}>
+          Download PDF
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -65,6 +88,7 @@ export function RunDetailPage() {
           </h1>
           <div className="portal-card history-section">
             <RunFacts run={data} />
+            <WholeRunReport runId={data.runId} formats={data.runReportFormats} />
           </div>
           <RunChanges comparison={data.comparison} />
           <section className="history-section" aria-labelledby="run-tests-title">

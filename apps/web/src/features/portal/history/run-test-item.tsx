@@ -1,8 +1,8 @@
 import type { RunHistoryDetail } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
-import { describeError } from '@/lib/http-client.ts';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { runReportLink } from './history-api.ts';
+import { openFailed } from './open-failed.ts';
 import { attemptsText, totalsText } from './history-texts.ts';
 import { TestEvidence } from './test-evidence.tsx';
 import { Verdict } from './verdict.tsx';
@@ -13,10 +13,7 @@ type RunTest = RunHistoryDetail['tests'][number];
 const SHOWN = ['html', 'json'] as const;
 
 function openReport(runId: string, test: RunTest, format: string) {
-  openInNewTab(() => runReportLink(runId, test.runTestId, format)).catch((error: unknown) => {
-    console.error('Could not open the report', error);
-    window.alert(`Could not open the report: ${describeError(error)}`);
-  });
+  openInNewTab(() => runReportLink(runId, test.runTestId, format)).catch(openFailed('the report'));
 }
 
 /** One test of a run: verdict, duration, attempts, its error, its evidence and this run's reports of it. */

@@ -1,16 +1,13 @@
 import type { EvidenceItem } from '@fullstop/contracts';
 import { useEffect, useState } from 'react';
-import { describeError } from '@/lib/http-client.ts';
 import { openInNewTab } from '@/lib/open-link.ts';
+import { openFailed } from './open-failed.ts';
 import { evidenceLink, useGetEvidenceQuery } from './history-api.ts';
 
 type Ids = { runId: string; runTestId: string };
 
 function openEvidence(ids: Ids, item: EvidenceItem) {
-  openInNewTab(() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)).catch((error: unknown) => {
-    console.error('Could not open the evidence', error);
-    window.alert(`Could not open the ${item.kind}: ${describeError(error)}`);
-  });
+  openInNewTab(() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)).catch(openFailed(`the ${item.kind}`));
 }
 
 /** A screenshot's thumbnail, loaded through its short-lived link; a click opens it whole in a new tab. */
