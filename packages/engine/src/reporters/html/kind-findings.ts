@@ -74,16 +74,14 @@ export function findingsBody(findings: Finding[], opts: RenderOptions, title: st
   return section(title, rules.length ? rules.map((r) => ruleBox(r, opts, where)).join('') : '<p>No alerts found.</p>');
 }
 
-/** The instances an operator set aside, one alert per rule with its instances under it. */
-export function falsePositivesBody(findings: Finding[]): string {
+/** The instances an operator set aside, one alert per rule with its instances under it, as the alerts above. */
+export function falsePositivesBody(findings: Finding[], opts: RenderOptions = {}): string {
   if (!findings.length) return '';
   const alerts = groupFindings(findings);
-  const rows = alerts.flatMap((a) =>
-    a.instances.map((f, i) => [i === 0 ? badge(a.risk, `r-${a.risk}`) : '', i === 0 ? e(a.name) : '', longText(f.url ?? '–'), e(f.param ?? ''), longText(f.evidence ?? '')]),
-  );
+  const boxes = alerts.map(({ description: _d, solution: _s, ...alert }) => ruleBox(alert, opts, 'Affected URL')).join('');
   return section(
     `Marked as false positives (${formatCount(alerts.length, 'alert')}, ${formatCount(findings.length, 'instance')})`,
-    `<p class="muted small">Reviewed and set aside by an operator; not counted above.</p>${table(['Risk', 'Alert', 'URL', 'Parameter', 'Evidence'], rows)}`,
+    `<p class="muted small">Reviewed and set aside by an operator; not counted above.</p>${boxes}`,
   );
 }
 

@@ -78,7 +78,7 @@ export function kindBody(r: RunReport, opts: RenderOptions): string {
       parts.push(
         cards(riskCards(s.findings, r.falsePositives ?? [], 'alert')),
         findingsBody(s.findings, opts, 'Alerts by rule'),
-        falsePositivesBody(r.falsePositives ?? []),
+        falsePositivesBody(r.falsePositives ?? [], opts),
       );
       break;
     case 'mobile-static':
