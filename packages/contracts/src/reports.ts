@@ -26,7 +26,7 @@ export const alertRisk = z.enum(['High', 'Medium', 'Low', 'Informational']);
 
 /** A security-scan alert of the latest scan, as the operator API lists it. */
 export const securityAlert = z.object({
-  /** `ruleId@url`: what the false-positive calls name. */
+  /** One instance of an alert: `ruleId@url`, or `ruleId@url#param` when it concerns a parameter or cookie. */
   alertId: z.string(),
   ruleId: z.string(),
   name: z.string(),
@@ -43,7 +43,10 @@ export const securityAlertsResponse = z.object({
   alerts: z.array(securityAlert),
 });
 
-/** Marks an alert a false positive; without url, the rule on every URL. */
+/**
+ * Marks an alert a false positive: without url, the alert (the rule, every instance); with a URL, its instances on
+ * that URL; with `url#param` (as an instance's alertId shows it), that one instance.
+ */
 export const falsePositiveRequest = z.object({
   ruleId: text('ruleId').min(1, { error: 'ruleId is required' }).max(100, { error: 'ruleId must be at most 100 characters' }),
   url: text('url').max(2000, { error: 'url must be at most 2000 characters' }).optional(),

@@ -73,7 +73,7 @@ export type Risk = 'High' | 'Medium' | 'Low' | 'Informational';
 
 /** A finding of a security scan or a mobile static analysis. */
 export interface Finding {
-  /** Stable id, e.g. a ZAP rule id ("10038") or "wapiti:sql" or "mobile:debuggable". */
+  /** Stable id, e.g. a ZAP rule id ("10038", "40012"), "wapiti:weak-credentials" (no ZAP rule) or "mobile:debuggable". */
   ruleId: string;
   name: string;
   risk: Risk;

@@ -80,21 +80,69 @@ describe('security-scan runner', () => {
     }
   });
 
-  it('runs wapiti inside the run folder and reports the reflected XSS at the risk wapiti gives it (Medium)', async () => {
+  it('runs wapiti inside the run folder and reports the reflected XSS under ZAP\'s rule 40012, High', async () => {
     const ctx = await makeContext();
     const result = await securityScanRunner.run(
-      testOf('security-scan', { pages: ['/search?q=shoes'], crawl: false, modules: ['xss'], depth: 0, maxScanSeconds: 60 }, { thresholds: { maxMedium: 0 } }),
+      testOf('security-scan', { pages: ['/search?q=shoes'], crawl: false, modules: ['xss'], depth: 0, maxScanSeconds: 60 }),
       localTarget(planted.url),
       ctx,
     );
     expect(result.error).toBeUndefined();
-    const wapiti = findingsOf(result).filter((f) => f.ruleId.startsWith('wapiti:'));
-    expect(wapiti.map((f) => [f.ruleId, f.risk, f.url, f.param])).toEqual([['wapiti:cross-site-scripting', 'Medium', `${planted.url}/search`, 'q']]);
+    const active = findingsOf(result).filter((f) => f.evidence?.includes(' · '));
+    expect(active.map((f) => [f.ruleId, f.name, f.risk, f.url, f.param])).toEqual([['40012', 'Cross Site Scripting (Reflected)', 'High', `${planted.url}/search`, 'q']]);
     // What it is, how to fix it, and the request that showed it, in wapiti's own words.
-    expect(wapiti[0]?.description).toMatch(/script/i);
-    expect(wapiti[0]?.solution?.length).toBeGreaterThan(20);
-    expect(wapiti[0]?.evidence).toMatch(/^XSS vulnerability found via injection in the parameter q · GET \/search\?q=\S+ HTTP\/1\.1$/);
+    expect(active[0]?.description).toMatch(/script/i);
+    expect(active[0]?.solution?.length).toBeGreaterThan(20);
+    expect(active[0]?.evidence).toMatch(/^XSS vulnerability found via injection in the parameter q · GET \/search\?q=\S+ HTTP\/1\.1$/);
+    // A High alert fails the default threshold (maxHigh 0).
     expect(result.status).toBe('failed');
     expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
+  });
+
+  it('finds each planted injection flaw under ZAP\'s plugin id, name and risk, one alert per rule', async () => {
+    const ctx = await makeContext();
+    const result = await securityScanRunner.run(
+      testOf('security-scan', {
+        pages: [PLANTED.flaws.start],
+        crawl: false,
+        modules: ['xss', 'permanentxss', 'sql', 'file', 'redirect', 'exec'],
+        // The guestbook's form is one link below the page it is on: depth 2 reaches it.
+        depth: 2,
+        maxScanSeconds: 180,
+      }),
+      localTarget(planted.url),
+      ctx,
+    );
+    expect(result.error).toBeUndefined();
+    const findings = findingsOf(result);
+    const log = await readFile(path.join(ctx.runDir, 'wapiti/wapiti.log'), 'utf8').catch(() => '');
+    for (const flaw of PLANTED.flaws.found) {
+      const hit = findings.find((f) => f.ruleId === flaw.ruleId && f.url === `${planted.url}${flaw.path}` && f.param === flaw.param);
+      expect(hit, `${flaw.name} on ${flaw.path}\n${log.slice(-2000)}`).toBeDefined();
+      expect([hit?.name, hit?.risk]).toEqual([flaw.name, flaw.risk]);
+    }
+    // No wapiti risk level or wapiti rule survives: every injection flaw is one of ZAP's rules.
+    expect(findings.filter((f) => f.ruleId.startsWith('wapiti:') && f.risk !== 'Informational')).toEqual([]);
+    // findings.json groups the instances per rule as ZAP's report does, and counts alerts, not instances.
+    const json = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as {
+      counts: Record<string, number>;
+      alerts: { ruleId: string; risk: string; instances: { url: string | null; param: string | null }[] }[];
+    };
+    expect(new Set(json.alerts.map((a) => a.ruleId)).size).toBe(json.alerts.length);
+    expect(json.counts.High).toBe(json.alerts.filter((a) => a.risk === 'High').length);
+    expect(json.alerts.filter((a) => a.risk === 'High').map((a) => a.ruleId).sort()).toEqual(PLANTED.flaws.found.map((f) => f.ruleId).sort());
+    expect(json.alerts.reduce((n, a) => n + a.instances.length, 0)).toBe(findings.length);
+    expect(result.status).toBe('failed');
+  }, 300_000);
+
+  it('raises no alert above Informational on the hardened site, active scan included', async () => {
+    const result = await securityScanRunner.run(
+      testOf('security-scan', { maxScanSeconds: 120 }),
+      localTarget(hardened.url),
+      await makeContext(),
+    );
+    expect(result.error).toBeUndefined();
+    expect(findingsOf(result).filter((f) => f.risk !== 'Informational')).toEqual([]);
+    expect(result.status).toBe('passed');
   });
 });

@@ -127,15 +127,60 @@ describe('runs, reports and insights', () => {
     expect(Object.keys(body['security-report']).sort()).toEqual(['duration', 'failedTests', 'passedTests', 'skippedTests', 'totalTests']);
   });
 
-  it('counts an alert an operator marked a false positive under "False Positives"', async () => {
-    const alerts = await app.inject({ url: `/operator/clients/${a.clientId}/alerts`, headers: operator });
-    expect(alerts.json().alerts).toHaveLength(7);
-    const mark = await app.inject({ method: 'POST', url: `/operator/clients/${a.clientId}/false-positives`, headers: operator, payload: { ruleId: '10021' } });
-    expect(mark.statusCode).toBe(200);
-    const one = await app.inject({ method: 'POST', url: `/operator/clients/${a.clientId}/false-positives`, headers: operator, payload: { ruleId: 'wapiti:sql', url: 'http://site.test/search' } });
-    expect(one.statusCode).toBe(200);
-    const body = (await app.inject({ url: '/insight/fetch/all', headers: key(a) })).json();
-    expect(body.zap).toEqual({ High: 0, Medium: 2, Low: 1, Informational: 1, 'False Positives': 3 });
+  it('counts alerts per rule as ZAP does, and false positives per alert and per instance', async () => {
+    const mark = (payload: Record<string, string>, method: 'POST' | 'DELETE' = 'POST') =>
+      app.inject({ method, url: `/operator/clients/${a.clientId}/false-positives`, headers: operator, payload });
+    const listed = async () =>
+      Object.fromEntries(((await app.inject({ url: `/operator/clients/${a.clientId}/alerts`, headers: operator })).json().alerts as { alertId: string; falsePositive: boolean }[]).map((x) => [x.alertId, x.falsePositive]));
+    const zap = async () => (await app.inject({ url: '/insight/fetch/all', headers: key(a) })).json().zap;
+
+    // Ten instances, seven alerts: the operator API lists instances, grouped per rule, highest risk first.
+    const alerts = (await app.inject({ url: `/operator/clients/${a.clientId}/alerts`, headers: operator })).json().alerts as { alertId: string; ruleId: string; risk: string }[];
+    expect(alerts.map((x) => x.alertId)).toEqual([
+      '40018@http://site.test/item#id',
+      '40018@http://site.test/search#q',
+      '10038@http://site.test/',
+      '10020@http://site.test/',
+      '10010@http://site.test/#session',
+      '10010@http://site.test/#tracking',
+      '10036@http://site.test/',
+      '10021@http://site.test/a',
+      '10021@http://site.test/b',
+      '10037@http://site.test/',
+    ]);
+    expect(await zap()).toEqual({ High: 1, Medium: 2, Low: 3, Informational: 1, 'False Positives': 0 });
+
+    // The alert: every instance of 10021 set aside; one instance: only the SQL injection in /search's q and the
+    // session cookie, the same rules' other instances still count at their risk.
+    expect((await mark({ ruleId: '10021' })).statusCode).toBe(200);
+    expect((await mark({ ruleId: '40018', url: 'http://site.test/search#q' })).json().message).toBe('Alert 40018 on http://site.test/search#q marked a false positive');
+    expect((await mark({ ruleId: '10010', url: 'http://site.test/#session' })).statusCode).toBe(200);
+    expect(await listed()).toMatchObject({
+      '10021@http://site.test/a': true,
+      '10021@http://site.test/b': true,
+      '40018@http://site.test/search#q': true,
+      '40018@http://site.test/item#id': false,
+      '10010@http://site.test/#session': true,
+      '10010@http://site.test/#tracking': false,
+      '10038@http://site.test/': false,
+    });
+    // ZAP's summary: an alert counts at its risk while one instance is not a false positive, and once under
+    // False Positives while one is.
+    expect(await zap()).toEqual({ High: 1, Medium: 2, Low: 2, Informational: 1, 'False Positives': 3 });
+    const trends = (await app.inject({ url: '/insight/trends', headers: key(a) })).json();
+    expect(trends.zap.points.at(-1)).toMatchObject({ High: 1, Medium: 2, Low: 2, Informational: 1 });
+
+    // The other SQL injection instance too: the alert is a false positive only.
+    expect((await mark({ ruleId: '40018', url: 'http://site.test/item#id' })).statusCode).toBe(200);
+    expect(await zap()).toEqual({ High: 0, Medium: 2, Low: 2, Informational: 1, 'False Positives': 3 });
+    // Unmarking one instance counts it at its risk again.
+    expect((await mark({ ruleId: '40018', url: 'http://site.test/search#q' }, 'DELETE')).statusCode).toBe(200);
+    expect(await zap()).toEqual({ High: 1, Medium: 2, Low: 2, Informational: 1, 'False Positives': 3 });
+    expect((await mark({ ruleId: '40018', url: 'http://site.test/item#id' }, 'DELETE')).statusCode).toBe(200);
+    expect(await zap()).toEqual({ High: 1, Medium: 2, Low: 2, Informational: 1, 'False Positives': 2 });
+    const fps = (await app.inject({ url: `/operator/clients/${a.clientId}/false-positives`, headers: operator })).json().falsePositives as { ruleId: string; url: string | null }[];
+    expect(fps.map((f) => `${f.ruleId} ${f.url}`).sort()).toEqual(['10010 http://site.test/#session', '10021 null']);
+
     const clientTry = await app.inject({ method: 'POST', url: `/operator/clients/${a.clientId}/false-positives`, headers: key(a), payload: { ruleId: '10038' } });
     expect(clientTry.statusCode).toBe(403);
   });

@@ -187,7 +187,7 @@ export function securityScanSample(): RunReport {
       findings: [
         { ruleId: '10038', name: 'Content Security Policy (CSP) Header Not Set', risk: 'Medium', url: 'https://shop.acme.test/', description: 'Content Security Policy is an added layer of security that helps to detect and mitigate attacks such as XSS.', solution: 'Set the Content-Security-Policy header on every page.' },
         { ruleId: '10038', name: 'Content Security Policy (CSP) Header Not Set', risk: 'Medium', url: 'https://shop.acme.test/cart' },
-        { ruleId: 'wapiti:xss', name: 'Cross Site Scripting', risk: 'High', url: 'https://shop.acme.test/search', param: 'q', evidence: '<script>alert(1)</script>', description: 'A reflected XSS lets an attacker run script in a visitor\'s browser.', solution: 'Encode output; validate input.' },
+        { ruleId: '40012', name: 'Cross Site Scripting (Reflected)', risk: 'High', url: 'https://shop.acme.test/search', param: 'q', evidence: '<script>alert(1)</script>', description: 'A reflected XSS lets an attacker run script in a visitor\'s browser.', solution: 'Encode output; validate input.' },
         { ruleId: '10021', name: 'X-Content-Type-Options Header Missing', risk: 'Low', url: 'https://shop.acme.test/static/app.js', evidence: '' },
       ],
     },

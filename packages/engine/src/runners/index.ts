@@ -23,4 +23,5 @@ export const {
 } = runners;
 export { isRetried, kinds } from './kinds.ts';
 export { countByRisk, RISKS } from '../lib/findings.ts';
+export { type Alert, type AlertCounts, countAlerts, groupAlerts } from '../lib/alerts.ts';
 export { PASSIVE_RULE_IDS } from './security-scan/passive-rules.ts';

@@ -103,7 +103,7 @@ export function registerEngineCommands(program: Command): void {
     .description('count an alert under "False Positives" instead of its risk')
     .requiredOption('--client <id>', 'client id')
     .requiredOption('--rule <ruleId>', 'the alert’s rule id, e.g. 10038')
-    .option('--url <url>', 'only on this URL (default: the rule on every URL)')
+    .option('--url <url>', 'only on this URL, or only one instance: URL#parameter as `alerts list` shows it (default: the alert, every instance)')
     .option('--note <text>', 'why')
     .option('--undo', 'count it by its risk again')
     .action(async (opts: { client: string; rule: string; url?: string; note?: string; undo?: boolean }, cmd: Command) => {

@@ -1,5 +1,6 @@
 /** Security scans and mobile static analysis: findings grouped by rule, the worst first. */
 import type { Finding, RunnerSummary } from '../../types.ts';
+import { type Alert, countAlerts, groupAlerts } from '../../lib/alerts.ts';
 import { DANGEROUS_PERMISSIONS } from '../../runners/mobile-static/android.ts';
 import { formatCount } from '../format.ts';
 import { escapeHtml as e } from './escape.ts';
@@ -14,43 +15,44 @@ export function countByRisk(findings: Finding[]): Record<Finding['risk'], number
   return out;
 }
 
+/**
+ * What the risk figures count: a security scan counts alerts as ZAP's "Summary of Alerts" does (one per rule,
+ * whatever its number of instances); mobile static analysis counts findings.
+ */
+export type CountBy = 'alert' | 'finding';
+
+function countsOf(findings: Finding[], by: CountBy): Record<Finding['risk'], number> {
+  if (by === 'finding') return countByRisk(findings);
+  const { 'False Positives': _falsePositives, ...counts } = countAlerts(findings);
+  return counts;
+}
+
+/** The number of alerts (rules) or findings: what the verdict says there are. */
+export function countOf(findings: Finding[], by: CountBy): number {
+  return by === 'alert' ? groupAlerts(findings).length : findings.length;
+}
+
 /** `1 High, 2 Medium` (the risks present only). */
-export function riskList(findings: Finding[]): string {
-  const c = countByRisk(findings);
+export function riskList(findings: Finding[], by: CountBy = 'finding'): string {
+  const c = countsOf(findings, by);
   return RISKS.filter((r) => c[r] > 0).map((r) => `${c[r]} ${r}`).join(', ');
 }
 
-export function riskCards(findings: Finding[], falsePositives: number | null): string[] {
-  const c = countByRisk(findings);
+/** A card per risk; for a scan, a last one with the alerts that have instances marked false positives. */
+export function riskCards(findings: Finding[], falsePositives: Finding[] | null, by: CountBy = 'finding'): string[] {
+  const c = countsOf(findings, by);
   return [
     ...RISKS.map((r) => card(String(c[r]), r === 'Informational' ? 'informational' : `${r.toLowerCase()} risk`, c[r] > 0 && (r === 'High' || r === 'Medium') ? 'bad' : '')),
-    ...(falsePositives !== null ? [card(String(falsePositives), 'marked false positives')] : []),
+    ...(falsePositives !== null ? [card(String(countOf(falsePositives, by)), 'marked false positives')] : []),
   ];
 }
 
-interface Rule {
-  ruleId: string;
-  name: string;
-  risk: Finding['risk'];
-  description?: string;
-  solution?: string;
-  instances: Finding[];
+/** One alert per rule, the worst first, as ZAP's report lists them, with the instances under each. */
+export function groupFindings(findings: Finding[]): Alert[] {
+  return groupAlerts(findings);
 }
 
-export function groupFindings(findings: Finding[]): Rule[] {
-  const rules = new Map<string, Rule>();
-  for (const f of findings) {
-    const r = rules.get(f.ruleId) ?? { ruleId: f.ruleId, name: f.name, risk: f.risk, instances: [] };
-    if (RISKS.indexOf(f.risk) < RISKS.indexOf(r.risk)) r.risk = f.risk;
-    r.description ??= f.description;
-    r.solution ??= f.solution;
-    r.instances.push(f);
-    rules.set(f.ruleId, r);
-  }
-  return [...rules.values()].sort((a, b) => RISKS.indexOf(a.risk) - RISKS.indexOf(b.risk) || b.instances.length - a.instances.length);
-}
-
-function ruleBox(r: Rule, opts: RenderOptions, where: string): string {
+function ruleBox(r: Alert, opts: RenderOptions, where: string): string {
   const limit = opts.condensed ? 5 : MAX_INSTANCES;
   const shown = r.instances.slice(0, limit);
   const rows = shown.map((f) => [longText(f.url ?? '–'), e(f.param ?? ''), f.evidence ? `<code>${e(f.evidence.slice(0, 500))}</code>` : '']);
@@ -72,12 +74,14 @@ export function findingsBody(findings: Finding[], opts: RenderOptions, title: st
   return section(title, rules.length ? rules.map((r) => ruleBox(r, opts, where)).join('') : '<p>No alerts found.</p>');
 }
 
-export function falsePositivesBody(findings: Finding[]): string {
+/** The instances an operator set aside, one alert per rule with its instances under it, as the alerts above. */
+export function falsePositivesBody(findings: Finding[], opts: RenderOptions = {}): string {
   if (!findings.length) return '';
-  const rows = findings.map((f) => [badge(f.risk, `r-${f.risk}`), e(f.name), longText(f.url ?? '–'), longText(f.evidence ?? '')]);
+  const alerts = groupFindings(findings);
+  const boxes = alerts.map(({ description: _d, solution: _s, ...alert }) => ruleBox(alert, opts, 'Affected URL')).join('');
   return section(
-    `Marked as false positives (${findings.length})`,
-    `<p class="muted small">Reviewed and set aside by an operator; not counted above.</p>${table(['Risk', 'Alert', 'URL', 'Evidence'], rows)}`,
+    `Marked as false positives (${formatCount(alerts.length, 'alert')}, ${formatCount(findings.length, 'instance')})`,
+    `<p class="muted small">Reviewed and set aside by an operator; not counted above.</p>${boxes}`,
   );
 }
 

@@ -76,9 +76,9 @@ export function kindBody(r: RunReport, opts: RenderOptions): string {
       break;
     case 'security-scan':
       parts.push(
-        cards(riskCards(s.findings, r.falsePositives?.length ?? 0)),
+        cards(riskCards(s.findings, r.falsePositives ?? [], 'alert')),
         findingsBody(s.findings, opts, 'Alerts by rule'),
-        falsePositivesBody(r.falsePositives ?? []),
+        falsePositivesBody(r.falsePositives ?? [], opts),
       );
       break;
     case 'mobile-static':

@@ -2,7 +2,7 @@
 import type { RunnerSummary } from '../../types.ts';
 import type { RunReport } from '../types.ts';
 import { formatDuration, formatRate } from '../format.ts';
-import { riskList } from './kind-findings.ts';
+import { countOf, riskList } from './kind-findings.ts';
 import { CATEGORIES } from './kind-lighthouse.ts';
 
 export const KIND_LABELS: Record<RunReport['kind'], string> = {
@@ -53,10 +53,11 @@ function summaryVerdict(r: RunReport, s: RunnerSummary): string {
     }
     case 'security-scan':
     case 'mobile-static': {
-      const list = riskList(s.findings);
       const noun = s.kind === 'security-scan' ? 'alert' : 'finding';
+      const list = riskList(s.findings, noun);
       if (!s.findings.length) return s.kind === 'security-scan' ? 'No alerts found' : 'No findings';
-      const n = `${s.findings.length} ${noun}${s.findings.length === 1 ? '' : 's'}`;
+      const count = countOf(s.findings, noun);
+      const n = `${count} ${noun}${count === 1 ? '' : 's'}`;
       return r.status === 'failed' ? `Failed with ${n}: ${list}` : `Passed with ${n}: ${list}`;
     }
   }
@@ -93,6 +94,6 @@ export function keyFigure(r: RunReport): string {
     }
     case 'security-scan':
     case 'mobile-static':
-      return riskList(s.findings) || (s.kind === 'security-scan' ? 'no alerts' : 'no findings');
+      return riskList(s.findings, s.kind === 'security-scan' ? 'alert' : 'finding') || (s.kind === 'security-scan' ? 'no alerts' : 'no findings');
   }
 }

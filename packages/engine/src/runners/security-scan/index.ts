@@ -1,5 +1,6 @@
 import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
+import { countAlerts, groupAlerts } from '../../lib/alerts.ts';
 import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
@@ -61,12 +62,23 @@ export const securityScanRunner = defineRunner({
       ctx.progress?.({ done: 2, total: 2, message: 'active scan done' });
     }
 
+    // The summary keeps every instance (false-positive marks match them one by one); counts and thresholds are
+    // per alert, as ZAP's report summary counts them (docs/decisions/0059-zap-alert-semantics.md).
     const findings = dedupe([...passive, ...active]);
-    const counts = countByRisk(findings);
+    const { 'False Positives': _none, ...counts } = countAlerts(findings);
     const over = risksOverThresholds(counts, thresholds);
     const summary = { kind: 'security-scan' as const, findings };
+    const alerts = groupAlerts(findings).map(({ instances, ...alert }) => ({
+      ...alert,
+      instances: instances.map((f) => ({ url: f.url ?? null, param: f.param ?? null, evidence: f.evidence ?? null })),
+    }));
     artifacts.unshift(
-      await writeJsonArtifact(ctx, 'security-scan/findings.json', { counts, findings, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote }, 'Security scan findings'),
+      await writeJsonArtifact(
+        ctx,
+        'security-scan/findings.json',
+        { counts, instanceCounts: countByRisk(findings), alerts, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote },
+        'Security scan findings',
+      ),
     );
     const passed = over.length === 0;
     return {

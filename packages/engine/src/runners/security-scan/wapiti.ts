@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runChild } from '../../lib/child-process.ts';
-import type { Finding, Risk, RunContext } from '../../types.ts';
+import type { Finding, RunContext } from '../../types.ts';
+import { parseWapitiReport, type WapitiReport } from './wapiti-report.ts';
 
 /** Where Debian installs wapiti; the server passes its WAPITI_PATH in the run's context. */
 export const DEFAULT_WAPITI_PATH = '/usr/bin/wapiti';
@@ -12,68 +13,6 @@ export const FORBIDDEN_WAPITI_MODULES = ['ssrf', 'wapp', 'nikto'];
 /** Extra time over --max-scan-time for wapiti to write its report before it is killed. */
 export const WAPITI_EXIT_GRACE_MS = 30_000;
 export const WAPITI_REQUEST_TIMEOUT_SECONDS = 10;
-
-interface WapitiEntry {
-  method: string;
-  path: string;
-  info: string;
-  level: number | string;
-  parameter: string;
-  /** The request that showed it, as sent (request line, headers, body). */
-  http_request?: string;
-}
-interface WapitiReport {
-  classifications?: Record<string, { desc?: string; sol?: string }>;
-  vulnerabilities?: Record<string, WapitiEntry[]>;
-  anomalies?: Record<string, WapitiEntry[]>;
-}
-
-function riskOf(level: number | string): Risk {
-  const n = Number(level);
-  if (n >= 3) return 'High';
-  if (n === 2) return 'Medium';
-  if (n === 1) return 'Low';
-  return 'Informational';
-}
-
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-
-/**
- * What wapiti saw and the request that showed it: its request line only (the payload is in the URL or named by
- * the parameter; headers hold nothing a reader needs), e.g. "XSS vulnerability found via injection in the
- * parameter q · GET /search?q=%3CScRiPt%3E… HTTP/1.1".
- */
-function evidenceOf(entry: WapitiEntry): string {
-  const requestLine = entry.http_request?.split('\n', 1)[0]?.trim();
-  return (requestLine ? `${entry.info} · ${requestLine}` : `${entry.method} ${entry.info}`).slice(0, 500);
-}
-
-/** Wapiti's JSON report as findings; anomalies (errors and timeouts its payloads caused) count at most Low. */
-export function parseWapitiReport(report: WapitiReport, origin: string): Finding[] {
-  const out: Finding[] = [];
-  const add = (entries: Record<string, WapitiEntry[]> | undefined, anomaly: boolean) => {
-    for (const [category, list] of Object.entries(entries ?? {})) {
-      const about = report.classifications?.[category];
-      for (const entry of list) {
-        let risk = riskOf(entry.level);
-        if (anomaly && (risk === 'High' || risk === 'Medium')) risk = 'Low';
-        out.push({
-          ruleId: `wapiti:${slug(category)}`,
-          name: category,
-          risk,
-          url: new URL(entry.path, origin).href,
-          ...(entry.parameter ? { param: entry.parameter } : {}),
-          evidence: evidenceOf(entry),
-          ...(about?.desc ? { description: about.desc.trim() } : {}),
-          ...(about?.sol ? { solution: about.sol.trim() } : {}),
-        });
-      }
-    }
-  };
-  add(report.vulnerabilities, false);
-  add(report.anomalies, true);
-  return out;
-}
 
 /** The environment with no proxy exception: python-requests would bypass the proxy for NO_PROXY hosts. */
 function proxiedEnv(proxyUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,16 +1,15 @@
 import type { RunTotals, ZapInsight } from '@fullstop/contracts';
-import type { Finding } from '@fullstop/engine';
+import { countAlerts, type Finding } from '@fullstop/engine';
 
 // The sums behind the insight cards, shared by the cards (GET /insight/fetch/all) and their trends.
 
-/** Alerts by risk, with those an operator marked false positives counted apart, as the Zap card shows them. */
+/**
+ * The Zap card: what ZAP's report "Summary of Alerts" counts. One alert per rule whatever its number of instances,
+ * at its risk while one of its instances is not marked a false positive, and under False Positives while one is
+ * (docs/decisions/0059-zap-alert-semantics.md).
+ */
 export function zapCounts(findings: readonly Finding[], isFalse: (f: Finding) => boolean): ZapInsight {
-  const zap = { High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0 };
-  for (const f of findings) {
-    if (isFalse(f)) zap['False Positives']++;
-    else zap[f.risk]++;
-  }
-  return zap;
+  return countAlerts(findings, isFalse);
 }
 
 /** Every test of a kind in one run added up, and the time they took (ms). */
