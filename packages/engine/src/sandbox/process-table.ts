@@ -1,5 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
+import { sweepEmptyCgroups } from './memory-cgroup.ts';
 
 /**
  * The attempt's processes, found through /proc. A tag in the environment (FULLSTOP_ATTEMPT) survives what process
@@ -167,5 +168,6 @@ export async function sweepOrphanedAttempts(): Promise<number> {
   for (const p of processTable()) if (p.tag && !ownerAlive(p.tag)) tags.add(p.tag);
   let killed = 0;
   for (const tag of tags) killed += await killAttemptProcesses(tag);
+  sweepEmptyCgroups((tag) => !ownerAlive(tag));
   return killed;
 }

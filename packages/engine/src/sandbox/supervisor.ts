@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { launch } from './launcher-client.ts';
+import { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
 import type { HostMessage, HostRequest } from './protocol.ts';
@@ -86,8 +87,15 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
     execArgv: [`--max-old-space-size=${limits.memoryMb}`],
     niceness: RUNNER_NICENESS,
   });
+  let cgroup: MemoryCgroup | null = null;
   child.on('spawn', () => {
     stats.pid = child.pid;
+    // Before the runner gets its test (sent at 'ready', which follows): whatever it starts joins the cgroup.
+    cgroup = createMemoryCgroup(tag, kernelCeilingBytes(limitBytes));
+    if (cgroup && !cgroup.add(child.pid)) {
+      cgroup.remove();
+      cgroup = null;
+    }
   });
 
   return new Promise<RunnerResult>((resolve, reject) => {
@@ -189,7 +197,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       if (/heap out of memory|Reached heap limit/i.test(outputTail)) return outOfMemory();
       // Memory grown faster than the monitor polls (a busy machine) meets the kernel's out-of-memory killer first,
       // which picks runners before anything else (launcher.ts): a SIGKILL nobody here sent, with a kill counted.
-      if (signal === 'SIGKILL' && kernelOomKills() > oomKillsAtStart) return outOfMemory();
+      if (signal === 'SIGKILL' && ((cgroup?.oomKills() ?? 0) > 0 || kernelOomKills() > oomKillsAtStart)) return outOfMemory();
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       return new SandboxError('crashed', `the runner process crashed (${how})${fatal ? `: ${fatal}` : ''}`);
     }
@@ -204,12 +212,21 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       const killed = await killAttemptOffThread(tag).catch(() => 0);
       if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
+      cgroup?.remove();
       onStats?.(stats);
       const end = outcome!;
       if ('result' in end) resolve(end.result);
       else reject(end.error);
     }
   });
+}
+
+/**
+ * The attempt's kernel ceiling (memory-cgroup.ts): above the monitor's limit, so the monitor's kill (and its
+ * measure, PSS, which counts shared pages once) normally comes first and the kernel only stops what outgrows it.
+ */
+export function kernelCeilingBytes(limitBytes: number): number {
+  return limitBytes + Math.max(limitBytes / 2, 256 * 1024 * 1024);
 }
 
 /** How many processes the kernel's out-of-memory killer has ended since boot (-1 where /proc does not say). */
