@@ -29,8 +29,13 @@ declare module '../../types.ts' {
       requestsPerSecond?: number;
       /** Each configured threshold with the measured value; `load.customMetricThresholdMet` is all of them met. */
       thresholdChecks?: { name: string; limit: number; actual: number; met: boolean }[];
-      /** Second by second from the start: requests, errors and latency percentiles in ms. */
-      perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number }[];
+      /**
+       * Second by second from the start: requests completed, errors, latency percentiles in ms and the most
+       * connections open at once (absent in runs recorded before it was kept).
+       */
+      perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number; connections?: number }[];
+      /** The stages the run followed, when its options declared them. */
+      stages?: { durationSeconds: number; target: number }[];
     };
   }
 }
