@@ -6,6 +6,9 @@ import { loadRunner } from '../src/runners/load/index.ts';
 import { countInSecond, emptySamples, noteConnections, percentile, perSecondSeries } from '../src/runners/load/stats.ts';
 import { connectionsAt, parseDuration } from '../src/runners/load/stages.ts';
 import { startCountingServer } from './fixtures/counting-server.ts';
+import { loadSample } from '../src/reporters/fixtures.ts';
+import { renderReportHtml } from '../src/reporters/html/render-report.ts';
+import { stageRows } from '../src/reporters/html/kind-load.ts';
 import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
 import { isPrivateAddress } from '../src/policy/private-address.ts';
 import { PUBLIC_LOOPBACK, startTwinServers } from './fixtures/rebinding.ts';
@@ -296,6 +299,25 @@ describe('load runner totals and stages', () => {
     expect(check({ stages: [{ duration: '10s', target: 5 }], connections: 5 })).toThrow(/options\.connections.*cannot be set together with stages/);
     expect(check({ stages: [{ duration: '10s', target: 5 }], durationSeconds: 5 })).toThrow(/options\.durationSeconds.*cannot be set together with stages/);
     expect(check({ stages: [{ duration: '10s', target: 5 }], amount: 5 })).toThrow(/options\.amount.*cannot be set together with stages/);
+  });
+
+  it("shows a staged run's connections over time in the report", () => {
+    const report = loadSample();
+    if (report.summary.kind !== 'load') throw new Error('wrong sample');
+    report.summary.stages = [
+      { durationSeconds: 30, target: 50 },
+      { durationSeconds: 60, target: 50 },
+      { durationSeconds: 0, target: 80 },
+      { durationSeconds: 10, target: 0 },
+    ];
+    const html = renderReportHtml(report);
+    expect(html).toContain('<h2>Connections over time</h2>');
+    expect(stageRows(report.summary.stages).map((row) => row.slice(1))).toEqual([
+      ['30 s', 'from 0 to 50'],
+      ['1 min', 'held at 50'],
+      ['at once', 'jumped from 50 to 80'],
+      ['10 s', 'from 80 to 0'],
+    ]);
   });
 
   it('reads k6 durations and ramps linearly from where the previous stage ended', () => {

@@ -1,7 +1,9 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 import type { LoadInsight } from '@fullstop/contracts';
 
-export const facts = defineKind('load', { timeLimitSeconds: 300, typicalSeconds: 5 }, () => ({
+// The longest run: 300 s of requests, then the requests in flight awaited up to the longest request timeout (120 s)
+// and the forced stop's slack, plus time to start and write the summary.
+export const facts = defineKind('load', { timeLimitSeconds: 450, typicalSeconds: 5 }, () => ({
   kind: 'load',
   load: {
     averageResponseTime: 0,
