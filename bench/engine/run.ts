@@ -8,6 +8,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { browserRunner, loadRunner, type RunContext, type RunTarget } from '@fullstop/engine';
 import { startHardenedServer } from '../../packages/engine/test/fixtures/hardened-server.ts';
 import { startTargetProcess } from './target-process.ts';
@@ -15,7 +16,10 @@ import { measureRunAll } from './run-all.ts';
 import { wrkRequestsPerSecond } from './wrk.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-const LOAD_CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10);
+/** Each figure is measured at every one of these connection counts. */
+const LOAD_CONNECTIONS = (process.env.BENCH_LOAD_CONNECTIONS ?? '10,200').split(',').map(Number);
+/** Which parts run: any of load, browser, run-all. */
+const PARTS = new Set((process.env.BENCH_ENGINE_PARTS ?? 'load,browser,run-all').split(','));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,45 +31,71 @@ async function context(root: string, name: string, workers = 1): Promise<RunCont
 
 const local = (baseUrl: string): RunTarget => ({ baseUrl, allowedOrigins: [], allowPrivateAddresses: true });
 
-async function loadVersusWrk(root: string): Promise<void> {
+/** The target's own count of the requests it received (this request included). */
+async function targetCount(url: string): Promise<number> {
+  return Number(await (await fetch(`${url}/__count`)).text());
+}
+
+/** Plain autocannon (its own runner, nothing recorded per response): what the load runner is built on. */
+async function autocannonRequestsPerSecond(url: string, connections: number, seconds: number): Promise<number> {
+  const result = await autocannon({ url, connections, duration: seconds });
+  return result.requests.total / result.duration;
+}
+
+async function loadVersusWrk(root: string, connections: number): Promise<void> {
   const target = await startTargetProcess();
   try {
-    console.log(`\n## Load runner vs wrk (${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s, ${ROUNDS} rounds, target in its own process)`);
+    console.log(`\n## Load runner vs wrk (${connections} connections, ${LOAD_SECONDS} s, ${ROUNDS} rounds, target in its own process)`);
     const ratios: number[] = [];
-    let wrkTotal = 0;
-    let runnerTotal = 0;
-    const runLoad = async (round: number) =>
-      loadRunner.run(
-        { name: 'bench load', group: 'bench', kind: 'load', options: { connections: LOAD_CONNECTIONS, durationSeconds: LOAD_SECONDS } },
-        local(`${target.url}/`),
-        await context(root, `load-${round}`),
-      );
+    const totals = { wrk: 0, runner: 0, autocannon: 0 };
+    let truth = true;
     for (let round = 1; round <= ROUNDS; round++) {
-      // Turns alternate who goes first, so a burst of load from the rest of the machine does not always hit the same one.
-      let wrk: number;
-      let result: Awaited<ReturnType<typeof runLoad>>;
-      if (round % 2 === 1) {
-        wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
-        result = await runLoad(round);
-      } else {
-        result = await runLoad(round);
-        wrk = await wrkRequestsPerSecond(`${target.url}/`, LOAD_CONNECTIONS, LOAD_SECONDS);
-      }
-      if (result.summary.kind !== 'load') throw new Error(result.error ?? 'load run failed');
-      const runner = result.summary.requestsPerSecond ?? 0;
+      let wrk = 0;
+      let runner = 0;
+      let plain = 0;
+      let line = '';
+      const turns: (() => Promise<void>)[] = [
+        async () => {
+          wrk = await wrkRequestsPerSecond(`${target.url}/`, connections, LOAD_SECONDS);
+        },
+        async () => {
+          const before = await targetCount(target.url);
+          const result = await loadRunner.run(
+            { name: 'bench load', group: 'bench', kind: 'load', options: { connections, durationSeconds: LOAD_SECONDS } },
+            local(`${target.url}/`),
+            await context(root, `load-${connections}-${round}`),
+          );
+          // What the target served between the two counts, less the second count's own request.
+          const served = (await targetCount(target.url)) - before - 1;
+          if (result.summary.kind !== 'load') throw new Error(result.error ?? 'load run failed');
+          const l = result.summary.load;
+          truth &&= l.totalRequests === served;
+          runner = result.summary.requestsPerSecond ?? 0;
+          line = `(runner: ${l.totalRequests} requests, target served ${served}, p95 ${l.ninetyFifthPercentileResponseTime.toFixed(3)} ms, avg ${l.averageResponseTime.toFixed(3)} ms)`;
+        },
+        async () => {
+          plain = await autocannonRequestsPerSecond(`${target.url}/`, connections, LOAD_SECONDS);
+        },
+      ];
+      // Turns rotate who goes first, so a burst of load from the rest of the machine does not always hit the same one.
+      const order = [...turns.slice((round - 1) % 3), ...turns.slice(0, (round - 1) % 3)];
+      for (const turn of order) await turn();
       ratios.push(runner / wrk);
-      wrkTotal += wrk;
-      runnerTotal += runner;
-      const l = result.summary.load;
+      totals.runner += runner;
+      totals.wrk += wrk;
+      totals.autocannon += plain;
       console.log(
-        `round ${round}: wrk ${wrk.toFixed(0)} req/s, load runner ${runner.toFixed(0)} req/s, ratio ${(runner / wrk).toFixed(3)} ` +
-          `(runner: ${l.totalRequests} requests, p95 ${l.ninetyFifthPercentileResponseTime.toFixed(3)} ms, avg ${l.averageResponseTime.toFixed(3)} ms)`,
+        `round ${round}: wrk ${wrk.toFixed(0)} req/s, load runner ${runner.toFixed(0)} req/s (ratio ${(runner / wrk).toFixed(3)}), ` +
+          `plain autocannon ${plain.toFixed(0)} req/s (ratio ${(plain / wrk).toFixed(3)}) ${line}`,
       );
     }
     const sorted = [...ratios].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
     // The machine is shared: rounds swing both ways, so the pooled and median ratios are the figures to read.
-    console.log(`ratio pooled ${(runnerTotal / wrkTotal).toFixed(3)}, median ${median.toFixed(3)}, range ${sorted[0]?.toFixed(3)}-${sorted.at(-1)?.toFixed(3)} (target >= 0.9)`);
+    console.log(
+      `load runner / wrk: pooled ${(totals.runner / totals.wrk).toFixed(3)}, median ${median.toFixed(3)}, range ${sorted[0]?.toFixed(3)}-${sorted.at(-1)?.toFixed(3)} (target >= 0.9); ` +
+        `plain autocannon / wrk: pooled ${(totals.autocannon / totals.wrk).toFixed(3)}; runner totals equal the target's own count: ${truth ? 'yes' : 'NO'}`,
+    );
   } finally {
     target.stop();
   }
@@ -121,9 +151,9 @@ async function runAllVsLongest(): Promise<void> {
 
 const root = await mkdtemp(path.join(tmpdir(), 'fullstop-bench-engine-'));
 try {
-  await loadVersusWrk(root);
-  await browserWorkers(root);
-  await runAllVsLongest();
+  if (PARTS.has('load')) for (const connections of LOAD_CONNECTIONS) await loadVersusWrk(root, connections);
+  if (PARTS.has('browser')) await browserWorkers(root);
+  if (PARTS.has('run-all')) await runAllVsLongest();
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadInsight } from '@fullstop/contracts';
 import { loadRunner } from '../src/runners/load/index.ts';
-import { countInSecond, emptySamples, percentile, perSecondSeries } from '../src/runners/load/stats.ts';
+import { countInSecond, emptySamples, noteConnections, percentile, perSecondSeries } from '../src/runners/load/stats.ts';
+import { connectionsAt, parseDuration } from '../src/runners/load/stages.ts';
+import { startCountingServer } from './fixtures/counting-server.ts';
+import { loadSample } from '../src/reporters/fixtures.ts';
+import { renderReportHtml } from '../src/reporters/html/render-report.ts';
+import { stageRows } from '../src/reporters/html/kind-load.ts';
 import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
 import { isPrivateAddress } from '../src/policy/private-address.ts';
 import { PUBLIC_LOOPBACK, startTwinServers } from './fixtures/rebinding.ts';
@@ -171,14 +176,16 @@ describe('load runner', () => {
       samples.timeSeconds.push(second);
       countInSecond(samples, second, failed);
     };
+    noteConnections(samples, 0, 2);
     respond(0, 10);
     respond(0, 30, true);
     countInSecond(samples, 0, true); // a connection error: no time
+    noteConnections(samples, 2, 1);
     respond(2, 5);
     expect(perSecondSeries(samples)).toEqual([
-      { second: 0, requests: 3, errors: 2, p50: 10, p95: 30, p99: 30 },
-      { second: 1, requests: 0, errors: 0, p50: 0, p95: 0, p99: 0 },
-      { second: 2, requests: 1, errors: 0, p50: 5, p95: 5, p99: 5 },
+      { second: 0, requests: 3, errors: 2, p50: 10, p95: 30, p99: 30, connections: 2 },
+      { second: 1, requests: 0, errors: 0, p50: 0, p95: 0, p99: 0, connections: 2 },
+      { second: 2, requests: 1, errors: 0, p50: 5, p95: 5, p99: 5, connections: 1 },
     ]);
   });
 
@@ -187,5 +194,145 @@ describe('load runner', () => {
     expect(percentile(times, 95)).toBe(95);
     expect(percentile([1.5], 95)).toBe(1.5);
     expect(percentile([], 95)).toBe(0);
+  });
+});
+
+describe('load runner totals and stages', () => {
+  const site = serverForSuite(startCountingServer);
+
+  async function runAgainst(options: Record<string, unknown>, thresholds?: Record<string, number>) {
+    site.reset();
+    const result = await loadRunner.run(testOf('load', options, thresholds ? { thresholds } : {}), localTarget(site.url), await makeContext());
+    if (result.summary.kind !== 'load') throw new Error(result.error);
+    await site.idle();
+    return { result, summary: result.summary };
+  }
+
+  for (const connections of [10, 200]) {
+    it(`counts every request the site served when the duration ends, at ${connections} connections`, async () => {
+      // Each answer takes 5 ms, so every connection has a request in flight when the duration ends.
+      const { result, summary } = await runAgainst({ requests: [{ path: '/?ms=5' }], connections, durationSeconds: 2 });
+      const { load, perSecond = [] } = summary;
+      expect(result.status).toBe('passed');
+      // The runner opens them all at once; a busy machine may accept them over a second or two.
+      expect(perSecond[0]?.connections).toBe(connections);
+      expect(site.peakOpen).toBeLessThanOrEqual(connections);
+      expect(load.totalRequests).toBeGreaterThan(connections);
+      expect(load.totalRequests).toBe(site.requests);
+      expect(load.successfulRequests).toBe(site.served);
+      expect(load.failedRequestsCount).toBe(0);
+      expect(load.dataSentBytes).toBe(site.bytesRead);
+      expect(load.dataReceivedBytes).toBe(site.bytesWritten);
+      // Node's 5 ms timer may fire a fraction of a millisecond early.
+      expect(load.minResponseTime).toBeGreaterThanOrEqual(4);
+      // The series adds up to the totals, including the part-second in which the last requests were awaited.
+      expect(perSecond.reduce((sum, s) => sum + s.requests, 0)).toBe(site.requests);
+    });
+  }
+
+  it('waits for a request in flight no longer than the request timeout, and counts it as failed', async () => {
+    const started = performance.now();
+    const { result, summary } = await runAgainst({ requests: [{ path: '/hang' }], connections: 3, durationSeconds: 0.5, timeoutSeconds: 1 }, { maxFailedRate: 0 });
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThan(4);
+    expect(result.status).toBe('failed');
+    expect(summary.load.totalRequests).toBe(site.requests);
+    expect(summary.load.failedRequestsCount).toBe(site.requests);
+    expect(summary.failuresByUrl).toEqual([{ url: `${site.url}/hang`, status: 'error', count: site.requests }]);
+  });
+
+  it('ramps the connections up and down as the stages declare, as the site sees them', async () => {
+    const stages = [
+      { duration: '1s', target: 20 },
+      { duration: '1s', target: 20 },
+      { duration: '1s', target: 0 },
+    ];
+    const { summary } = await runAgainst({ requests: [{ path: '/?ms=10' }], stages }, { maxFailedRate: 0 });
+    expect(summary.load.totalRequests).toBe(site.requests);
+    expect(summary.load.failedRequestsCount).toBe(0);
+    expect(summary.stages).toEqual([
+      { durationSeconds: 1, target: 20 },
+      { durationSeconds: 1, target: 20 },
+      { durationSeconds: 1, target: 0 },
+    ]);
+    expect(site.peakOpen).toBeLessThanOrEqual(20);
+    const openBetween = (fromMs: number, toMs: number) => site.samples.filter((s) => s.atMs >= fromMs && s.atMs < toMs).map((s) => s.open);
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+    const rising = openBetween(0, 400);
+    const holding = openBetween(1200, 1800);
+    const falling = openBetween(2600, 3000);
+    // Rising through the first second, all 20 in the second, few left near the end of the third.
+    expect(Math.max(...rising)).toBeLessThan(12);
+    expect(mean(holding)).toBeGreaterThanOrEqual(16);
+    expect(mean(falling)).toBeLessThan(10);
+    expect(Math.max(...openBetween(0, 200))).toBeLessThan(Math.min(...holding));
+    // The report's series follows the ramp: the most connections open in each second.
+    const [first, second, third] = (summary.perSecond ?? []).map((s) => s.connections);
+    expect(first).toBeGreaterThanOrEqual(15);
+    expect(first).toBeLessThanOrEqual(20);
+    expect([second, third]).toEqual([20, 20]);
+  });
+
+  it('keeps thresholds working on a staged run', async () => {
+    const { result, summary } = await runAgainst({ requests: [{ path: '/?ms=120' }], stages: [{ duration: '500ms', target: 4 }, { duration: '500ms', target: 4 }] }, {
+      maxP95Ms: 50,
+      maxFailedRate: 0,
+    });
+    expect(result.status).toBe('failed');
+    expect(summary.thresholdChecks?.map((c) => [c.name, c.met])).toEqual([
+      ['maxP95Ms', false],
+      ['maxFailedRate', true],
+    ]);
+    expect(summary.load.totalRequests).toBe(site.requests);
+  });
+
+  it('refuses stages it cannot follow, saying which field and why', () => {
+    const check = (options: Record<string, unknown>) => () => loadRunner.validate(testOf('load', options));
+    expect(check({ stages: [{ duration: '30s', target: 50 }, { duration: '1m30s', target: 0 }] })).not.toThrow();
+    expect(check({ stages: [{ duration: '30 seconds', target: 5 }] })).toThrow(/options\.stages\.0\.duration.*such as '30s'/);
+    expect(check({ stages: [{ duration: '10s', target: 2.5 }] })).toThrow(/options\.stages\.0\.target.*whole number/);
+    expect(check({ stages: [{ duration: '10s', target: 5000 }] })).toThrow(/options\.stages\.0\.target.*at most 1000/);
+    expect(check({ stages: [{ duration: '10s', target: 0 }] })).toThrow(/options\.stages.*above 0 connections/);
+    expect(check({ stages: [{ duration: '4m', target: 5 }, { duration: '2m', target: 5 }] })).toThrow(/options\.stages.*at most 300 seconds/);
+    expect(check({ stages: [] })).toThrow(/options\.stages.*at least one stage/);
+    expect(check({ stages: [{ duration: '10s', target: 5 }], connections: 5 })).toThrow(/options\.connections.*cannot be set together with stages/);
+    expect(check({ stages: [{ duration: '10s', target: 5 }], durationSeconds: 5 })).toThrow(/options\.durationSeconds.*cannot be set together with stages/);
+    expect(check({ stages: [{ duration: '10s', target: 5 }], amount: 5 })).toThrow(/options\.amount.*cannot be set together with stages/);
+  });
+
+  it("shows a staged run's connections over time in the report", () => {
+    const report = loadSample();
+    const stages = [
+      { durationSeconds: 30, target: 50 },
+      { durationSeconds: 60, target: 50 },
+      { durationSeconds: 0, target: 80 },
+      { durationSeconds: 10, target: 0 },
+    ];
+    if (report.summary?.kind !== 'load') throw new Error('wrong sample');
+    report.summary.stages = stages;
+    const html = renderReportHtml(report);
+    expect(html).toContain('<h2>Connections over time</h2>');
+    expect(html).toContain('jumped from 50 to 80');
+    expect(stageRows(stages).map((row) => row.slice(1))).toEqual([
+      ['30 s', 'from 0 to 50'],
+      ['1 min', 'held at 50'],
+      ['at once', 'jumped from 50 to 80'],
+      ['10 s', 'from 80 to 0'],
+    ]);
+  });
+
+  it('reads k6 durations and ramps linearly from where the previous stage ended', () => {
+    expect(parseDuration('30s')).toBe(30);
+    expect(parseDuration('1m30s')).toBe(90);
+    expect(parseDuration('500ms')).toBe(0.5);
+    expect(parseDuration('1h')).toBe(3600);
+    expect(parseDuration('30')).toBeUndefined();
+    const stages = [
+      { durationSeconds: 10, target: 50 },
+      { durationSeconds: 0, target: 20 },
+      { durationSeconds: 10, target: 0 },
+    ];
+    expect([0, 5, 9.99, 10, 15, 20, 25].map((t) => connectionsAt(stages, t))).toEqual([0, 25, 50, 20, 10, 0, 0]);
   });
 });

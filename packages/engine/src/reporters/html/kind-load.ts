@@ -28,6 +28,16 @@ export function loadThresholdRows(s: Summary): string[][] {
   });
 }
 
+/** Each declared stage in words: how long it lasted and how the open connections changed over it. */
+export function stageRows(stages: NonNullable<Summary['stages']>): string[][] {
+  let from = 0;
+  return stages.map((stage, i) => {
+    const change = stage.durationSeconds === 0 ? `jumped from ${from} to ${stage.target}` : from === stage.target ? `held at ${from}` : `from ${from} to ${stage.target}`;
+    from = stage.target;
+    return [e(String(i + 1)), e(stage.durationSeconds === 0 ? 'at once' : formatDuration(stage.durationSeconds * 1000)), e(change)];
+  });
+}
+
 export function loadCards(s: Summary): string[] {
   const l = s.load;
   const rps = s.requestsPerSecond;
@@ -50,6 +60,7 @@ export function loadBody(s: Summary): string {
       thresholds.length ? table(['Result', 'Measure', 'Measured'], thresholds, [2]) : '<p>No thresholds were set for this test.</p>',
     ),
   );
+  if (s.stages?.length) parts.push(section('Connections over time', table(['Stage', 'Lasted', 'Connections'], stageRows(s.stages))));
   if (s.perSecond?.length) parts.push(section('Second by second', loadChart(s.perSecond)));
   const figures: [string, string][] = [
     ['Total requests', formatCount(l.totalRequests, 'request')],

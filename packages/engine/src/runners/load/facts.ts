@@ -1,7 +1,9 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 import type { LoadInsight } from '@fullstop/contracts';
 
-export const facts = defineKind('load', { timeLimitSeconds: 300, typicalSeconds: 5 }, () => ({
+// The longest run: 300 s of requests, then the requests in flight awaited up to the longest request timeout (120 s)
+// and the forced stop's slack, plus time to start and write the summary.
+export const facts = defineKind('load', { timeLimitSeconds: 450, typicalSeconds: 5 }, () => ({
   kind: 'load',
   load: {
     averageResponseTime: 0,
@@ -29,8 +31,13 @@ declare module '../../types.ts' {
       requestsPerSecond?: number;
       /** Each configured threshold with the measured value; `load.customMetricThresholdMet` is all of them met. */
       thresholdChecks?: { name: string; limit: number; actual: number; met: boolean }[];
-      /** Second by second from the start: requests, errors and latency percentiles in ms. */
-      perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number }[];
+      /**
+       * Second by second from the start: requests completed, errors, latency percentiles in ms and the most
+       * connections open at once (absent in runs recorded before it was kept).
+       */
+      perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number; connections?: number }[];
+      /** The stages the run followed, when its options declared them. */
+      stages?: { durationSeconds: number; target: number }[];
     };
   }
 }

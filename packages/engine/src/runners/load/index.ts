@@ -1,20 +1,11 @@
 import { connect, isIP } from 'node:net';
-import autocannon from 'autocannon';
-import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
-import { MAX_DURATION_SECONDS, loadInput } from './options.ts';
-import { computeLoad, countInSecond, emptySamples, isSuccessStatus, secondOf } from './stats.ts';
+import { driveLoad, type LoadPlan } from './driver.ts';
+import { DEFAULT_CONNECTIONS, DEFAULT_DURATION_SECONDS, loadInput } from './options.ts';
+import { computeLoad, countInSecond, emptySamples, isSuccessStatus, noteConnections, secondOf } from './stats.ts';
 import { facts } from './facts.ts';
-
-/** Slack over the configured duration (or the hard cap, for `amount` runs) before the run is stopped. */
-export const LOAD_STOP_GRACE_MS = 15_000;
-
-/** The parts of autocannon's client read here: with pipelining 1, its current request is the one just answered. */
-interface AutocannonClient {
-  requestIterator?: { currentRequest?: { path?: string; requestBuffer?: Buffer } };
-}
 
 /** Time a pinned address gets to accept a connection before the next one is tried. */
 export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;
@@ -33,10 +24,10 @@ function accepts(address: string, port: number): Promise<boolean> {
 }
 
 /**
- * `protocol://address:port` of an address the guard approved for the website's host: the first that accepts a
- * connection (a name may answer ::1 and 127.0.0.1 while the site listens on one), else the first.
+ * An address the guard approved for the website's host, and its port: the first that accepts a connection (a name
+ * may answer ::1 and 127.0.0.1 while the site listens on one), else the first.
  */
-async function pinnedOrigin(guard: TargetGuard, base: URL): Promise<string> {
+async function pinnedAddress(guard: TargetGuard, base: URL): Promise<{ hostname: string; port: number }> {
   const approved = await guard.addresses(base.hostname);
   const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
   let pinned = approved[0];
@@ -49,8 +40,7 @@ async function pinnedOrigin(guard: TargetGuard, base: URL): Promise<string> {
       }
     }
   }
-  const host = pinned.family === 6 ? `[${pinned.address}]` : pinned.address;
-  return `${base.protocol}//${host}:${port}`;
+  return { hostname: pinned.address, port };
 }
 
 /** The request's headers with the website's Host unless the manifest set one (autocannon would send the address). */
@@ -60,11 +50,11 @@ function withHost(headers: Record<string, string> | undefined, host: string): Re
 }
 
 /**
- * autocannon in-process. Its own result has whole-millisecond latencies, no p95 and no bytes sent, so every
- * response is recorded here from the `response` event: status, bytes received and sub-millisecond time, plus the
- * client, whose current request (path and request buffer) is the one answered: autocannon moves to the next
- * request only after emitting the event, and the runner never pipelines. (A request `onResponse` hook would do
- * the same but makes autocannon convert every response's headers: ~10% fewer requests per second.)
+ * autocannon's HTTP client, one per connection, driven by ./driver.ts (graceful stop, stages, `amount`). Its
+ * runner's own result has whole-millisecond latencies, no p95 and no bytes sent, so every response is recorded
+ * here: status, bytes received and sub-millisecond time, plus the client, whose current request (path and request
+ * buffer) is the one answered: the client moves to the next request only after emitting the event, and the runner
+ * never pipelines.
  */
 export const loadRunner = defineRunner({
   facts,
@@ -75,7 +65,7 @@ export const loadRunner = defineRunner({
     const origin = base.origin;
     // autocannon resolves names itself and takes no lookup: it connects to the address the guard approved, with
     // the website's Host header and TLS server name, so a DNS answer that changes after the check is never used.
-    const connectUrl = await pinnedOrigin(guard, base);
+    const pinned = await pinnedAddress(guard, base);
 
     const samples = emptySamples();
     const fallbackPath = requests.length === 1 ? (requests[0]?.path ?? '/') : '*';
@@ -84,73 +74,74 @@ export const loadRunner = defineRunner({
       samples.failures.set(key, (samples.failures.get(key) ?? 0) + 1);
     };
 
+    const connections = options.connections ?? DEFAULT_CONNECTIONS;
+    const plan: LoadPlan = options.stages
+      ? { stages: options.stages }
+      : options.amount
+        ? { amount: options.amount, connections }
+        : // Constant connections: all open at once, for the duration.
+          { stages: [{ durationSeconds: 0, target: connections }, { durationSeconds: options.durationSeconds ?? DEFAULT_DURATION_SECONDS, target: connections }] };
+
     const started = performance.now();
-    let settle: (error: Error | null) => void = () => undefined;
-    const finished = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error ? reject(error) : resolve());
-    });
-    const instance = autocannon(
+    const now = () => secondOf(started, performance.now());
+    ctx.log('load started', { url: origin, connections: options.stages ? undefined : connections, amount: options.amount, stages: options.stages?.length });
+    samples.elapsedSeconds = await driveLoad(
       {
-        url: connectUrl,
+        protocol: base.protocol === 'https:' ? 'https:' : 'http:',
+        ...pinned,
         ...(base.protocol === 'https:' && isIP(guard.baseUrl.hostname) === 0 ? { servername: base.hostname } : {}),
-        connections: options.connections,
-        duration: options.durationSeconds,
-        ...(options.amount ? { amount: options.amount } : {}),
-        timeout: options.timeoutSeconds,
         requests: requests.map((r) => ({
           method: r.method,
           path: r.path,
           headers: withHost(r.headers, base.host),
           ...(r.body !== undefined ? { body: r.body } : {}),
         })),
-        pipelining: 1,
+        timeoutSeconds: options.timeoutSeconds,
       },
-      (error) => settle(error ?? null),
+      plan,
+      {
+        response(client, statusCode, resBytes, responseTime) {
+          const req = client.requestIterator.currentRequest;
+          const second = now();
+          samples.times.push(responseTime);
+          samples.timeSeconds.push(second);
+          countInSecond(samples, second, !isSuccessStatus(statusCode));
+          samples.bytesSent += req?.requestBuffer?.length ?? 0;
+          samples.bytesReceived += resBytes;
+          if (isSuccessStatus(statusCode)) {
+            samples.successful++;
+          } else {
+            samples.failedResponses++;
+            countFailure(req?.path ?? fallbackPath, statusCode);
+          }
+        },
+        error() {
+          // Connection errors and timeouts carry no request: attribute them to the only path, or to all ('*').
+          samples.errors++;
+          countInSecond(samples, now(), true);
+          countFailure(fallbackPath, 'error');
+        },
+        connections(open) {
+          noteConnections(samples, now(), open);
+        },
+      },
+      ctx.signal,
     );
-
-    instance.on('response', (client, statusCode, resBytes, responseTime) => {
-      const req = (client as unknown as AutocannonClient).requestIterator?.currentRequest;
-      const second = secondOf(started, performance.now());
-      samples.times.push(responseTime);
-      samples.timeSeconds.push(second);
-      countInSecond(samples, second, !isSuccessStatus(statusCode));
-      samples.bytesSent += req?.requestBuffer?.length ?? 0;
-      samples.bytesReceived += resBytes;
-      if (isSuccessStatus(statusCode)) {
-        samples.successful++;
-      } else {
-        samples.failedResponses++;
-        countFailure(req?.path ?? fallbackPath, statusCode);
-      }
-    });
-    instance.on('reqError', () => {
-      // Connection errors and timeouts carry no request: attribute them to the only path, or to all ('*').
-      samples.errors++;
-      countInSecond(samples, secondOf(started, performance.now()), true);
-      countFailure(fallbackPath, 'error');
-    });
-
-    const capMs = (options.amount ? MAX_DURATION_SECONDS : options.durationSeconds) * 1000 + LOAD_STOP_GRACE_MS;
-    const cap = setTimeout(() => instance.stop(), capMs);
-    const onAbort = () => instance.stop();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    ctx.log('load started', { url: origin, connections: options.connections, amount: options.amount, durationSeconds: options.durationSeconds });
-    try {
-      await finished;
-    } finally {
-      clearTimeout(cap);
-      ctx.signal.removeEventListener('abort', onAbort);
-    }
-    if (ctx.signal.aborted) throw new RunAbortedError();
-    samples.elapsedSeconds = (performance.now() - started) / 1000;
-
     const { load, checks, requestsPerSecond, perSecond } = computeLoad(samples, thresholds);
     const failuresByUrl = [...samples.failures].map(([key, count]) => {
       const [path = '', status = ''] = key.split('\u0000');
       return { url: new URL(path === '*' ? '/' : path, origin).href, status: status === 'error' ? ('error' as const) : Number(status), count };
     });
     failuresByUrl.sort((a, b) => b.count - a.count);
-    const summary = { kind: 'load' as const, load, failuresByUrl, requestsPerSecond, thresholdChecks: checks, perSecond };
+    const summary = {
+      kind: 'load' as const,
+      load,
+      failuresByUrl,
+      requestsPerSecond,
+      thresholdChecks: checks,
+      perSecond,
+      ...(options.stages ? { stages: options.stages } : {}),
+    };
     const artifact = await writeJsonArtifact(ctx, 'load/summary.json', summary, 'Load test summary');
     const met = load.customMetricThresholdMet;
     return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxTarget, parseDuration, stagesSeconds } from './stages.ts';
 
 /** Defaults chosen to be gentle on a client's production site. */
 export const DEFAULT_CONNECTIONS = 10;
@@ -26,18 +27,66 @@ const request = z
   })
   .strict();
 
+export const MAX_CONNECTIONS = 1000;
+
+/** A k6-style stage: ramp to `target` connections over `duration` ('30s', '1m30s', '500ms'). */
+const stage = z
+  .object({
+    duration: z
+      .string()
+      .transform((text, ctx) => {
+        const seconds = parseDuration(text.trim());
+        if (seconds === undefined) {
+          ctx.addIssue({ code: 'custom', message: `must be a duration such as '30s', '1m30s' or '500ms' (got '${text}')` });
+          return z.NEVER;
+        }
+        return seconds;
+      }),
+    target: z
+      .number({ error: 'must be a number of connections' })
+      .int('must be a whole number of connections')
+      .min(0, 'must be 0 or more connections')
+      .max(MAX_CONNECTIONS, `must be at most ${MAX_CONNECTIONS} connections`),
+  })
+  .strict()
+  .transform(({ duration, target }) => ({ durationSeconds: duration, target }));
+
 export const loadInput = z.object({
   options: z
     .object({
       /** Requests to cycle through, all on the website's origin; default: GET of the base URL. */
       requests: z.array(request).min(1).optional(),
-      connections: z.number().int().min(1).max(1000).default(DEFAULT_CONNECTIONS),
-      durationSeconds: z.number().positive().max(MAX_DURATION_SECONDS).default(DEFAULT_DURATION_SECONDS),
+      /** Connections kept open for the whole run (default 10); not with `stages`. */
+      connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
+      /** How long the run sends requests (default 10 s); not with `stages` or `amount`. */
+      durationSeconds: z.number().positive().max(MAX_DURATION_SECONDS).optional(),
       /** When set, the run ends after exactly this many requests instead of after a duration. */
       amount: z.number().int().min(1).max(10_000_000).optional(),
+      /** k6-style stages: connections ramp from each stage's start to its target over its duration. */
+      stages: z
+        .array(stage)
+        .min(1, 'must list at least one stage')
+        .max(100, 'must list at most 100 stages')
+        .superRefine((stages, ctx) => {
+          const seconds = stagesSeconds(stages);
+          if (seconds <= 0) ctx.addIssue({ code: 'custom', message: 'must last longer than 0 seconds in total' });
+          if (seconds > MAX_DURATION_SECONDS) {
+            ctx.addIssue({ code: 'custom', message: `must last at most ${MAX_DURATION_SECONDS} seconds in total (they last ${seconds} s)` });
+          }
+          if (maxTarget(stages) === 0) ctx.addIssue({ code: 'custom', message: 'must have at least one stage with a target above 0 connections' });
+        })
+        .optional(),
       timeoutSeconds: z.number().positive().max(120).default(DEFAULT_REQUEST_TIMEOUT_SECONDS),
     })
-    .strict(),
+    .strict()
+    .superRefine((options, ctx) => {
+      if (!options.stages) return;
+      for (const field of ['connections', 'durationSeconds', 'amount'] as const) {
+        if (options[field] === undefined) continue;
+        const reason = field === 'connections' ? 'each stage sets its own target connections' : 'the stages set how long the run lasts';
+        ctx.addIssue({ code: 'custom', path: [field], message: `cannot be set together with stages: ${reason}` });
+      }
+    }),
   thresholds: z
     .object({
       maxP95Ms: z.number().positive().optional(),

@@ -10,6 +10,8 @@ export interface LoadSamples {
   /** Per second of the run: requests completed (answered or failed with an error), and how many of them failed. */
   requestsBySecond: number[];
   errorsBySecond: number[];
+  /** Per second of the run: the most connections open at once in it (from what the driver reported). */
+  connectionsBySecond: number[];
   successful: number;
   failedResponses: number;
   errors: number;
@@ -26,6 +28,7 @@ export function emptySamples(elapsedSeconds = 0): LoadSamples {
     timeSeconds: [],
     requestsBySecond: [],
     errorsBySecond: [],
+    connectionsBySecond: [],
     successful: 0,
     failedResponses: 0,
     errors: 0,
@@ -59,6 +62,9 @@ export interface SecondStats {
   p99: number;
 }
 
+/** A second of the run as the runner records it: with the most connections open at once during it. */
+export type RunSecond = SecondStats & { connections: number };
+
 /** The run's index of a second: whole seconds since `startedMs` (a performance.now() reading). */
 export function secondOf(startedMs: number, nowMs: number): number {
   return Math.max(0, Math.floor((nowMs - startedMs) / 1000));
@@ -74,13 +80,21 @@ export function countInSecond(samples: LoadSamples, second: number, failed: bool
   if (failed) samples.errorsBySecond[second] = (samples.errorsBySecond[second] ?? 0) + 1;
 }
 
+/** Notes the connections open now, in its second: each second keeps the most it saw. */
+export function noteConnections(samples: LoadSamples, second: number, open: number): void {
+  const peaks = samples.connectionsBySecond;
+  // A second the driver said nothing in (an event loop blocked that long) is given the peak of the one before.
+  for (let s = peaks.length; s < second; s++) peaks.push(peaks[s - 1] ?? 0);
+  peaks[second] = Math.max(peaks[second] ?? 0, open);
+}
+
 /**
  * Second by second from the start: every whole second the run lasted, and the last part-second when anything
  * completed in it. Requests, errors, and the latency percentiles of the responses of that second (nearest rank,
  * as the run's own p95; 0 in a second with no response).
  */
-export function perSecondSeries(samples: LoadSamples): SecondStats[] {
-  const series: SecondStats[] = [];
+export function perSecondSeries(samples: LoadSamples): RunSecond[] {
+  const series: RunSecond[] = [];
   const seconds = Math.max(samples.requestsBySecond.length, Math.floor(samples.elapsedSeconds));
   let from = 0;
   for (let second = 0; second < seconds; second++) {
@@ -95,6 +109,7 @@ export function perSecondSeries(samples: LoadSamples): SecondStats[] {
       p50: percentile(sorted, 50),
       p95: percentile(sorted, 95),
       p99: percentile(sorted, 99),
+      connections: samples.connectionsBySecond[second] ?? samples.connectionsBySecond.at(-1) ?? 0,
     });
   }
   return series;
@@ -107,7 +122,7 @@ export function isSuccessStatus(status: number): boolean {
 export function computeLoad(
   samples: LoadSamples,
   thresholds: LoadThresholds,
-): { load: LoadInsight; checks: ThresholdCheck[]; requestsPerSecond: number; perSecond: SecondStats[] } {
+): { load: LoadInsight; checks: ThresholdCheck[]; requestsPerSecond: number; perSecond: RunSecond[] } {
   const sorted = [...samples.times].sort((a, b) => a - b);
   const sum = sorted.reduce((acc, t) => acc + t, 0);
   const failed = samples.failedResponses + samples.errors;
