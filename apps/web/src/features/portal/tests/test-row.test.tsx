@@ -17,6 +17,7 @@ const latest: TestLatestResult = {
   runId: 'r1',
   runTestId: 'rt1',
   reportFormats: ['html', 'json'],
+  error: null,
 };
 const running: LiveTest = {
   runId: 'r2',
