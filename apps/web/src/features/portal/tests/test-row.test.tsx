@@ -71,4 +71,10 @@ describe('a test on the Tests page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Run Test' }));
     expect(onRun).toHaveBeenCalledOnce();
   });
+
+  it('says why its last run could not run, from the latest results, without a live stream', () => {
+    const why = 'The security scan needs wapiti, which is not installed at /usr/bin/wapiti. Install it with: apt-get install wapiti';
+    row({ latest: { ...latest, kind: 'security-scan', status: 'error', totals: null, reportFormats: [], error: why } });
+    expect(screen.getByTestId('live-status').textContent).toBe(`Could not run: ${why}`);
+  });
 });
