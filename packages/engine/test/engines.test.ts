@@ -98,6 +98,25 @@ describe('engine readiness', () => {
     expect(passive.status).not.toBe('error');
   });
 
+  it('says a program whose interpreter is missing is broken, and ends the scan that starts it saying so, not retried', async () => {
+    const wapitiPath = path.join(dir, 'wapiti-without-python');
+    await writeFile(wapitiPath, '#!/nonexistent/python3\nprint(1)\n');
+    await chmod(wapitiPath, 0o755);
+    const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath });
+    expect(readiness.engines.find((e) => e.engine === 'wapiti')).toMatchObject({
+      ok: false,
+      problem: `broken: ${wapitiPath} cannot be started (the program it runs with is missing)`,
+    });
+
+    const result = await runners['security-scan'].run(testOf('security-scan', { maxPages: 1 }), localTarget(site.url), await makeContext({ wapitiPath }));
+    expect(result).toMatchObject({
+      status: 'error',
+      errorCode: 'engine_missing',
+      error: `The security scan needs wapiti, which could not be started at ${wapitiPath}. Install it with: apt-get install wapiti`,
+    });
+    expect(isRetried('security-scan', result.errorCode)).toBe(false);
+  });
+
   it.each([
     ['browser', 'browser test', {}],
     ['accessibility', 'accessibility test', { pages: ['/'] }],

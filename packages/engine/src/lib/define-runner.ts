@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ValidationError } from '../errors.ts';
 import { createTargetGuard, type TargetGuard } from '../policy/target-guard.ts';
 import type { KindFacts, RunContext, Runner, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
-import { missingEngine } from './engines.ts';
+import { engineErrorOf, missingEngine } from './engines.ts';
 import { parseTestInput } from './options.ts';
 import { errorMessage, NO_TOTALS } from './result.ts';
 
@@ -42,7 +42,9 @@ export function defineRunner<K extends TestKind, S extends z.ZodType>(spec: Runn
         const guard = createTargetGuard(target, ctx.network);
         const outcome = await spec.execute(input, { test, target, ctx, guard });
         return { ...outcome, durationMs: outcome.durationMs ?? performance.now() - started };
-      } catch (error) {
+      } catch (thrown) {
+        // A program of the kind that would not start (spawn ENOENT) is a missing engine too, said in words.
+        const error = engineErrorOf(kind, thrown, ctx) ?? thrown;
         const code = (error as { code?: unknown }).code;
         ctx.log(`${kind} run error`, { error: errorMessage(error) });
         return {

@@ -119,6 +119,23 @@ export function missingEngine(kind: TestKind, options: Readonly<Record<string, u
   return null;
 }
 
+/**
+ * During a run: a program of the kind's engines that could not be started after all (its file is there, but the
+ * interpreter its first line names is not, or it lost its rights), as the error the run ends with; null for any
+ * other error.
+ */
+export function engineErrorOf(kind: TestKind, error: unknown, paths: EnginePaths): EngineMissingError | null {
+  const { code, path: file, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  if ((code !== 'ENOENT' && code !== 'EACCES') || typeof file !== 'string' || typeof syscall !== 'string' || !syscall.startsWith('spawn')) return null;
+  for (const name of kinds[kind].engines) {
+    const engine = ENGINES[name];
+    if (engine.type === 'program' && engine.path(paths) === file) {
+      return new EngineMissingError(name, `The ${KIND_TITLES[kind]} needs ${engine.title}, which could not be started at ${file}. Install it with: ${engine.install}`);
+    }
+  }
+  return null;
+}
+
 /** The version number in a program's `--version` answer ("Chromium 156.0.8078.79 built on ...", "Wapiti 3.0.4"). */
 export function versionIn(output: string): string | null {
   const lines = output.split('\n').filter((line) => /\d+\.\d+/.test(line));
@@ -132,7 +149,8 @@ function askVersion(file: string, timeoutMs: number): Promise<{ version: string 
       if (!error) return resolve({ version: versionIn(String(stdout)), problem: null });
       const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
       if (e.killed) return resolve({ version: null, problem: `broken: ${file} did not answer --version within ${Math.round(timeoutMs / 1000)} s` });
-      if (e.code === 'ENOENT') return resolve({ version: null, problem: `not installed at ${file}` });
+      // The file is there (checked before): the interpreter its first line names is not.
+      if (e.code === 'ENOENT') return resolve({ version: null, problem: `broken: ${file} cannot be started (the program it runs with is missing)` });
       if (e.code === 'EACCES') return resolve({ version: null, problem: `not executable at ${file}` });
       resolve({ version: null, problem: `broken: ${file} --version failed (${typeof e.code === 'number' ? `exit code ${e.code}` : e.message})` });
     });
