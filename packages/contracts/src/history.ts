@@ -73,8 +73,11 @@ export const runComparison = z.object({
 });
 export type RunComparison = z.infer<typeof runComparison>;
 
-/** The latest finished result of one test, for the Tests page and the dashboard home. */
-export const testLatestResult = runTestOutcome.omit({ error: true }).extend({
+/**
+ * The latest finished result of one test, for the Tests page, the dashboard home and Insights; `error` says why a
+ * test that ended `error` could not run (e.g. the engine it needs is not installed), null otherwise.
+ */
+export const testLatestResult = runTestOutcome.extend({
   durationMs: z.number().nullable(),
   finishedAt: z.string().nullable(),
   runId: z.string(),

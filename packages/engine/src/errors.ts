@@ -40,3 +40,18 @@ export class RunAbortedError extends Error {
     this.name = 'RunAbortedError';
   }
 }
+
+/**
+ * A program or package the run needs is not installed (lib/engines.ts). The message says which, where it was
+ * looked for and how to install it; another attempt would not change it.
+ */
+export class EngineMissingError extends Error {
+  readonly code = 'engine_missing';
+  readonly engine: string;
+
+  constructor(engine: string, message: string) {
+    super(message);
+    this.name = 'EngineMissingError';
+    this.engine = engine;
+  }
+}

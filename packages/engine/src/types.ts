@@ -17,6 +17,13 @@ export const TEST_KINDS = [
 ] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 
+/**
+ * What a kind needs beyond the engine's own code: a program of the machine (Chromium, wapiti) or a package of
+ * node_modules. `lib/engines.ts` checks them at start and before each run (`@fullstop/engine/engines`).
+ */
+export const ENGINE_NAMES = ['chromium', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
 /** One test of a client's suite, as the manifest declares it. */
 export interface TestDefinition {
   /** Unique per client; the name the portal shows and `GET /test/run/{testName}` takes. */
@@ -152,6 +159,10 @@ export interface KindFacts<K extends TestKind = TestKind> {
   emptySummary(): SummaryOf<K>;
   /** Every error code a run of this kind can end with. */
   errorCodes: Readonly<Record<string, ErrorCodeFact>>;
+  /** The programs and packages a run of this kind may need (the readiness check lists each kind under them). */
+  engines: readonly EngineName[];
+  /** The ones a run with these (raw, manifest) options needs, when fewer than `engines`; unset: all of them. */
+  enginesFor?: (options: Readonly<Record<string, unknown>>) => readonly EngineName[];
 }
 
 export interface Runner {

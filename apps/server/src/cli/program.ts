@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerEngineCommands } from '../features/engine/cli.ts';
+import { registerHealthCommands } from '../features/health/cli.ts';
 import { registerClientCommands } from './client-commands.ts';
 
 /** The `fullstop` CLI: every command talks to the running server's operator API. */
@@ -12,5 +13,6 @@ export function createProgram(): Command {
     .showHelpAfterError();
   registerClientCommands(program);
   registerEngineCommands(program);
+  registerHealthCommands(program);
   return program;
 }

@@ -88,6 +88,8 @@ const envSchema = z.object({
   ENGINE_REPORT_PDF: bool.optional(),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   WAPITI_PATH: z.string().default('/usr/bin/wapiti'),
+  /** Check every engine (Chromium, wapiti, ...) at start and log each one missing. Unset: on, off under NODE_ENV=test (checked when first asked). */
+  ENGINE_READINESS_CHECK: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ValidationError } from '../errors.ts';
 import { createTargetGuard, type TargetGuard } from '../policy/target-guard.ts';
 import type { KindFacts, RunContext, Runner, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+import { engineErrorOf, missingEngine } from './engines.ts';
 import { parseTestInput } from './options.ts';
 import { errorMessage, NO_TOTALS } from './result.ts';
 
@@ -16,8 +17,8 @@ interface RunnerSpec<K extends TestKind, S extends z.ZodType> {
 }
 
 /**
- * Builds a Runner from its schema and body. Every failure to run (bad options, a refused URL, a crash, an abort)
- * comes back as status `error` with the reason and its code, never as a thrown error, so the queue records it.
+ * Builds a Runner from its schema and body. Every failure to run (bad options, a missing engine, a refused URL, a
+ * crash, an abort) comes back as status `error` with the reason and its code, never as a thrown error, so the queue records it.
  */
 export function defineRunner<K extends TestKind, S extends z.ZodType>(spec: RunnerSpec<K, S>): Runner & { schema: S } {
   const { kind } = spec.facts;
@@ -35,10 +36,15 @@ export function defineRunner<K extends TestKind, S extends z.ZodType>(spec: Runn
           throw new ValidationError({ field: 'kind', reason: `expected ${kind}, got ${test.kind}` });
         }
         const input = parseTestInput(spec.schema, test);
+        // A program or package the run needs that is not there ends it here, saying what to install.
+        const missing = missingEngine(kind, test.options, ctx);
+        if (missing) throw missing;
         const guard = createTargetGuard(target, ctx.network);
         const outcome = await spec.execute(input, { test, target, ctx, guard });
         return { ...outcome, durationMs: outcome.durationMs ?? performance.now() - started };
-      } catch (error) {
+      } catch (thrown) {
+        // A program of the kind that would not start (spawn ENOENT) is a missing engine too, said in words.
+        const error = engineErrorOf(kind, thrown, ctx) ?? thrown;
         const code = (error as { code?: unknown }).code;
         ctx.log(`${kind} run error`, { error: errorMessage(error) });
         return {

@@ -13,19 +13,24 @@ export const RUN_ERROR_CODES = {
   crashed: { retried: true },
   out_of_memory: { retried: true },
   start_failed: { retried: true },
-} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted', ErrorCodeFact>;
+  // A program or package the run needs is not installed (lib/engines.ts): it will not be there on the next attempt.
+  engine_missing: { retried: false },
+} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted' | 'engine_missing', ErrorCodeFact>;
+
+/** A kind's limits, and the programs and packages it needs (none unless it says). */
+type KindLimits<K extends TestKind> = Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds'> & Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor'>>;
 
 /** A kind's facts: its limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(
   kind: K,
-  limits: Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds'>,
+  limits: KindLimits<K>,
   emptySummary: () => SummaryOf<K>,
   errorCodes?: KindFacts<K>['errorCodes'],
 ): KindFacts<K> {
-  return { kind, ...limits, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
+  return { kind, engines: [], ...limits, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
 }
 
 /** The facts of a kind whose summary is its list of cases: it starts with none. */
-export function casesKind<K extends TestKind>(kind: K, limits: Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds'>): KindFacts<K> {
+export function casesKind<K extends TestKind>(kind: K, limits: KindLimits<K>): KindFacts<K> {
   return defineKind(kind, limits, () => ({ kind, cases: [] }) as SummaryOf<K>);
 }

@@ -34,7 +34,7 @@ describe('kinds', () => {
 
   it('retries what another attempt could change, and nothing that would only repeat', () => {
     for (const kind of TEST_KINDS) {
-      for (const code of ['validation_error', 'target_policy', 'time_limit']) expect(isRetried(kind, code)).toBe(false);
+      for (const code of ['validation_error', 'target_policy', 'time_limit', 'engine_missing']) expect(isRetried(kind, code)).toBe(false);
       for (const code of [null, 'crashed', 'out_of_memory', 'aborted', 'shutdown']) expect(isRetried(kind, code)).toBe(true);
     }
     expect(isRetried('retired-kind', 'validation_error')).toBe(false);

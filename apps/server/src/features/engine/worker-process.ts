@@ -2,6 +2,7 @@ import pino from 'pino';
 import { ConfigError, loadEnv } from '../../config/env.ts';
 import { migrateDatabase, openPostgres } from '../../db/database.ts';
 import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
+import { createReadiness, logReadiness } from '../health/readiness.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
 
@@ -19,6 +20,8 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   }
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new ConfigError('--concurrency must be 1-64');
   const log = pino({ level: env.LOG_LEVEL });
+  // This machine's engines: a test whose engine is missing here ends as an error saying what to install.
+  logReadiness(log, await createReadiness(env).check());
   const paths = dataPaths(env.DATA_DIR);
   ensureDataDirs(paths);
   const database = openPostgres(env.DATABASE_URL, concurrency + 4);

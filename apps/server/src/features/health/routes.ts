@@ -1,7 +1,20 @@
+import { engineReadiness, readinessResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/route-schemas.ts';
+import { noStore } from '../auth/no-store.ts';
+import { createReadiness, logReadiness } from './readiness.ts';
 
 export const healthRoutes: FastifyPluginAsync = async (app) => {
+  const readiness = createReadiness(app.env);
+  // At start: one log line per missing engine. Under NODE_ENV=test the engines are checked when first asked.
+  if (app.env.ENGINE_READINESS_CHECK ?? app.env.NODE_ENV !== 'test') {
+    void readiness
+      .check()
+      .then((result) => logReadiness(app.log, result))
+      .catch((err: unknown) => app.log.error({ err }, 'the engines could not be checked'));
+  }
+
   app.get(
     '/healthz',
     {
@@ -12,5 +25,32 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: "ready" when every engine the tests need is installed, "degraded" when some tests cannot run (200 both)',
+        response: { 200: readinessResponse },
+      },
+    },
+    async () => ({ status: (await readiness.latest()).status }),
+  );
+
+  app.get(
+    '/operator/engines',
+    {
+      preHandler: app.requireOperator,
+      onSend: noStore,
+      schema: {
+        tags: ['operator'],
+        summary: 'Every engine (Chromium, wapiti, the Lighthouse and Playwright packages), checked now: ok or missing, version, where, what to install',
+        security: [{ bearer: [] }],
+        response: { 200: engineReadiness, ...errorResponses(401, 403) },
+      },
+    },
+    async () => readiness.check(),
   );
 };

@@ -1,6 +1,6 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 
-export const facts = defineKind('accessibility', { timeLimitSeconds: 300, typicalSeconds: 8 }, () => ({ kind: 'accessibility', pages: [] }));
+export const facts = defineKind('accessibility', { timeLimitSeconds: 300, typicalSeconds: 8, engines: ['chromium', 'playwright', 'axe'] }, () => ({ kind: 'accessibility', pages: [] }));
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.
 declare module '../../types.ts' {

@@ -1,7 +1,7 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 
 // Typically ~20 s: one Chromium per page on 2 cores.
-export const facts = defineKind('lighthouse', { timeLimitSeconds: 300, typicalSeconds: 20 }, () => ({ kind: 'lighthouse', pages: [] }));
+export const facts = defineKind('lighthouse', { timeLimitSeconds: 300, typicalSeconds: 20, engines: ['chromium', 'lighthouse'] }, () => ({ kind: 'lighthouse', pages: [] }));
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.
 declare module '../../types.ts' {

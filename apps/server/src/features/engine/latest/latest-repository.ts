@@ -17,6 +17,7 @@ export async function latestTestResults(db: Db, clientId: string, testNames: rea
       group: engineRunTests.groupName,
       kind: engineRunTests.kind,
       status: engineRunTests.status,
+      error: engineRunTests.error,
       totals: engineRunTests.totals,
       durationMs: engineRunTests.durationMs,
       finishedAt: engineRunTests.finishedAt,

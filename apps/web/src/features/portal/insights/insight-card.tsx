@@ -1,14 +1,18 @@
 import type { ReactNode } from 'react';
 import { formatRunDate } from '@/lib/format-date.ts';
 
-/** One insight card, named by its spec title; `runAt` is when the run its figures come from ended. */
-export function InsightCard({ title, runAt, children }: { title: string; runAt?: string | undefined; children: ReactNode }) {
+/**
+ * One insight card, named by its spec title; `runAt` is when the run its figures come from ended; `notice` says
+ * why its latest tests could not run, above the figures.
+ */
+export function InsightCard({ title, runAt, notice, children }: { title: string; runAt?: string | undefined; notice?: ReactNode; children?: ReactNode }) {
   const id = `insight-${title.toLowerCase().replace(/\s+/g, '-')}`;
   return (
     <section className="portal-card" aria-labelledby={id}>
       <h2 id={id} className="portal-card__title">
         {title}
       </h2>
+      {notice}
       {runAt && <p className="portal-card__meta">From the run of {formatRunDate(runAt)}</p>}
       {children}
     </section>

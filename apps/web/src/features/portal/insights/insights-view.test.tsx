@@ -1,4 +1,4 @@
-import { loadInsight } from '@fullstop/contracts';
+import { loadInsight, type TestLatestResult } from '@fullstop/contracts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatRunDate } from '@/lib/format-date.ts';
@@ -69,5 +69,48 @@ describe('the insights cards', () => {
     render(<InsightsView data={{ 'frontend-report': { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0, duration: 1 } }} />);
     expect(screen.queryByText(/^From the run of /)).toBeNull();
     expect(screen.queryByRole('figure', { name: /trend/ })).toBeNull();
+  });
+
+  describe('a card whose latest tests could not run', () => {
+    const why = 'The security scan needs wapiti, which is not installed at /usr/bin/wapiti. Install it with: apt-get install wapiti';
+    const finishedAt = '2026-11-23T10:42:00.000Z';
+    const errored: TestLatestResult = {
+      testName: 'zap scan',
+      group: 'Security',
+      kind: 'security-scan',
+      status: 'error',
+      totals: null,
+      error: why,
+      durationMs: 12,
+      finishedAt,
+      runId: 'r2',
+      runTestId: 'rt2',
+      reportFormats: [],
+    };
+
+    it('shows the Zap card saying the scan could not run and why, when no scan ever ran', () => {
+      render(<InsightsView data={{}} latest={[errored]} />);
+      expect(titles()).toEqual(['Zap Insights']);
+      const notice = screen.getByTestId('not-run-zap');
+      expect(notice.textContent).toBe(`The security scan “zap scan” could not run on ${formatRunDate(finishedAt)}.${why}There are no figures to show until it runs.`);
+      expect(screen.queryByText('No insights available.')).toBeNull();
+      expect(screen.queryByText('No alerts found')).toBeNull();
+    });
+
+    it('keeps the figures of the last scan that ran below, saying they are older', () => {
+      render(<InsightsView data={{ zap: { High: 1, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0 } }} latest={[errored]} />);
+      expect(screen.getByTestId('not-run-zap').textContent).toContain('The figures below are from the last scan that ran.');
+      expect(screen.getByRole('list', { name: 'Alerts by risk' }).textContent).toContain('High1');
+    });
+
+    it('says nothing of tests of other cards, nor of tests that ran', () => {
+      const passed: TestLatestResult = { ...errored, testName: 'checkout', kind: 'browser', status: 'passed', error: null, totals: { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 } };
+      const loadErrored: TestLatestResult = { ...errored, testName: 'home load', kind: 'load', error: 'the site did not answer' };
+      render(<InsightsView data={{ 'frontend-report': { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0, duration: 1 } }} latest={[passed, loadErrored]} />);
+      expect(titles()).toEqual(['Load Insights', 'Frontend Test Insights']);
+      expect(screen.getByTestId('not-run-load').textContent).toContain('The load test “home load” could not run');
+      expect(screen.queryByTestId('not-run-frontend-report')).toBeNull();
+      expect(screen.queryByTestId('not-run-zap')).toBeNull();
+    });
   });
 });

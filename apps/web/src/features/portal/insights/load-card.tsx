@@ -31,10 +31,10 @@ const LOAD_TREND = [
   { key: 'failedRate', name: 'Failed rate', colour: '#dc2626', format: formatRate, right: true },
 ];
 
-export function LoadCard({ load, trend }: { load: LoadInsight; trend?: InsightTrends['load'] }) {
+export function LoadCard({ load, trend, notice }: { load: LoadInsight; trend?: InsightTrends['load']; notice?: ReactNode }) {
   const summary = loadSummary(load);
   return (
-    <InsightCard title="Load Insights" runAt={trend?.runAt}>
+    <InsightCard title="Load Insights" runAt={trend?.runAt} notice={notice}>
       <Carousel label="Load test panels">
         <Panel
           title="Requests Overview"

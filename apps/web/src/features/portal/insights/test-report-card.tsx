@@ -1,5 +1,6 @@
 import type { InsightTrends, TestReportInsight } from '@fullstop/contracts';
 import { Cell, Pie, PieChart, ResponsiveContainer, Tooltip } from 'recharts';
+import type { ReactNode } from 'react';
 import { InsightCard } from './insight-card.tsx';
 import { formatRate, OUTCOME_COLOURS, outcomeSlices } from './insights-math.ts';
 import { TrendLines } from './trend-chart.tsx';
@@ -9,12 +10,22 @@ export const PIE_RADIUS = 80;
 
 const PASS_RATE = [{ key: 'passRate', name: 'Pass rate', colour: OUTCOME_COLOURS.Passed, format: formatRate }];
 
-export function TestReportCard({ title, report, trend }: { title: string; report: TestReportInsight; trend?: InsightTrends['frontend-report'] }) {
+export function TestReportCard({
+  title,
+  report,
+  trend,
+  notice,
+}: {
+  title: string;
+  report: TestReportInsight;
+  trend?: InsightTrends['frontend-report'];
+  notice?: ReactNode;
+}) {
   const slices = outcomeSlices(report);
   // The white edge between slices would draw a stray radius across a pie that is one whole slice.
   const separated = slices.filter((slice) => slice.value > 0).length > 1;
   return (
-    <InsightCard title={title} runAt={trend?.runAt}>
+    <InsightCard title={title} runAt={trend?.runAt} notice={notice}>
       <div className="portal-split">
         <ResponsiveContainer width="100%" height={PIE_HEIGHT}>
           <PieChart>

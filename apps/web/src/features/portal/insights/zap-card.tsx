@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { InsightTrends, ZapInsight } from '@fullstop/contracts';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { InsightCard } from './insight-card.tsx';
@@ -13,9 +14,9 @@ const RISKS = (['High', 'Medium', 'Low', 'Informational'] as const).map((risk) =
   format: String,
 }));
 
-export function ZapCard({ zap, trend }: { zap: ZapInsight; trend?: InsightTrends['zap'] }) {
+export function ZapCard({ zap, trend, notice }: { zap: ZapInsight; trend?: InsightTrends['zap']; notice?: ReactNode }) {
   return (
-    <InsightCard title="Zap Insights" runAt={trend?.runAt}>
+    <InsightCard title="Zap Insights" runAt={trend?.runAt} notice={notice}>
       <div className="portal-split">
         {noAlerts(zap) ? (
           <p className="portal-empty portal-no-alerts" style={{ height: ZAP_CHART_HEIGHT }}>

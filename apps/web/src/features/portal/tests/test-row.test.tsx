@@ -17,6 +17,7 @@ const latest: TestLatestResult = {
   runId: 'r1',
   runTestId: 'rt1',
   reportFormats: ['html', 'json'],
+  error: null,
 };
 const running: LiveTest = {
   runId: 'r2',
@@ -69,5 +70,11 @@ describe('a test on the Tests page', () => {
     expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Run Test' }));
     expect(onRun).toHaveBeenCalledOnce();
+  });
+
+  it('says why its last run could not run, from the latest results, without a live stream', () => {
+    const why = 'The security scan needs wapiti, which is not installed at /usr/bin/wapiti. Install it with: apt-get install wapiti';
+    row({ latest: { ...latest, kind: 'security-scan', status: 'error', totals: null, reportFormats: [], error: why } });
+    expect(screen.getByTestId('live-status').textContent).toBe(`Could not run: ${why}`);
   });
 });

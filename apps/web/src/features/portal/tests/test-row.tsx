@@ -22,7 +22,7 @@ interface TestRowProps {
 function shownStatus(live: LiveTest | undefined, latest: TestLatestResult | undefined) {
   if (live) return live;
   if (!latest) return null;
-  return { testName: latest.testName, status: latest.status, progress: null, totals: latest.totals, error: null, finishedAt: latest.finishedAt };
+  return { testName: latest.testName, status: latest.status, progress: null, totals: latest.totals, error: latest.error, finishedAt: latest.finishedAt };
 }
 
 /**

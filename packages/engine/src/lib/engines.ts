@@ -1,0 +1,201 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { EngineCheck, EngineReadiness } from '@fullstop/contracts';
+import { EngineMissingError } from '../errors.ts';
+import { kinds } from '../runners/kinds.ts';
+import { DEFAULT_WAPITI_PATH } from '../runners/security-scan/wapiti.ts';
+import { childEnv } from '../sandbox/child-env.ts';
+import { ENGINE_NAMES, type EngineName, TEST_KINDS, type TestKind } from '../types.ts';
+import { DEFAULT_CHROMIUM_PATH } from './chromium.ts';
+
+/**
+ * The programs and packages the kinds need beyond the engine's code (`@fullstop/engine/engines`, light: no
+ * runner is loaded). The server and `fullstop worker` check them all at start (`checkEngines`: each program
+ * answers `--version` within a bounded time); each run checks its own before it starts (`missingEngine`, in
+ * defineRunner), so a test whose engine is missing ends `engine_missing` with what to install, not ENOENT.
+ */
+
+/** Where the programs are; unset: where Debian installs them. */
+export interface EnginePaths {
+  chromiumPath?: string | undefined;
+  wapitiPath?: string | undefined;
+}
+
+/** How long a program gets to answer `--version` at start before it counts as broken. */
+export const VERSION_TIMEOUT_MS = 10_000;
+
+interface ProgramEngine {
+  type: 'program';
+  title: string;
+  setting: string;
+  install: string;
+  path(paths: EnginePaths): string;
+}
+interface PackageEngine {
+  type: 'package';
+  title: string;
+  packages: readonly string[];
+  install: string;
+}
+
+const NPM_INSTALL = 'npm ci (in the Fullstop QA folder)';
+
+export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>> = {
+  chromium: { type: 'program', title: 'Chromium', setting: 'CHROMIUM_PATH', install: 'apt-get install chromium', path: (p) => p.chromiumPath ?? DEFAULT_CHROMIUM_PATH },
+  wapiti: { type: 'program', title: 'wapiti', setting: 'WAPITI_PATH', install: 'apt-get install wapiti', path: (p) => p.wapitiPath ?? DEFAULT_WAPITI_PATH },
+  playwright: { type: 'package', title: 'the Playwright packages', packages: ['@playwright/test', 'playwright-core'], install: NPM_INSTALL },
+  lighthouse: { type: 'package', title: 'the Lighthouse packages', packages: ['lighthouse', 'chrome-launcher'], install: NPM_INSTALL },
+  axe: { type: 'package', title: 'the axe package', packages: ['@axe-core/playwright'], install: NPM_INSTALL },
+};
+
+/** How a message names a kind's test: "The security scan needs wapiti ...". */
+export const KIND_TITLES: Readonly<Record<TestKind, string>> = {
+  browser: 'browser test',
+  accessibility: 'accessibility test',
+  lighthouse: 'Lighthouse test',
+  load: 'load test',
+  'security-scan': 'security scan',
+  'security-checks': 'security check',
+  api: 'API test',
+  'mobile-static': 'mobile app analysis',
+};
+
+const require = createRequire(import.meta.url);
+
+/** A package's package.json, or null when the package is not installed where the engine resolves its own. */
+function packageJson(name: string): { found: boolean; version: string | null } {
+  try {
+    const file = require.resolve(`${name}/package.json`);
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+    return { found: true, version: typeof parsed.version === 'string' ? parsed.version : null };
+  } catch (error) {
+    // The package is there but does not export its package.json: installed, version unknown.
+    if ((error as { code?: unknown }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return { found: true, version: null };
+    return { found: false, version: null };
+  }
+}
+
+/** Why a program at `file` cannot be started, checked without starting it; null when it can. */
+function programProblem(file: string): string | null {
+  try {
+    if (!statSync(file).isFile()) return `not installed at ${file} (that is not a file)`;
+    accessSync(file, constants.X_OK);
+    return null;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EACCES' ? `not executable at ${file}` : `not installed at ${file}`;
+  }
+}
+
+/** The packages of a package engine that are not installed. */
+function missingPackages(engine: PackageEngine): string[] {
+  return engine.packages.filter((name) => !packageJson(name).found);
+}
+
+/** What a run of `kind` with these manifest options needs. */
+export function enginesOf(kind: TestKind, options: Readonly<Record<string, unknown>> = {}): readonly EngineName[] {
+  const facts = kinds[kind];
+  return facts.enginesFor ? facts.enginesFor(options) : facts.engines;
+}
+
+/**
+ * Before a run: the first engine it needs that is not there, as the error the run ends with (not retried), or
+ * null. Cheap: a stat per program, a resolve per package; nothing is started.
+ */
+export function missingEngine(kind: TestKind, options: Readonly<Record<string, unknown>>, paths: EnginePaths): EngineMissingError | null {
+  const needs = `The ${KIND_TITLES[kind]} needs`;
+  for (const name of enginesOf(kind, options)) {
+    const engine = ENGINES[name];
+    if (engine.type === 'program') {
+      const problem = programProblem(engine.path(paths));
+      if (problem) return new EngineMissingError(name, `${needs} ${engine.title}, which is ${problem}. Install it with: ${engine.install}`);
+    } else {
+      const missing = missingPackages(engine);
+      if (missing.length > 0) {
+        return new EngineMissingError(name, `${needs} ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed. Install ${missing.length === 1 ? 'it' : 'them'} with: ${engine.install}`);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * During a run: a program of the kind's engines that could not be started after all (its file is there, but the
+ * interpreter its first line names is not, or it lost its rights), as the error the run ends with; null for any
+ * other error.
+ */
+export function engineErrorOf(kind: TestKind, error: unknown, paths: EnginePaths): EngineMissingError | null {
+  const { code, path: file, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  if ((code !== 'ENOENT' && code !== 'EACCES') || typeof file !== 'string' || typeof syscall !== 'string' || !syscall.startsWith('spawn')) return null;
+  for (const name of kinds[kind].engines) {
+    const engine = ENGINES[name];
+    if (engine.type === 'program' && engine.path(paths) === file) {
+      return new EngineMissingError(name, `The ${KIND_TITLES[kind]} needs ${engine.title}, which could not be started at ${file}. Install it with: ${engine.install}`);
+    }
+  }
+  return null;
+}
+
+/** The version number in a program's `--version` answer ("Chromium 156.0.8078.79 built on ...", "Wapiti 3.0.4"). */
+export function versionIn(output: string): string | null {
+  const lines = output.split('\n').filter((line) => /\d+\.\d+/.test(line));
+  return lines.at(-1)?.match(/\d+(?:\.\d+)+/)?.[0] ?? null;
+}
+
+/** Starts `file --version` and reads its answer; a program that fails, or takes longer than `timeoutMs`, is broken. */
+function askVersion(file: string, timeoutMs: number): Promise<{ version: string | null; problem: string | null }> {
+  return new Promise((resolve) => {
+    const child = execFile(file, ['--version'], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024, env: childEnv(), windowsHide: true }, (error, stdout) => {
+      if (!error) return resolve({ version: versionIn(String(stdout)), problem: null });
+      const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
+      if (e.killed) return resolve({ version: null, problem: `broken: ${file} did not answer --version within ${Math.round(timeoutMs / 1000)} s` });
+      // The file is there (checked before): the interpreter its first line names is not.
+      if (e.code === 'ENOENT') return resolve({ version: null, problem: `broken: ${file} cannot be started (the program it runs with is missing)` });
+      if (e.code === 'EACCES') return resolve({ version: null, problem: `not executable at ${file}` });
+      resolve({ version: null, problem: `broken: ${file} --version failed (${typeof e.code === 'number' ? `exit code ${e.code}` : e.message})` });
+    });
+    child.stdin?.end();
+  });
+}
+
+/** Which kinds need each engine. */
+function kindsNeeding(name: EngineName): TestKind[] {
+  return TEST_KINDS.filter((kind) => kinds[kind].engines.includes(name));
+}
+
+async function checkOne(name: EngineName, paths: EnginePaths, timeoutMs: number): Promise<EngineCheck> {
+  const engine = ENGINES[name];
+  const common = { engine: name, title: engine.title, install: engine.install, kinds: kindsNeeding(name) };
+  if (engine.type === 'program') {
+    const file = engine.path(paths);
+    const problem = programProblem(file);
+    const answer = problem ? { version: null, problem } : await askVersion(file, timeoutMs);
+    return { ...common, ok: answer.problem === null, version: answer.version, location: file, problem: answer.problem, setting: engine.setting };
+  }
+  const missing = missingPackages(engine);
+  const first = engine.packages[0]!;
+  return {
+    ...common,
+    ok: missing.length === 0,
+    version: missing.length === 0 ? packageJson(first).version : null,
+    location: engine.packages.join(', '),
+    problem: missing.length === 0 ? null : `not installed: ${missing.join(', ')}`,
+    setting: null,
+  };
+}
+
+/** Every engine, checked now: programs answer `--version` (at once, each within `timeoutMs`), packages resolve. */
+export async function checkEngines(paths: EnginePaths, options: { timeoutMs?: number } = {}): Promise<EngineReadiness> {
+  const timeoutMs = options.timeoutMs ?? VERSION_TIMEOUT_MS;
+  const engines = await Promise.all(ENGINE_NAMES.map((name) => checkOne(name, paths, timeoutMs)));
+  return { status: engines.every((e) => e.ok) ? 'ready' : 'degraded', checkedAt: new Date().toISOString(), engines };
+}
+
+const plural = (title: string) => (title.endsWith('is') ? `${title.slice(0, -2)}es` : `${title}s`);
+
+/** One line for the log or the console about an engine that is not usable: what cannot run, why, and the fix. */
+export function engineProblemLine(check: EngineCheck): string {
+  const tests = check.kinds.map((kind) => plural(KIND_TITLES[kind as TestKind] ?? kind)).join(', ');
+  const setting = check.setting ? ` (or set ${check.setting} to where it is)` : '';
+  return `${check.title} is ${check.problem ?? 'not usable'}: ${tests || 'no test'} cannot run. Install it with: ${check.install}${setting}`;
+}
