@@ -40,3 +40,13 @@ export class RunAbortedError extends Error {
     this.name = 'RunAbortedError';
   }
 }
+
+/** The suite's login did not succeed (the form's success condition never held, a secret was refused...). */
+export class LoginFailedError extends Error {
+  readonly code = 'login_failed';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginFailedError';
+  }
+}

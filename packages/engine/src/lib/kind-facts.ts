@@ -13,7 +13,9 @@ export const RUN_ERROR_CODES = {
   crashed: { retried: true },
   out_of_memory: { retried: true },
   start_failed: { retried: true },
-} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted', ErrorCodeFact>;
+  /** The suite's login did not succeed: a wrong password would only fail again (and could lock the account). */
+  login_failed: { retried: false },
+} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted' | 'login_failed', ErrorCodeFact>;
 
 /** A kind's facts: its limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(

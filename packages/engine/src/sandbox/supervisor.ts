@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { maskForms, maskText } from '../lib/mask-secrets.ts';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { launch } from './launcher-client.ts';
@@ -54,6 +55,8 @@ export interface SandboxRun {
   runnersModule?: string;
   /** Where the allow-listed environment is taken from (this process's by default). */
   env?: NodeJS.ProcessEnv;
+  /** Values of the secrets the test's login names, by name: sent in the run request, masked in all it writes. */
+  secrets?: Record<string, string>;
 }
 
 export interface SandboxStats {
@@ -97,8 +100,11 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
     let outputTail = '';
     let linesLogged = 0;
     let killTimer: NodeJS.Timeout | undefined;
+    // The runner's own output may hold a secret (a tool that prints its arguments): masked before it is kept.
+    let masks = maskForms(Object.values(run.secrets ?? {}));
 
-    const onOutput = (chunk: string) => {
+    const onOutput = (raw: string) => {
+      const chunk = maskText(raw, masks);
       outputTail = (outputTail + chunk).slice(-OUTPUT_TAIL_CHARS);
       for (const line of chunk.split('\n')) {
         if (line.trim() && linesLogged++ < MAX_OUTPUT_LINES_LOGGED) ctx.log(`runner output: ${line.slice(0, 500)}`);
@@ -144,9 +150,12 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
           stats.readyMs = Math.round(performance.now() - forkedAt);
           ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
           child.send(
-            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}) } satisfies HostRequest,
+            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
             () => {},
           );
+          break;
+        case 'masks':
+          masks = maskForms(message.values);
           break;
         case 'log':
           ctx.log(message.message, message.data);

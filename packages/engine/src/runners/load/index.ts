@@ -7,6 +7,7 @@ import { writeJsonArtifact } from '../../lib/result.ts';
 import { MAX_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, countInSecond, emptySamples, isSuccessStatus, secondOf } from './stats.ts';
 import { facts } from './facts.ts';
+import { withLoginHeaders } from '../../lib/login-session.ts';
 
 /** Slack over the configured duration (or the hard cap, for `amount` runs) before the run is stopped. */
 export const LOAD_STOP_GRACE_MS = 15_000;
@@ -100,7 +101,7 @@ export const loadRunner = defineRunner({
         requests: requests.map((r) => ({
           method: r.method,
           path: r.path,
-          headers: withHost(r.headers, base.host),
+          headers: withLoginHeaders(ctx.login, new URL(r.path, base).href, withHost(r.headers, base.host)),
           ...(r.body !== undefined ? { body: r.body } : {}),
         })),
         pipelining: 1,

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runChild } from '../../lib/child-process.ts';
 import type { Finding, Risk, RunContext } from '../../types.ts';
+import { wapitiLoginArgs } from './wapiti-login.ts';
 
 /** Where Debian installs wapiti; the server passes its WAPITI_PATH in the run's context. */
 export const DEFAULT_WAPITI_PATH = '/usr/bin/wapiti';
@@ -124,6 +125,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     // and any URL a payload or module sends it to outside the target's origins is refused.
     '--proxy', `${options.proxyUrl}/`,
     ...options.excludes.flatMap((x) => ['-x', x]),
+    ...wapitiLoginArgs(ctx.login, options.startUrl),
   ];
   let log = '';
   const result = await runChild(ctx.wapitiPath ?? DEFAULT_WAPITI_PATH, args, {
