@@ -11,3 +11,4 @@ export * from './operator.ts';
 export * from './routes.ts';
 export * from './api-paths.ts';
 export * from './history.ts';
+export * from './secrets.ts';

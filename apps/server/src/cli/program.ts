@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerEngineCommands } from '../features/engine/cli.ts';
 import { registerClientCommands } from './client-commands.ts';
+import { registerSecretCommands } from './secret-commands.ts';
 
 /** The `fullstop` CLI: every command talks to the running server's operator API. */
 export function createProgram(): Command {
@@ -12,5 +13,6 @@ export function createProgram(): Command {
     .showHelpAfterError();
   registerClientCommands(program);
   registerEngineCommands(program);
+  registerSecretCommands(program);
   return program;
 }

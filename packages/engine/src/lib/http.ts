@@ -26,6 +26,8 @@ export interface GuardedRequestInit {
   followRedirects?: boolean;
   timeoutMs?: number;
   signal: AbortSignal;
+  /** Sent without the run's login (a check that anonymous visitors are refused). */
+  anonymous?: boolean;
 }
 
 /** Idle keep-alive connections of a run's dispatcher close after this. */
@@ -69,7 +71,7 @@ export async function guardedRequest(guard: TargetGuard, url: string, init: Guar
   let body = init.body;
   const started = performance.now();
   for (;;) {
-    const headers = withLoginHeaders(loginOf(guard), current, init.headers);
+    const headers = init.anonymous ? init.headers : withLoginHeaders(loginOf(guard), current, init.headers);
     const response = await fetch(current, { method, headers, body, redirect: 'manual', signal, dispatcher: dispatcherOf(guard) });
     const location = response.headers.get('location');
     const isRedirect = response.status >= 300 && response.status < 400 && location;

@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolveLogin } from '../lib/login.ts';
 import type { LoginSession } from '../lib/login-session.ts';
+import { errorMessage, NO_TOTALS } from '../lib/result.ts';
 import { maskForms, maskRunFolder, maskText, maskValue } from '../lib/mask-secrets.ts';
 import type { Runner, TestKind } from '../types.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
@@ -73,7 +74,17 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
     let login: LoginSession | undefined;
     if (request.test.login) {
       ctx.log(`logging in (${request.test.login.type} login)`);
-      login = await resolveLogin(request.test.login, secrets, request.target, ctx);
+      const started = performance.now();
+      try {
+        login = await resolveLogin(request.test.login, secrets, request.target, ctx);
+      } catch (error) {
+        // Like any runner's failure to run: an error result with its code, so the queue records why.
+        await maskFiles(request.ctx.runDir, values);
+        const code = (error as { code?: unknown }).code;
+        const message = errorMessage(error);
+        ctx.log('login failed', { error: message });
+        return exitAfter({ type: 'result', result: { status: 'error', totals: NO_TOTALS, durationMs: performance.now() - started, summary: runner.facts.emptySummary(), artifacts: [], error: message, ...(typeof code === 'string' ? { errorCode: code } : {}) } }, 0);
+      }
       values = login.masks;
       masks = maskForms(values);
       ctx.log('logged in');

@@ -4,6 +4,7 @@ import { migrateDatabase, openPostgres } from '../../db/database.ts';
 import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
+import { loadServerKeys } from '../../lib/server-keys.ts';
 
 /**
  * `fullstop worker`: a process that only runs queued tests. PostgreSQL only, because the embedded database
@@ -28,6 +29,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     raw: database.raw,
     paths,
     config: engineConfig(env),
+    keys: loadServerKeys(paths.dataDir, env.SERVER_KEY),
     log,
     demoClientId: null,
   });
