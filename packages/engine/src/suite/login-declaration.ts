@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /** `{{secret:name}}` inside a value; spaces inside the braces are allowed. */
-export const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
+export const SECRET_REFERENCE = /\{\{\s*secret:([^}]*?)\s*\}\}/g;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
