@@ -147,6 +147,37 @@ describe('tests behind a login', () => {
     await expectNoSecret(runDir);
   });
 
+  it('runs a load test logged in: every request the site counted carries the token', async () => {
+    const before = server.loggedIn.get('/api/me') ?? 0;
+    const { result, runDir } = await runLoggedIn('load', { requests: [{ path: '/api/me' }], connections: 2, durationSeconds: 1 }, HEADER_LOGIN);
+    expect(result.error).toBeUndefined();
+    const served = (server.loggedIn.get('/api/me') ?? 0) - before;
+    expect(served).toBeGreaterThan(0);
+    // No 401: each request the load test sent was answered as the logged-in user.
+    const load = result.summary.kind === 'load' ? result.summary.load : undefined;
+    expect(load?.successfulRequests).toBeGreaterThan(0);
+    expect(load?.failedRequestsCount).toBe(0);
+    await expectNoSecret(runDir);
+  });
+
+  it('runs Lighthouse logged in with a cookie login', async () => {
+    const agents = server.loggedInAgents.length;
+    const { result, runDir } = await runLoggedIn('lighthouse', { pages: ['/account'] }, COOKIE_LOGIN);
+    expect(result.error).toBeUndefined();
+    // Lighthouse's Chrome asked for the account page with the session cookie, and got it.
+    expect(server.loggedInAgents.slice(agents).some((ua) => ua.includes('Chrome'))).toBe(true);
+    await expectNoSecret(runDir);
+  });
+
+  it('runs the security scan logged in: wapiti sends the token with its requests', async () => {
+    const agents = server.loggedInAgents.length;
+    const { result, runDir } = await runLoggedIn('security-scan', { pages: ['/account'], crawl: false, modules: ['redirect'], depth: 0, maxScanSeconds: 20 }, HEADER_LOGIN);
+    expect(result.error).toBeUndefined();
+    // wapiti's own User-Agent (Firefox 45) on requests the site answered logged in.
+    expect(server.loggedInAgents.slice(agents).some((ua) => ua.includes('Firefox/45.0'))).toBe(true);
+    await expectNoSecret(runDir);
+  });
+
   it('ends as a login error, without the password, when the form login fails', async () => {
     const { result, runDir } = await runLoggedIn('api', { requests: [{ path: '/api/me' }] }, { ...FORM_LOGIN, timeoutMs: 5000 }, { ...LOGIN_SECRETS, password: 'wrong password 123' });
     expect(result.status).toBe('error');
