@@ -23,7 +23,8 @@ let exiting = false;
 let masks: string[] = [];
 
 function send(message: HostMessage): void {
-  if (process.connected) process.send?.(maskValue(message, masks));
+  // The masks message carries the values themselves, for the supervisor to mask the runner's output with.
+  if (process.connected) process.send?.(message.type === 'masks' ? message : maskValue(message, masks));
 }
 
 function exitAfter(message: HostMessage, code: number): void {
