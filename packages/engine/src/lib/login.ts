@@ -72,8 +72,7 @@ export async function resolveLogin(
       for (const field of login.fields) await page.locator(field.selector).first().fill(fillSecrets(field.value, secrets), { timeout: left() });
       await page.locator(login.submit).first().click({ timeout: left() });
       if (login.success.url) {
-        const pattern = /^\/.+\/[a-z]*$/.test(login.success.url) ? new RegExp(login.success.url.slice(1, login.success.url.lastIndexOf('/'))) : login.success.url;
-        await page.waitForURL(pattern, { timeout: left() });
+        await page.waitForURL(urlPattern(login.success.url), { timeout: left() });
       }
       if (login.success.selector) await page.locator(login.success.selector).first().waitFor({ state: 'visible', timeout: left() });
     } catch (error) {
@@ -90,6 +89,17 @@ export async function resolveLogin(
     return { headers: {}, cookies, origins: state.origins, masks: masksOf(secretValues, [...cookies.map((c) => c.value), ...localValues]) };
   } finally {
     await browser.close();
+  }
+}
+
+/** A success URL written `/like this/i` is a regular expression; anything else is a Playwright URL glob. */
+export function urlPattern(text: string): string | RegExp {
+  const m = /^\/(.+)\/([dgimsuy]*)$/.exec(text);
+  if (!m) return text;
+  try {
+    return new RegExp(m[1]!, m[2]);
+  } catch {
+    return text;
   }
 }
 

@@ -25,6 +25,18 @@ const templated = z
     }
   });
 
+/** A success URL written `/like this/i` must be a valid regular expression (anything else is a URL glob). */
+function isValidUrlPattern(text: string): boolean {
+  const m = /^\/(.+)\/([dgimsuy]*)$/.exec(text);
+  if (!m) return true;
+  try {
+    new RegExp(m[1]!, m[2]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const formLogin = z.strictObject({
   type: z.literal('form'),
   /** The login page: a path on the site (`/login`) or a URL the target allows. */
@@ -38,7 +50,7 @@ const formLogin = z.strictObject({
   submit: z.string().min(1, { error: 'must not be empty' }).max(500),
   /** What proves the login worked: the page's URL matches `url` (a Playwright URL glob, or a regular expression written /like this/), and/or `selector` appears. */
   success: z
-    .strictObject({ url: z.string().min(1).max(2000).optional(), selector: z.string().min(1).max(500).optional() })
+    .strictObject({ url: z.string().min(1).max(2000).refine(isValidUrlPattern, { error: 'is not a valid regular expression' }).optional(), selector: z.string().min(1).max(500).optional() })
     .refine((s) => s.url !== undefined || s.selector !== undefined, { error: 'give a url pattern, a selector, or both' }),
   /** How long the login may take, page load to success (ms). */
   timeoutMs: z.number().int().min(1000).max(120_000).default(30_000),
@@ -48,12 +60,15 @@ const headerLogin = z.strictObject({
   type: z.literal('header'),
   /** Headers sent with every request, e.g. `{ "Authorization": "Bearer {{secret:token}}" }`. */
   headers: z
-    .record(
-      z.string().regex(HEADER_NAME, { error: 'is not a valid header name' }).refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), {
-        error: 'cannot be set by a login (use "type": "cookie" for cookies)',
-      }),
-      templated,
-    )
+    .record(z.string(), templated)
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+        else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+          ctx.addIssue({ code: 'custom', path: [name], message: 'cannot be set by a login (use "type": "cookie" for cookies)' });
+        }
+      }
+    })
     .refine((h) => Object.keys(h).length > 0, { error: 'name at least one header' }),
 });
 
@@ -61,12 +76,17 @@ const cookieLogin = z.strictObject({
   type: z.literal('cookie'),
   /** Cookies set for the site's host before every request, e.g. `{ "session": "{{secret:session}}" }`. */
   cookies: z
-    .record(z.string().regex(COOKIE_NAME, { error: 'is not a valid cookie name' }), templated)
+    .record(z.string(), templated)
+    .superRefine((cookies, ctx) => {
+      for (const name of Object.keys(cookies)) {
+        if (!COOKIE_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid cookie name' });
+      }
+    })
     .refine((c) => Object.keys(c).length > 0, { error: 'name at least one cookie' }),
 });
 
 export const loginDeclaration = z.discriminatedUnion('type', [formLogin, headerLogin, cookieLogin], {
-  error: 'type must be one of form, header, cookie',
+  error: 'must be one of form, header, cookie',
 });
 export type LoginDeclaration = z.output<typeof loginDeclaration>;
 
