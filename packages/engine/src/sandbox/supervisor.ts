@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { maskForms, maskText } from '../lib/mask-secrets.ts';
+import { maskForms, maskRunFolder, maskText } from '../lib/mask-secrets.ts';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { launch } from './launcher-client.ts';
@@ -101,7 +101,8 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
     let linesLogged = 0;
     let killTimer: NodeJS.Timeout | undefined;
     // The runner's own output may hold a secret (a tool that prints its arguments): masked before it is kept.
-    let masks = maskForms(Object.values(run.secrets ?? {}));
+    let maskValues = Object.values(run.secrets ?? {}).filter((v) => v.length > 0);
+    let masks = maskForms(maskValues);
 
     const onOutput = (raw: string) => {
       const chunk = maskText(raw, masks);
@@ -155,7 +156,8 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
           );
           break;
         case 'masks':
-          masks = maskForms(message.values);
+          maskValues = message.values;
+          masks = maskForms(maskValues);
           break;
         case 'log':
           ctx.log(message.message, message.data);
@@ -213,8 +215,13 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       const killed = await killAttemptOffThread(tag).catch(() => 0);
       if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
-      onStats?.(stats);
       const end = outcome!;
+      // A runner stopped before its own last pass (time limit, memory, crash) may have left the secrets in files.
+      if (!('result' in end) && maskValues.length) {
+        const changed = await maskRunFolder(ctx.runDir, maskValues).catch(() => 0);
+        if (changed) ctx.log(`secrets masked in ${changed} file(s) the stopped runner left`);
+      }
+      onStats?.(stats);
       if ('result' in end) resolve(end.result);
       else reject(end.error);
     }

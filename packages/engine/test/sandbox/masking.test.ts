@@ -33,4 +33,19 @@ describe('a runner that spills the secret', () => {
     expect(JSON.stringify(result)).not.toContain(TOKEN);
     expect(result.summary.kind === 'api' && result.summary.cases[0]?.error).toBe(`got ${MASK}`);
   });
+
+  it('has it masked in the files of a runner stopped at its time limit', { timeout: 60_000 }, async () => {
+    const runDir = mkdtempSync(path.join(root, 'hang-'));
+    const run = runInSandbox({
+      test: { name: 'leaky', group: 'G', kind: 'api', options: { hang: true }, login: { type: 'header', headers: { 'X-Token': '{{secret:token}}' } } },
+      target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
+      ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: () => {} },
+      limits: { timeSeconds: 4, memoryMb: 512 },
+      attemptKey: `masking-hang-${process.pid}`,
+      runnersModule: LEAKY,
+      secrets: { token: TOKEN },
+    });
+    await expect(run).rejects.toMatchObject({ code: 'time_limit' });
+    expect(readFileSync(path.join(runDir, 'before-hang.txt'), 'utf8')).toBe(`file: ${MASK}`);
+  });
 });
