@@ -141,6 +141,20 @@ describe('tests behind a login', () => {
     expect(trace!.text.includes(`{"name":"Authorization","value":"${Buffer.from(MASK).toString('latin1')}"}`), 'the header is masked').toBe(true);
   });
 
+  it('runs a Playwright suite after a form login: its tests start with the session cookie', async () => {
+    const before = server.loggedIn.get('/account') ?? 0;
+    const { result, runDir } = await runLoggedIn('browser', { specs: 'account.spec.ts', retries: 0 }, FORM_LOGIN);
+    expect(result.error).toBeUndefined();
+    expect(result.totals).toMatchObject({ totalTests: 1, passedTests: 1 });
+    // The login's landing and the spec's own visit.
+    expect(server.loggedIn.get('/account')).toBe(before + 2);
+    const config = await readFile(path.join(runDir, 'browser', 'playwright.config.mjs'), 'utf8');
+    // The session the form set reached the config as a cookie, and was masked with the rest.
+    expect(config).toContain(`"name": "sid"`);
+    expect(config).toContain(`"value": "${MASK}"`);
+    await expectNoSecret(runDir);
+  });
+
   it('runs api tests with a cookie login', async () => {
     const { result, runDir } = await runLoggedIn('api', { requests: [{ path: '/api/me', expect: { status: 200, json: { plan: 'gold' } } }] }, COOKIE_LOGIN);
     expect(result.status).toBe('passed');
