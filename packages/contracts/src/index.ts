@@ -12,3 +12,4 @@ export * from './routes.ts';
 export * from './api-paths.ts';
 export * from './history.ts';
 export * from './readiness.ts';
+export * from './secrets.ts';

@@ -55,3 +55,13 @@ export class EngineMissingError extends Error {
     this.engine = engine;
   }
 }
+
+/** The suite's login did not succeed (the form's success condition never held, a secret was refused...). */
+export class LoginFailedError extends Error {
+  readonly code = 'login_failed';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginFailedError';
+  }
+}

@@ -1,5 +1,7 @@
 import type { RunTotals } from '@fullstop/contracts';
+import type { LoginSession } from './lib/login-session.ts';
 import type { TargetGuardOptions } from './policy/target-guard.ts';
+import type { LoginDeclaration } from './suite/login-declaration.ts';
 
 /**
  * The engine's one interface: every kind of test is a Runner that takes a test definition and a target and
@@ -36,6 +38,8 @@ export interface TestDefinition {
   thresholds?: Record<string, number>;
   /** Absolute folder of the suite version this test came from (Playwright spec files live there). */
   suiteDir?: string;
+  /** The suite's login, when it has one and the test does not opt out; its secrets come with the run, not here. */
+  login?: LoginDeclaration;
 }
 
 /** What a test may reach: the client's website origin, plus origins an operator added. */
@@ -62,6 +66,8 @@ export interface RunContext {
   /** How the target guard resolves names and judges addresses; unset: the system's DNS and the private ranges. */
   network?: TargetGuardOptions;
   progress?: (p: { done: number; total: number; message?: string }) => void;
+  /** The logged-in session of this attempt (resolved once, before the runner starts): every request carries it. */
+  login?: LoginSession;
 }
 
 export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';

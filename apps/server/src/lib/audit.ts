@@ -16,7 +16,9 @@ export type AuditType =
   | 'upload.accepted'
   | 'upload.rejected'
   | 'client.created'
-  | 'user.created';
+  | 'user.created'
+  | 'secret.set'
+  | 'secret.deleted';
 
 export interface AuditEvent {
   type: AuditType;

@@ -27,6 +27,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two workers on PostgreSQL', () => {
       raw: other.raw,
       paths: app.paths,
       config: engineConfig(loadEnv({ NODE_ENV: 'test' })),
+      keys: app.keys,
       log: pino({ level: 'silent' }),
       demoClientId: null,
       runners: fakeRunners,

@@ -3,6 +3,7 @@ import { ValidationError } from '../errors.ts';
 import { createTargetGuard, type TargetGuard } from '../policy/target-guard.ts';
 import type { KindFacts, RunContext, Runner, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 import { engineErrorOf, missingEngine } from './engines.ts';
+import { attachLogin } from './login-session.ts';
 import { parseTestInput } from './options.ts';
 import { errorMessage, NO_TOTALS } from './result.ts';
 
@@ -40,6 +41,8 @@ export function defineRunner<K extends TestKind, S extends z.ZodType>(spec: Runn
         const missing = missingEngine(kind, test.options, ctx);
         if (missing) throw missing;
         const guard = createTargetGuard(target, ctx.network);
+        // Every guarded request and browser context of this run carries the attempt's login (decision 0060).
+        attachLogin(guard, ctx.login);
         const outcome = await spec.execute(input, { test, target, ctx, guard });
         return { ...outcome, durationMs: outcome.durationMs ?? performance.now() - started };
       } catch (thrown) {

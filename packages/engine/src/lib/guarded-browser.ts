@@ -3,6 +3,7 @@ import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { GUARDED_CHROMIUM_FLAGS } from './chromium.ts';
+import { loginContextOptions, loginOf } from './login-session.ts';
 
 export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
 
@@ -30,6 +31,12 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext):
   } catch (error) {
     await proxy.close();
     throw error;
+  }
+  const session = loginOf(guard);
+  if (session) {
+    // Every context of the run starts logged in, whichever runner or helper opens it (browser.newPage opens one too).
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = (options = {}) => newContext({ ...loginContextOptions(session), ...options });
   }
   const onAbort = () => void browser.close().catch(() => undefined);
   ctx.signal.addEventListener('abort', onAbort, { once: true });

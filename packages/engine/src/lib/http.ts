@@ -1,5 +1,6 @@
 import { Agent, fetch, type Response } from 'undici';
 import type { TargetGuard } from '../policy/target-guard.ts';
+import { loginOf, withLoginHeaders } from './login-session.ts';
 
 /** Redirects a guarded request follows; each hop is checked against the target policy. */
 export const MAX_REDIRECTS = 5;
@@ -25,6 +26,8 @@ export interface GuardedRequestInit {
   followRedirects?: boolean;
   timeoutMs?: number;
   signal: AbortSignal;
+  /** Sent without the run's login (a check that anonymous visitors are refused). */
+  anonymous?: boolean;
 }
 
 /** Idle keep-alive connections of a run's dispatcher close after this. */
@@ -68,7 +71,8 @@ export async function guardedRequest(guard: TargetGuard, url: string, init: Guar
   let body = init.body;
   const started = performance.now();
   for (;;) {
-    const response = await fetch(current, { method, headers: init.headers, body, redirect: 'manual', signal, dispatcher: dispatcherOf(guard) });
+    const headers = init.anonymous ? init.headers : withLoginHeaders(loginOf(guard), current, init.headers);
+    const response = await fetch(current, { method, headers, body, redirect: 'manual', signal, dispatcher: dispatcherOf(guard) });
     const location = response.headers.get('location');
     const isRedirect = response.status >= 300 && response.status < 400 && location;
     if (!isRedirect || init.followRedirects === false || redirects.length >= MAX_REDIRECTS) {

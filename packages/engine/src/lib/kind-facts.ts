@@ -15,7 +15,9 @@ export const RUN_ERROR_CODES = {
   start_failed: { retried: true },
   // A program or package the run needs is not installed (lib/engines.ts): it will not be there on the next attempt.
   engine_missing: { retried: false },
-} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted' | 'engine_missing', ErrorCodeFact>;
+  /** The suite's login did not succeed: a wrong password would only fail again (and could lock the account). */
+  login_failed: { retried: false },
+} as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted' | 'engine_missing' | 'login_failed', ErrorCodeFact>;
 
 /** A kind's limits, and the programs and packages it needs (none unless it says). */
 type KindLimits<K extends TestKind> = Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds'> & Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor'>>;

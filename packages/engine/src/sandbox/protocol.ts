@@ -10,12 +10,16 @@ export type HostRequest =
       ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers'>;
       /** Absolute path of a module exporting `runners` (tests and benches); the engine's own runner otherwise. */
       runnersModule?: string;
+      /** The values of the secrets the test's login names, by name (decision 0060): never in env vars or files. */
+      secrets?: Record<string, string>;
     }
   | { type: 'abort'; reason: string };
 
 /** What the runner process answers. */
 export type HostMessage =
   | { type: 'ready' }
+  /** Values the supervisor masks in the runner's output too: the secrets and the logged-in session's own. */
+  | { type: 'masks'; values: string[] }
   | { type: 'log'; message: string; data?: Record<string, unknown> }
   | { type: 'progress'; progress: { done: number; total: number; message?: string } }
   | { type: 'result'; result: RunnerResult }

@@ -4,6 +4,10 @@
  * database and sees only an allow-listed environment. Runs on Node's own type stripping: no loader to start.
  */
 import { pathToFileURL } from 'node:url';
+import { resolveLogin } from '../lib/login.ts';
+import type { LoginSession } from '../lib/login-session.ts';
+import { errorMessage, NO_TOTALS } from '../lib/result.ts';
+import { maskForms, maskRunFolder, maskText, maskValue } from '../lib/mask-secrets.ts';
 import type { Runner, TestKind } from '../types.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
@@ -15,9 +19,12 @@ const LAST_MESSAGE_WAIT_MS = 2_000;
 
 const controller = new AbortController();
 let exiting = false;
+/** Every form of the attempt's secret values: no message leaves this process with one of them (decision 0060). */
+let masks: string[] = [];
 
 function send(message: HostMessage): void {
-  if (process.connected) process.send?.(message);
+  // The masks message carries the values themselves, for the supervisor to mask the runner's output with.
+  if (process.connected) process.send?.(message.type === 'masks' ? message : maskValue(message, masks));
 }
 
 function exitAfter(message: HostMessage, code: number): void {
@@ -25,7 +32,7 @@ function exitAfter(message: HostMessage, code: number): void {
   exiting = true;
   setTimeout(() => process.exit(code), LAST_MESSAGE_WAIT_MS).unref();
   if (!process.connected) process.exit(code);
-  process.send!(message, undefined, undefined, () => process.exit(code));
+  process.send!(maskValue(message, masks), undefined, undefined, () => process.exit(code));
 }
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -44,20 +51,53 @@ async function loadRunner(kind: TestKind, runnersModule: string | undefined): Pr
   return mod.runners?.[kind];
 }
 
+/** Masks the secrets' values in every file of the attempt's folder, traces' entries included. */
+async function maskFiles(runDir: string, values: string[]): Promise<void> {
+  if (!values.length) return;
+  const changed = await maskRunFolder(runDir, values);
+  if (changed) send({ type: 'log', message: `secrets masked in ${changed} file(s) of the attempt` });
+}
+
 async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void> {
+  const secrets = request.secrets ?? {};
+  let values = Object.values(secrets).filter((v) => v.length > 0);
+  masks = maskForms(values);
+  const ctx = {
+    ...request.ctx,
+    signal: controller.signal,
+    log: (message: string, data?: Record<string, unknown>) => send(data === undefined ? { type: 'log', message } : { type: 'log', message, data }),
+    progress: (progress: { done: number; total: number; message?: string }) => send({ type: 'progress', progress }),
+  };
   try {
     const runner = await loadRunner(request.kind, request.runnersModule);
     if (!runner) return exitAfter({ type: 'threw', message: `no runner is installed for the kind "${request.kind}"`, code: 'validation_error' }, 0);
-    const result = await runner.run(request.test, request.target, {
-      ...request.ctx,
-      signal: controller.signal,
-      log: (message, data) => send(data === undefined ? { type: 'log', message } : { type: 'log', message, data }),
-      progress: (progress) => send({ type: 'progress', progress }),
-    });
+    // The login happens once per attempt, here, before the runner starts: every kind gets the same session.
+    let login: LoginSession | undefined;
+    if (request.test.login) {
+      ctx.log(`logging in (${request.test.login.type} login)`);
+      const started = performance.now();
+      try {
+        login = await resolveLogin(request.test.login, secrets, request.target, ctx);
+      } catch (error) {
+        // Like any runner's failure to run: an error result with its code, so the queue records why.
+        await maskFiles(request.ctx.runDir, values);
+        const code = (error as { code?: unknown }).code;
+        const message = errorMessage(error);
+        ctx.log('login failed', { error: message });
+        return exitAfter({ type: 'result', result: { status: 'error', totals: NO_TOTALS, durationMs: performance.now() - started, summary: runner.facts.emptySummary(), artifacts: [], error: message, ...(typeof code === 'string' ? { errorCode: code } : {}) } }, 0);
+      }
+      values = login.masks;
+      masks = maskForms(values);
+      ctx.log('logged in');
+    }
+    if (values.length) send({ type: 'masks', values });
+    const result = await runner.run(request.test, request.target, { ...ctx, ...(login ? { login } : {}) });
+    await maskFiles(request.ctx.runDir, values);
     exitAfter({ type: 'result', result }, 0);
   } catch (error) {
+    await maskFiles(request.ctx.runDir, values).catch(() => undefined);
     const code = (error as { code?: unknown }).code;
-    exitAfter({ type: 'threw', message: (error as Error).message ?? String(error), ...(typeof code === 'string' ? { code } : {}) }, 0);
+    exitAfter({ type: 'threw', message: maskText((error as Error).message ?? String(error), masks), ...(typeof code === 'string' ? { code } : {}) }, 0);
   }
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { maskForms, maskRunFolder, maskText } from '../lib/mask-secrets.ts';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { launch } from './launcher-client.ts';
@@ -55,6 +56,8 @@ export interface SandboxRun {
   runnersModule?: string;
   /** Where the allow-listed environment is taken from (this process's by default). */
   env?: NodeJS.ProcessEnv;
+  /** Values of the secrets the test's login names, by name: sent in the run request, masked in all it writes. */
+  secrets?: Record<string, string>;
 }
 
 export interface SandboxStats {
@@ -105,8 +108,12 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
     let outputTail = '';
     let linesLogged = 0;
     let killTimer: NodeJS.Timeout | undefined;
+    // The runner's own output may hold a secret (a tool that prints its arguments): masked before it is kept.
+    let maskValues = Object.values(run.secrets ?? {}).filter((v) => v.length > 0);
+    let masks = maskForms(maskValues);
 
-    const onOutput = (chunk: string) => {
+    const onOutput = (raw: string) => {
+      const chunk = maskText(raw, masks);
       outputTail = (outputTail + chunk).slice(-OUTPUT_TAIL_CHARS);
       for (const line of chunk.split('\n')) {
         if (line.trim() && linesLogged++ < MAX_OUTPUT_LINES_LOGGED) ctx.log(`runner output: ${line.slice(0, 500)}`);
@@ -152,9 +159,13 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
           stats.readyMs = Math.round(performance.now() - forkedAt);
           ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
           child.send(
-            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}) } satisfies HostRequest,
+            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
             () => {},
           );
+          break;
+        case 'masks':
+          maskValues = message.values;
+          masks = maskForms(maskValues);
           break;
         case 'log':
           ctx.log(message.message, message.data);
@@ -213,8 +224,13 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       const killed = await killAttemptOffThread(tag).catch(() => 0);
       if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
       cgroup?.remove();
-      onStats?.(stats);
       const end = outcome!;
+      // A runner stopped before its own last pass (time limit, memory, crash) may have left the secrets in files.
+      if (!('result' in end) && maskValues.length) {
+        const changed = await maskRunFolder(ctx.runDir, maskValues).catch(() => 0);
+        if (changed) ctx.log(`secrets masked in ${changed} file(s) the stopped runner left`);
+      }
+      onStats?.(stats);
       if ('result' in end) resolve(end.result);
       else reject(end.error);
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEST_KINDS } from '../types.ts';
+import { loginDeclaration } from './login-declaration.ts';
 
 /** The manifest's file name at the root of a suite folder. */
 export const MANIFEST_FILE = 'suite.json';
@@ -27,6 +28,8 @@ export const manifestTest = z.strictObject({
   timeoutSeconds: z.number().int().min(1).max(3600).optional(),
   /** Overrides how many times a run that errored (not failed) is retried. */
   retries: z.number().int().min(0).max(5).optional(),
+  /** `false`: this test runs without the suite's login (e.g. to test the public pages). */
+  login: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type ManifestTest = z.infer<typeof manifestTest>;
 
@@ -40,6 +43,8 @@ export const suiteManifest = z.strictObject({
   version: z.literal(1, { error: 'must be 1' }),
   name: z.string().max(100).optional(),
   description: z.string().max(1000).optional(),
+  /** How every test of the suite logs in to the site (decision 0060); secrets are named, never written here. */
+  login: loginDeclaration.optional(),
   groups: z.array(manifestGroup).min(1, { error: 'a suite needs at least one group' }),
 });
 export type SuiteManifest = z.infer<typeof suiteManifest>;

@@ -84,6 +84,7 @@ export function validateSuite(
       seenTests.set(key, at);
       const def: TestDefinition = { name: t.name, group: group.name, kind: t.kind, options: t.options };
       if (t.thresholds) def.thresholds = t.thresholds;
+      if (manifest.login && t.login !== false) def.login = manifest.login;
       for (const ref of fileReferences(t.options)) {
         if (!files.has(ref.path)) {
           issues.push({ file: MANIFEST_FILE, field: `${at}.options.${ref.field}`, reason: `file "${ref.path}" is not in the suite` });
@@ -120,6 +121,7 @@ export function testsOf(manifest: SuiteManifest, suiteDir?: string): (TestDefini
       ...(suiteDir ? { suiteDir } : {}),
       ...(t.timeoutSeconds ? { timeoutSeconds: t.timeoutSeconds } : {}),
       ...(t.retries !== undefined ? { retries: t.retries } : {}),
+      ...(manifest.login && t.login !== false ? { login: manifest.login } : {}),
     })),
   );
 }

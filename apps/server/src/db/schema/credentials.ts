@@ -18,6 +18,23 @@ export const apiKeys = pgTable(
 );
 
 /**
+ * A secret of a client's suite login (decision 0060), e.g. the password its tests log in with. Sealed like an
+ * API key (AES-256-GCM under the server key); only the runner of an attempt ever sees the value.
+ */
+export const suiteSecrets = pgTable(
+  'suite_secrets',
+  {
+    id: idColumn(),
+    clientId: ownerClientColumn(),
+    name: text('name').notNull(),
+    encrypted: text('encrypted').notNull(),
+    createdAt: createdAtColumn(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('suite_secrets_client_name_key').on(t.clientId, t.name)],
+);
+
+/**
  * A login session: one per login, the refresh-token family's id and the access token's `sid` claim. Revoking it
  * (logout, password reset, a reused refresh token) ends every access and refresh token of that login at once.
  */

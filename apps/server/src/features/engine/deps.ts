@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Db, RawDatabase } from '../../db/database.ts';
 import type { Paths } from '../../lib/data-dir.ts';
+import type { ServerKeys } from '../../lib/server-keys.ts';
 import type { EngineConfig } from './config.ts';
 import type { EngineBus } from './runs/events.ts';
 
@@ -12,6 +13,8 @@ export interface EngineDeps {
   raw: RawDatabase;
   paths: Paths;
   config: EngineConfig;
+  /** Opens the clients' login secrets for the runs (decision 0060). */
+  keys: ServerKeys;
   /** The registry suites are validated against (the runs themselves load their runner in a runner process). */
   runners: Partial<Record<TestKind, Runner>>;
   /** A module exporting `runners` that runner processes load instead of the engine's own (tests). */

@@ -10,6 +10,7 @@ import type { EngineDeps } from './deps.ts';
 import { startBoss } from './queue/boss.ts';
 import { startWorkers, type WorkerPool } from './queue/workers.ts';
 import { EngineBus } from './runs/events.ts';
+import type { ServerKeys } from '../../lib/server-keys.ts';
 
 /** How long a stopping process waits for its aborted runs to record their attempts. */
 const STOP_GRACE_MS = 15_000;
@@ -26,6 +27,7 @@ export function createEngine(input: {
   raw: RawDatabase;
   paths: Paths;
   config: EngineConfig;
+  keys: ServerKeys;
   log: FastifyBaseLogger;
   demoClientId: string | null;
   runners?: Partial<Record<TestKind, Runner>>;
@@ -40,6 +42,7 @@ export function createEngine(input: {
     raw: input.raw,
     paths: input.paths,
     config: input.config,
+    keys: input.keys,
     runners: input.runners ?? registry,
     runnersModule: input.runnersModule ?? input.config.runnersModule,
     bus: new EngineBus(),

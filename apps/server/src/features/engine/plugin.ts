@@ -43,6 +43,7 @@ export const engineFeature = fp<EngineOptions>(
     raw: app.database,
     paths: app.paths,
     config,
+    keys: app.keys,
     log: app.log.child({ feature: 'engine' }),
     demoClientId: app.demoClientId,
     onResultsChanged: (clientId) => {

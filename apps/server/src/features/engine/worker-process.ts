@@ -5,6 +5,7 @@ import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { createReadiness, logReadiness } from '../health/readiness.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
+import { loadServerKeys } from '../../lib/server-keys.ts';
 
 /**
  * `fullstop worker`: a process that only runs queued tests. PostgreSQL only, because the embedded database
@@ -31,6 +32,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     raw: database.raw,
     paths,
     config: engineConfig(env),
+    keys: loadServerKeys(paths.dataDir, env.SERVER_KEY),
     log,
     demoClientId: null,
   });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
+import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
 import type { BrowserOptions } from './options.ts';
 
 export interface BrowserPaths {
@@ -42,6 +43,8 @@ export async function writeBrowserConfig(p: {
   chromiumPath: string;
   workers: number;
   proxyUrl: string;
+  /** The attempt's login: every test's browser context starts with its cookies, storage and headers. */
+  login?: LoginSession;
 }): Promise<void> {
   const { paths, options } = p;
   const config = {
@@ -69,6 +72,7 @@ export async function writeBrowserConfig(p: {
       screenshot: 'only-on-failure',
       proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
       ...(options.viewport ? { viewport: options.viewport } : {}),
+      ...(p.login ? loginContextOptions(p.login) : {}),
       launchOptions: { executablePath: p.chromiumPath, args: GUARDED_CHROMIUM_FLAGS },
     },
     projects: [{ name: 'chromium' }],

@@ -37,7 +37,7 @@ export const browserRunner = defineRunner({
     const proxy = await startPolicyProxy(guard);
     let output = '';
     try {
-      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, workers: ctx.workers, proxyUrl: proxy.url });
+      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, workers: ctx.workers, proxyUrl: proxy.url, ...(ctx.login ? { login: ctx.login } : {}) });
       const existing = process.env.NODE_PATH;
       const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
         cwd: paths.dir,

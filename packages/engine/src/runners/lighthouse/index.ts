@@ -11,6 +11,7 @@ import type { Artifact, RunContext } from '../../types.ts';
 import { CATEGORIES, LIGHTHOUSE_PAGE_TIMEOUT_MS, THRESHOLD_CATEGORY, lighthouseInput, type LighthouseThresholds } from './options.ts';
 import { facts } from './facts.ts';
 import { topOpportunities, type AuditLike, type Opportunity } from './opportunities.ts';
+import { withLoginHeaders } from '../../lib/login-session.ts';
 
 type PageResult = {
   url: string;
@@ -54,7 +55,10 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
   // An abort after this page is done must not reject a promise nobody awaits any more (an unhandled rejection).
   killed.catch(() => undefined);
   try {
-    const flags = { port: chrome.port, output: 'html' as const, logLevel: 'error' as const, onlyCategories: [...CATEGORIES] };
+    const flags = {
+      port: chrome.port, output: 'html' as const, logLevel: 'error' as const, onlyCategories: [...CATEGORIES],
+      ...(ctx.login ? { extraHeaders: withLoginHeaders(ctx.login, url) } : {}),
+    };
     const result = await Promise.race([lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined), killed]);
     if (!result) throw new Error('lighthouse returned nothing');
     return result;

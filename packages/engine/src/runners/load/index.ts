@@ -6,6 +6,7 @@ import { driveLoad, type LoadPlan } from './driver.ts';
 import { DEFAULT_CONNECTIONS, DEFAULT_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, countInSecond, emptySamples, isSuccessStatus, noteConnections, secondOf } from './stats.ts';
 import { facts } from './facts.ts';
+import { withLoginHeaders } from '../../lib/login-session.ts';
 
 /** Time a pinned address gets to accept a connection before the next one is tried. */
 export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;
@@ -93,7 +94,7 @@ export const loadRunner = defineRunner({
         requests: requests.map((r) => ({
           method: r.method,
           path: r.path,
-          headers: withHost(r.headers, base.host),
+          headers: withLoginHeaders(ctx.login, new URL(r.path, base).href, withHost(r.headers, base.host)),
           ...(r.body !== undefined ? { body: r.body } : {}),
         })),
         timeoutSeconds: options.timeoutSeconds,

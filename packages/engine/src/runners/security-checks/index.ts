@@ -44,6 +44,7 @@ async function loginCheck(guard: TargetGuard, login: NonNullable<SecurityChecksO
     body: isJson ? JSON.stringify(login.badCredentials) : (login.badCredentials as string),
     followRedirects: false,
     signal: ctx.signal,
+    anonymous: true,
   });
   const words = expectedActual(`status ${login.rejectStatus.join(' or ')}`, `status ${response.status}`);
   if (login.rejectStatus.includes(response.status)) return { name, status: 'passed', ...words };
@@ -52,7 +53,7 @@ async function loginCheck(guard: TargetGuard, login: NonNullable<SecurityChecksO
 
 async function protectedCheck(guard: TargetGuard, path: string, ctx: RunContext): Promise<Check> {
   const name = `${path} refuses anonymous access`;
-  const response = await guardedRequest(guard, path, { signal: ctx.signal, followRedirects: false });
+  const response = await guardedRequest(guard, path, { signal: ctx.signal, followRedirects: false, anonymous: true });
   const expected = 'status 401 or 403, or a redirect to another page (a login)';
   if (response.status === 401 || response.status === 403) return { name, status: 'passed', ...expectedActual(expected, `status ${response.status}`) };
   const location = response.headers.get('location');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { runChild } from '../../lib/child-process.ts';
 import type { Finding, RunContext } from '../../types.ts';
 import { parseWapitiReport, type WapitiReport } from './wapiti-report.ts';
+import { wapitiLoginArgs } from './wapiti-login.ts';
 
 /** Where Debian installs wapiti; the server passes its WAPITI_PATH in the run's context. */
 export const DEFAULT_WAPITI_PATH = '/usr/bin/wapiti';
@@ -63,6 +64,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     // and any URL a payload or module sends it to outside the target's origins is refused.
     '--proxy', `${options.proxyUrl}/`,
     ...options.excludes.flatMap((x) => ['-x', x]),
+    ...wapitiLoginArgs(ctx.login, options.startUrl),
   ];
   let log = '';
   const result = await runChild(ctx.wapitiPath ?? DEFAULT_WAPITI_PATH, args, {

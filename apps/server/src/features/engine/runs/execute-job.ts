@@ -1,10 +1,11 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type RunnerResult, testsOf } from '@fullstop/engine';
+import { type RunnerResult, secretNamesOf, testsOf } from '@fullstop/engine';
 import { isRetried, kinds } from '@fullstop/engine/kinds';
 import { runInSandbox } from '@fullstop/engine/sandbox';
 import type { EngineDeps } from '../deps.ts';
 import type { RunJob } from '../queue/fair-fetch.ts';
+import { readSecrets } from '../secrets/secret-repository.ts';
 import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
@@ -85,6 +86,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       errorCode = 'validation_error';
     } else {
       const target = await runTargetFor(deps, rt.clientId);
+      // The login's secrets go to the runner in its run request only (decision 0060).
+      const secrets = def.login ? await readSecrets(db, deps.keys, rt.clientId, secretNamesOf(def.login)) : undefined;
       let lastProgress = 0;
       result = await runInSandbox(
         {
@@ -93,6 +96,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
           attemptKey: attemptRow.id,
           limits: { timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds, memoryMb: deps.config.runMemoryMb },
           ...(deps.runnersModule ? { runnersModule: deps.runnersModule } : {}),
+          ...(secrets ? { secrets } : {}),
           ctx: {
             runDir,
             signal: controller.signal,
