@@ -32,6 +32,11 @@ function pathOf(url: string): string {
   }
 }
 
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A path that fits wraps at its spaces only; a long one may break anywhere rather than widen the table. */
+const shortOrLong = (s: string) => (s.length > 24 ? longText(s) : e(s));
+
 function resultBadge(m: ScanModuleCoverage, leftOut: number): string {
   switch (m.status) {
     case 'finished':
@@ -49,22 +54,23 @@ export function scanCoverageBody(coverage: ScanCoverage | undefined): string {
   if (!coverage) return '';
   const lead = coverage.complete
     ? '<p>Every attack module ran to the end on every URL and form the scanner found.</p>'
-    : `<p><b>Incomplete.</b> ${e(coverage.incomplete ?? 'part of the site was not attacked')}.</p>`;
+    : `<p><b>Incomplete.</b> ${e(capitalized(coverage.incomplete ?? 'part of the site was not attacked'))}.</p>`;
   const modules = table(
-    ['Module', 'Looks for', 'Result', 'Runs', 'URLs attacked'],
+    ['Module', 'Result', 'Runs', 'URLs attacked'],
     coverage.modules.map((m) => {
       const leftOut = coverage.errors.filter((x) => x.module === m.name && x.retried).length;
-      return [e(m.name), e(MODULE_LABELS[m.name] ?? '–'), resultBadge(m, m.status === 'finished' ? leftOut : 0), String(m.runs), String(m.attacked)];
+      const label = MODULE_LABELS[m.name];
+      return [`${e(m.name)}${label ? `<br><span class="muted small">${e(label)}</span>` : ''}`, resultBadge(m, m.status === 'finished' ? leftOut : 0), String(m.runs), String(m.attacked)];
     }),
-    [3, 4],
+    [2, 3],
   );
   const errors = coverage.errors.length
     ? `<h3>What went wrong</h3>${table(
         ['Module', 'Error', 'Where', 'Then'],
         coverage.errors.map((x) => [
           e(x.module),
-          longText(x.error),
-          x.url ? `${longText(`${x.method ? `${x.method} ` : ''}${pathOf(x.url)}`)}${x.params?.length ? `<br><span class="muted small">${e(`parameters: ${x.params.join(', ')}`)}</span>` : ''}` : '–',
+          e(x.error),
+          x.url ? `${shortOrLong(`${x.method ? `${x.method} ` : ''}${pathOf(x.url)}`)}${x.params?.length ? `<br><span class="muted small">${e(`parameters: ${x.params.join(', ')}`)}</span>` : ''}` : '–',
           e(x.retried ? 'Run again without that URL' : 'Not run again'),
         ]),
       )}`
@@ -76,7 +82,7 @@ export function scanCoverageBody(coverage: ScanCoverage | undefined): string {
         coverage.targets.map((t) => {
           const missing = all.filter((m) => !t.modules.includes(m));
           const by = missing.length === 0 ? `all ${all.length} modules` : t.modules.length ? `${t.modules.join(', ')} (not ${missing.join(', ')})` : 'none';
-          return [e(t.method), longText(pathOf(t.url)), e(t.params.join(', ')), missing.length ? `<b>${e(by)}</b>` : e(by)];
+          return [e(t.method), shortOrLong(pathOf(t.url)), e(t.params.join(', ')), missing.length ? `<b>${e(by)}</b>` : e(by)];
         }),
       )}`
     : '<p class="muted small">The scanner found no URL or form with parameters to attack.</p>';
