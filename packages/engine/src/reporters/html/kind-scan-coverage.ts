@@ -55,6 +55,9 @@ export function scanCoverageBody(coverage: ScanCoverage | undefined): string {
   const lead = coverage.complete
     ? '<p>Every attack module ran to the end on every URL and form the scanner found.</p>'
     : `<p><b>Incomplete.</b> ${e(capitalized(coverage.incomplete ?? 'part of the site was not attacked'))}.</p>`;
+  const crawl = coverage.crawlStoppedAtTimeLimit
+    ? '<p class="muted small">The crawl stopped at the scan\'s time limit: the modules attacked the URLs it had found by then. A longer scan time (maxScanSeconds) finds more.</p>'
+    : '';
   const modules = table(
     ['Module', 'Result', 'Runs', 'URLs attacked'],
     coverage.modules.map((m) => {
@@ -86,5 +89,5 @@ export function scanCoverageBody(coverage: ScanCoverage | undefined): string {
         }),
       )}`
     : '<p class="muted small">The scanner found no URL or form with parameters to attack.</p>';
-  return section('Scan coverage', lead + modules + errors + targets, 'scan-coverage');
+  return section('Scan coverage', lead + crawl + modules + errors + targets, 'scan-coverage');
 }

@@ -36,6 +36,11 @@ export interface ScanCoverage {
   /** Why the scan is incomplete, in words (starts lower case), when it is. */
   incomplete?: string;
   modules: ScanModuleCoverage[];
+  /**
+   * The crawl stopped at the scan's time limit: the modules attacked what it had found by then. Shown, but not
+   * incomplete: the limit is the test's own setting (maxScanSeconds), like maxPages.
+   */
+  crawlStoppedAtTimeLimit?: boolean;
   /** Every URL and form with parameters wapiti found, and the modules that attacked it to the end. */
   targets: { method: string; url: string; params: string[]; modules: string[] }[];
   errors: ScanModuleError[];

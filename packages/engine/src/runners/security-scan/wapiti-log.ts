@@ -26,6 +26,10 @@ export interface ModuleSection {
 
 export interface WapitiLog {
   sections: ModuleSection[];
+  /** The crawl stopped at --max-scan-time: the modules attacked what it had found by then. */
+  crawlTimeLimit: boolean;
+  /** "[*] Wapiti found N URLs and forms during the scan". */
+  found?: number;
   reportWritten: boolean;
   /** An error that ended wapiti itself (an uncaught exception, a locked session database). */
   fatal?: string;
@@ -45,6 +49,9 @@ export function parseWapitiLog(log: string): WapitiLog {
   let current: ModuleSection | undefined;
   let reportWritten = false;
   let fatal: string | undefined;
+  let crawlTimeLimit = false;
+  let uncaught = false;
+  let found: number | undefined;
   let previous = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
@@ -57,8 +64,13 @@ export function parseWapitiLog(log: string): WapitiLog {
       reportWritten = true;
       if (current) current.ended = true;
       current = undefined;
+    } else if (!current && line.startsWith('Max scan time was reached, stopping.')) {
+      crawlTimeLimit = true;
+    } else if (!current && /^\[\*\] Wapiti found (\d+) URLs and forms/.test(line)) {
+      found = Number(/(\d+)/.exec(line)![1]);
     } else if (line.startsWith('Traceback (most recent call last):')) {
       // Uncaught: wapiti itself ends. Its last non-empty line names the exception.
+      uncaught = true;
       fatal = lines.slice(i).filter((l) => l.trim() && !TRACEBACK_FRAME.test(l) && !l.startsWith('    ')).at(-1)?.trim() ?? 'a Python error';
     } else if (line.startsWith("[!] Can't store informations in persister")) {
       fatal = 'its session database was locked';
@@ -72,7 +84,7 @@ export function parseWapitiLog(log: string): WapitiLog {
         current.started.push(request);
       } else if (line.includes('Max attack time was reached for module')) {
         current.timeLimit = true;
-      } else if (TRACEBACK_FRAME.test(line) && !current.crash && !TRACEBACK_FRAME.test(previous)) {
+      } else if (TRACEBACK_FRAME.test(line) && !uncaught && !current.crash && !TRACEBACK_FRAME.test(previous)) {
         const m = EXCEPTION_LINE.exec(previous.trim());
         const error = m ? `${m[1]}${m[2] ? `: ${m[2]}` : ''}` : previous.trim() || 'a Python error';
         current.crash = { error: error.slice(0, 300), ...(current.started.length ? { at: current.started.at(-1)! } : {}) };
@@ -80,5 +92,5 @@ export function parseWapitiLog(log: string): WapitiLog {
     }
     if (line.trim()) previous = line;
   }
-  return { sections, reportWritten, ...(fatal ? { fatal } : {}) };
+  return { sections, crawlTimeLimit, reportWritten, ...(found !== undefined ? { found } : {}), ...(fatal ? { fatal } : {}) };
 }

@@ -256,6 +256,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   };
 
   const first = await run(options.modules, [], 1);
+  const crawlStopped = parseWapitiLog(first.log).crawlTimeLimit;
   await settle(first, options.modules);
   for (let n = 2; ; n++) {
     const next = [...states.values()].find((s) => s.again);
@@ -288,6 +289,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   const reportPath = path.join(dir, 'report.json');
   if (last && last !== reportPath) await copyFile(last, reportPath);
   const coverage = coverageOf([...states.values()], errors, leftOut, await readSession(sessionDir), origin, last !== null);
+  if (crawlStopped) coverage.crawlStoppedAtTimeLimit = true;
   return { findings, reportPath: last ? reportPath : null, exitCode: first.code, timedOut: first.timedOut, coverage };
 }
 
