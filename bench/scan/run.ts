@@ -16,6 +16,7 @@ import { startPolicyProxy } from '../../packages/engine/src/policy/policy-proxy.
 import { createTargetGuard } from '../../packages/engine/src/policy/target-guard.ts';
 import { DEFAULT_WAPITI_MODULES, DEFAULT_WAPITI_PATH, runWapiti } from '../../packages/engine/src/runners/security-scan/wapiti.ts';
 import { startPlantedServer } from '../../packages/engine/test/fixtures/planted-server.ts';
+import { STAND_IN_WAPITI, startTrapSite } from '../../packages/engine/test/fixtures/trap-site.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MAX_SCAN_SECONDS = 120;
@@ -75,6 +76,17 @@ try {
   const t0 = performance.now();
   const whole = await securityScanRunner.run({ name: 'bench scan', group: 'bench', kind: 'security-scan', options: {} }, local(planted.url), await context(root, 'runner'));
   console.log(`whole runner (passive + active, defaults): ${s(performance.now() - t0)}, ${whole.status}`);
+  for (const [label, trap] of [['trap site, nothing crashes', {}], ['trap site, exec crashes on /crash', { 'x-fixture-crash': 'exec' }]] as const) {
+    const site = await startTrapSite(trap);
+    try {
+      const ctx = { ...(await context(root, label.replace(/\W+/g, '-'))), wapitiPath: STAND_IN_WAPITI };
+      const t1 = performance.now();
+      const r = await securityScanRunner.run({ name: 'bench scan', group: 'bench', kind: 'security-scan', options: { crawl: false } }, local(site.url), ctx);
+      console.log(`${label}: ${s(performance.now() - t1)}, ${r.status}${r.errorCode ? ` (${r.errorCode})` : ''}`);
+    } finally {
+      await site.close();
+    }
+  }
 } finally {
   await planted.close();
   await rm(root, { recursive: true, force: true });

@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderReportHtml } from '../src/reporters/html/render-report.ts';
 import type { RunReport } from '../src/reporters/types.ts';
@@ -9,43 +7,10 @@ import type { ScanCoverage } from '../src/runners/security-scan/facts.ts';
 import { securityScanRunner } from '../src/runners/security-scan/index.ts';
 import { DEFAULT_WAPITI_MODULES } from '../src/runners/security-scan/wapiti.ts';
 import type { RunnerResult } from '../src/types.ts';
-import { html, startFixtureServer, type FixtureServer } from './fixtures/fixture-server.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
+import { STAND_IN_WAPITI, startTrapSite } from './fixtures/trap-site.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
-
-/** Debian's wapiti with a trap: a response carrying x-fixture-crash / x-fixture-exit breaks the module it names. */
-const STAND_IN_WAPITI = fileURLToPath(new URL('./fixtures/crashing-wapiti.py', import.meta.url));
-
-/**
- * A site with a reflected XSS on /search, a harmless /zed, and /crash, whose answer to any payload (an `id` other
- * than the crawled "ok") carries `trap`: the header that makes the stand-in wapiti's named module break there.
- */
-function startTrapSite(trap: Record<string, string>): Promise<FixtureServer> {
-  const page = (title: string, body: string, extra: Record<string, string> = {}) => ({ 'content-type': 'text/html; charset=utf-8', ...extra, title, body });
-  const send = (res: ServerResponse, p: ReturnType<typeof page>) => {
-    const { title, body, ...headers } = p;
-    res.writeHead(200, headers);
-    res.end(html(title, body));
-  };
-  const param = (url: string | undefined, name: string) => new URL(url ?? '/', 'http://x').searchParams.get(name) ?? '';
-  const text = (s: string) => s.replace(/[<>&"']/g, '');
-  return startFixtureServer(
-    {
-      '/': (_req, res) => send(res, page('Trap', '<a href="/crash?id=ok">Item</a> <a href="/search?q=shoes">Search</a> <a href="/zed?z=1">Zed</a>')),
-      '/search': (req, res) => send(res, page('Search', `<p>Results for ${param(req.url, 'q')}</p>`)),
-      '/zed': (req, res) => send(res, page('Zed', `<p>${text(param(req.url, 'z'))}</p>`)),
-      '/crash': (req, res) => {
-        const id = param(req.url, 'id');
-        send(res, page('Item', `<p>Item ${text(id)}</p>`, id === 'ok' ? {} : trap));
-      },
-    },
-    (_req, res) => {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html('Not found', '<h1>Not found</h1>'));
-    },
-  );
-}
 
 function coverageOf(result: RunnerResult): ScanCoverage {
   if (result.summary.kind !== 'security-scan' || !result.summary.coverage) throw new Error(`no scan coverage in ${result.summary.kind}`);
