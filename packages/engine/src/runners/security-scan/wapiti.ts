@@ -213,9 +213,11 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
       ? 'the scan reached its time limit'
       : parsed.fatal
         ? `wapiti stopped with ${parsed.fatal}`
-        : r.code !== 0
-          ? `wapiti stopped with exit code ${r.code}`
-          : 'wapiti stopped before it wrote its report';
+        : r.code === null
+          ? 'wapiti was killed'
+          : r.code !== 0
+            ? `wapiti stopped with exit code ${r.code}`
+            : 'wapiti stopped before it wrote its report';
     for (const name of own) {
       const state = states.get(name)!;
       const section = parsed.sections.filter((s) => s.module === name).at(-1);
