@@ -77,14 +77,13 @@ describe('security scan resilience', () => {
       expect(result.summary.findings.filter((f) => f.ruleId.startsWith('wapiti:')).map((f) => [f.ruleId, f.url, f.param])).toEqual([
         ['wapiti:cross-site-scripting', `${site.url}/search`, 'q'],
       ]);
-      const saved = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as { coverage: ScanCoverage; findings: unknown[] };
+      const saved = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as { coverage: ScanCoverage };
       expect(saved.coverage).toEqual(coverage);
-      expect(saved.findings).toEqual(result.summary.findings);
       expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
 
       // The report says "incomplete" in its verdict and shows the coverage table.
       const page = renderReportHtml(reportOf(result));
-      expect(page).toContain(`<p class="verdict">Incomplete scan (${result.summary.findings.length} alerts found): the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id)`);
+      expect(page).toContain('<p class="verdict">Incomplete scan: the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id)');
       expect(page).toContain('<h2>Why the scan is incomplete</h2>');
       expect(page).toContain('<h2>Scan coverage</h2>');
       expect(page).toContain('finished, 1 URL left out');

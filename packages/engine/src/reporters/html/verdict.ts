@@ -77,10 +77,7 @@ export function errorTitle(r: RunReport): string {
 
 export function verdict(r: RunReport): string {
   const incomplete = incompleteScan(r);
-  if (incomplete !== null && r.summary?.kind === 'security-scan') {
-    const n = r.summary.findings.length;
-    return `Incomplete scan (${n} alert${n === 1 ? '' : 's'} found): ${incomplete}`;
-  }
+  if (incomplete !== null) return `Incomplete scan: ${incomplete}`;
   if (r.status === 'error') return `The test could not run: ${firstLine(r.error) ?? 'it stopped before finishing'}`;
   if (r.summary) return summaryVerdict(r, r.summary);
   return r.status === 'passed' ? 'Passed' : `Failed${r.error ? `: ${firstLine(r.error)}` : ''}`;
