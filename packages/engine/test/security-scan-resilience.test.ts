@@ -6,7 +6,7 @@ import type { RunReport } from '../src/reporters/types.ts';
 import type { ScanCoverage } from '../src/runners/security-scan/facts.ts';
 import { securityScanRunner } from '../src/runners/security-scan/index.ts';
 import { DEFAULT_WAPITI_MODULES } from '../src/runners/security-scan/wapiti.ts';
-import type { RunnerResult } from '../src/types.ts';
+import type { Finding, RunnerResult } from '../src/types.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
 import { STAND_IN_WAPITI, startTrapSite } from './fixtures/trap-site.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
@@ -16,6 +16,9 @@ function coverageOf(result: RunnerResult): ScanCoverage {
   if (result.summary.kind !== 'security-scan' || !result.summary.coverage) throw new Error(`no scan coverage in ${result.summary.kind}`);
   return result.summary.coverage;
 }
+
+/** wapiti's reflected XSS on `url` (parameter q), whatever rule id and name the findings carry it under. */
+const reflectedXss = (findings: Finding[], url: string) => findings.filter((f) => /^Cross Site Scripting/.test(f.name) && f.url === url && f.param === 'q');
 
 const modulesOf = (coverage: ScanCoverage, url: string) => coverage.targets.find((t) => t.url === url)?.modules;
 const sorted = (list: readonly string[]) => [...list].sort();
@@ -74,9 +77,7 @@ describe('security scan resilience', () => {
 
       // What the modules found is kept: the reflected XSS on /search, found after exec crashed.
       if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
-      expect(result.summary.findings.filter((f) => f.ruleId.startsWith('wapiti:')).map((f) => [f.ruleId, f.url, f.param])).toEqual([
-        ['wapiti:cross-site-scripting', `${site.url}/search`, 'q'],
-      ]);
+      expect(reflectedXss(result.summary.findings, `${site.url}/search`)).toHaveLength(1);
       const saved = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as { coverage: ScanCoverage };
       expect(saved.coverage).toEqual(coverage);
       expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
@@ -114,7 +115,7 @@ describe('security scan resilience', () => {
       expect(sorted(reruns)).toEqual(['blindsql', 'redirect', 'sql', 'xss, permanentxss']);
       expect(sorted(modulesOf(coverage, `${site.url}/search`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
       if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
-      expect(result.summary.findings.some((f) => f.ruleId === 'wapiti:cross-site-scripting' && f.url === `${site.url}/search`)).toBe(true);
+      expect(reflectedXss(result.summary.findings, `${site.url}/search`)).toHaveLength(1);
     } finally {
       await site.close();
     }
@@ -122,7 +123,8 @@ describe('security scan resilience', () => {
 
   it('a clean scan of the planted site attacks every URL with every module, finds its XSS and is complete', async () => {
     const ctx = await makeContext();
-    const result = await securityScanRunner.run(testOf('security-scan', { maxScanSeconds: 60 }), localTarget(planted.url), ctx);
+    // Thresholds that let the planted flaws pass: a complete scan passes or fails on its findings alone.
+    const result = await securityScanRunner.run(testOf('security-scan', { maxScanSeconds: 60 }, { thresholds: { maxHigh: 99 } }), localTarget(planted.url), ctx);
     const coverage = coverageOf(result);
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('passed');
@@ -134,9 +136,7 @@ describe('security scan resilience', () => {
       ['GET', `${planted.url}/a11y`, ['q'], sorted(DEFAULT_WAPITI_MODULES)],
     ]);
     if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
-    expect(result.summary.findings.filter((f) => f.ruleId.startsWith('wapiti:')).map((f) => [f.ruleId, f.url, f.param])).toEqual([
-      ['wapiti:cross-site-scripting', `${planted.url}/search`, 'q'],
-    ]);
+    expect(reflectedXss(result.summary.findings, `${planted.url}/search`)).toHaveLength(1);
     const page = renderReportHtml(reportOf(result));
     expect(page).toContain('<h2>Scan coverage</h2>');
     expect(page).toContain('Every attack module ran to the end on every URL and form the scanner found.');
