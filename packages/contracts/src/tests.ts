@@ -176,3 +176,10 @@ export const targetOriginRequest = z.object({
   origin: text('origin').min(1, { error: 'origin is required' }).max(300, { error: 'origin must be at most 300 characters' }),
 });
 export const targetOriginsResponse = z.object({ website: z.string(), origins: z.array(z.string()) });
+
+/**
+ * How the error of a security scan that ran but could not attack everything begins (a scanner module crashed):
+ * the portal shows it as an incomplete scan, not as a test that could not run.
+ */
+export const SCAN_INCOMPLETE_ERROR = 'The scan is incomplete';
+export const isIncompleteScanError = (error: string | null | undefined): boolean => Boolean(error?.startsWith(SCAN_INCOMPLETE_ERROR));

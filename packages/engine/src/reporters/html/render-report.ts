@@ -9,10 +9,11 @@ import { casesBody } from './kind-cases.ts';
 import { falsePositivesBody, findingsBody, mobileAppBody, riskCards } from './kind-findings.ts';
 import { lighthouseBody } from './kind-lighthouse.ts';
 import { loadBody } from './kind-load.ts';
+import { scanCoverageBody } from './kind-scan-coverage.ts';
 import { card, cards, pre, section } from './parts.ts';
 import type { RenderOptions } from './render-options.ts';
 import { REPORT_STYLE } from './styles.ts';
-import { KIND_LABELS, verdict } from './verdict.ts';
+import { errorTitle, KIND_LABELS, verdict } from './verdict.ts';
 
 export function page(title: string, body: string): string {
   return (
@@ -55,7 +56,7 @@ function looseScreenshots(r: RunReport, opts: RenderOptions): string {
 export function kindBody(r: RunReport, opts: RenderOptions): string {
   const parts: string[] = [];
   const s = r.summary;
-  if (r.error) parts.push(section(r.status === 'error' ? 'Why the test could not run' : 'Error', pre(r.error)));
+  if (r.error) parts.push(section(errorTitle(r), pre(r.error)));
   if (!s) return parts.join('');
   switch (s.kind) {
     case 'browser':
@@ -79,6 +80,7 @@ export function kindBody(r: RunReport, opts: RenderOptions): string {
         cards(riskCards(s.findings, r.falsePositives ?? [], 'alert')),
         findingsBody(s.findings, opts, 'Alerts by rule'),
         falsePositivesBody(r.falsePositives ?? [], opts),
+        scanCoverageBody(s.coverage),
       );
       break;
     case 'mobile-static':

@@ -63,7 +63,22 @@ function summaryVerdict(r: RunReport, s: RunnerSummary): string {
   }
 }
 
+/** A security scan that ran but did not attack everything it should have (docs/decisions/0058). */
+function incompleteScan(r: RunReport): string | null {
+  const s = r.summary;
+  if (r.status !== 'error' || s?.kind !== 'security-scan' || !s.coverage || s.coverage.complete) return null;
+  return s.coverage.incomplete ?? 'part of the site was not attacked';
+}
+
+/** The title over a run's error. */
+export function errorTitle(r: RunReport): string {
+  if (incompleteScan(r) !== null) return 'Why the scan is incomplete';
+  return r.status === 'error' ? 'Why the test could not run' : 'Error';
+}
+
 export function verdict(r: RunReport): string {
+  const incomplete = incompleteScan(r);
+  if (incomplete !== null) return `Incomplete scan: ${incomplete}`;
   if (r.status === 'error') return `The test could not run: ${firstLine(r.error) ?? 'it stopped before finishing'}`;
   if (r.summary) return summaryVerdict(r, r.summary);
   return r.status === 'passed' ? 'Passed' : `Failed${r.error ? `: ${firstLine(r.error)}` : ''}`;
@@ -72,6 +87,7 @@ export function verdict(r: RunReport): string {
 /** One figure for the run report's table: what a reader would ask first about this kind. */
 export function keyFigure(r: RunReport): string {
   const s = r.summary;
+  if (incompleteScan(r) !== null && s?.kind === 'security-scan') return `incomplete${s.findings.length ? `: ${riskList(s.findings)}` : ''}`;
   if (r.status === 'error') return 'could not run';
   if (!s) return '–';
   switch (s.kind) {

@@ -1,16 +1,67 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 import type { Finding } from '../../types.ts';
 
+/** How far one wapiti attack module got. */
+export interface ScanModuleCoverage {
+  /** wapiti's module name, e.g. `xss`. */
+  name: string;
+  /**
+   * `finished`: it went through every URL it was given (some may have been left out after a crash, see errors);
+   * `crashed`: it crashed and was not run again; `time-limit`: it stopped at its share of the scan time;
+   * `not-run`: it never started.
+   */
+  status: 'finished' | 'crashed' | 'time-limit' | 'not-run';
+  /** wapiti processes it ran in (1, or more when it was run again after a crash). */
+  runs: number;
+  /** URLs and forms with parameters it attacked to the end. */
+  attacked: number;
+}
+
+/** One thing that went wrong in a module. */
+export interface ScanModuleError {
+  module: string;
+  /** What wapiti said, e.g. "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 in position 0". */
+  error: string;
+  /** The request it was attacking when it crashed, when known. */
+  method?: string;
+  url?: string;
+  params?: string[];
+  /** The module was run again with that URL left out. */
+  retried: boolean;
+}
+
+/** What the active scan covered: the modules, the URLs and parameters each attacked, and what went wrong. */
+export interface ScanCoverage {
+  complete: boolean;
+  /** Why the scan is incomplete, in words (starts lower case), when it is. */
+  incomplete?: string;
+  modules: ScanModuleCoverage[];
+  /**
+   * The crawl stopped at the scan's time limit: the modules attacked what it had found by then. Shown, but not
+   * incomplete: the limit is the test's own setting (maxScanSeconds), like maxPages.
+   */
+  crawlStoppedAtTimeLimit?: boolean;
+  /** Every URL and form with parameters wapiti found, and the modules that attacked it to the end. */
+  targets: { method: string; url: string; params: string[]; modules: string[] }[];
+  errors: ScanModuleError[];
+}
+
+/**
+ * `scan_incomplete`: a module crashed, ran out of time or never started, so part of the site was not attacked.
+ * Not retried: the crash comes from the site's answer to a payload and repeats; the run already ran the module
+ * again around the request that broke it.
+ */
 export const facts = defineKind(
   'security-scan',
   // wapiti runs the active attacks only: a scan with `active: false` (passive checks only) needs none.
   { timeLimitSeconds: 900, typicalSeconds: 10, engines: ['wapiti'], enginesFor: (options) => (options.active === false ? [] : ['wapiti']) },
   () => ({ kind: 'security-scan', findings: [] }),
+  { scan_incomplete: { retried: false } },
 );
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.
 declare module '../../types.ts' {
   interface KindSummaries {
-    'security-scan': { kind: 'security-scan'; findings: Finding[] };
+    'security-scan': { kind: 'security-scan'; findings: Finding[]; coverage?: ScanCoverage };
   }
 }

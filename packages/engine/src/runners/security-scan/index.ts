@@ -1,14 +1,15 @@
+import { SCAN_INCOMPLETE_ERROR } from '@fullstop/contracts';
 import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { countAlerts, groupAlerts } from '../../lib/alerts.ts';
 import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
-import { writeJsonArtifact } from '../../lib/result.ts';
+import { NO_TOTALS, writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, Finding } from '../../types.ts';
 import { securityScanInput } from './options.ts';
 import { passiveFindings } from './passive-rules.ts';
 import { runWapiti } from './wapiti.ts';
-import { facts } from './facts.ts';
+import { facts, type ScanCoverage } from './facts.ts';
 
 /** One finding per rule, URL and parameter: the identity false-positive marks match on. */
 function dedupe(findings: Finding[]): Finding[] {
@@ -33,6 +34,7 @@ export const securityScanRunner = defineRunner({
     const artifacts: Artifact[] = [];
     let active: Finding[] = [];
     let wapitiNote: Record<string, unknown> | undefined;
+    let coverage: ScanCoverage | undefined;
     if (options.active) {
       const start = await guard.check(options.pages[0] ?? '/');
       const proxy = await startPolicyProxy(guard);
@@ -54,12 +56,12 @@ export const securityScanRunner = defineRunner({
       }
       if (proxy.refused.size > 0) ctx.log('wapiti requests refused by the target policy', { urls: [...proxy.refused].slice(0, 20) });
       active = wapiti.findings;
+      coverage = wapiti.coverage;
       wapitiNote = { exitCode: wapiti.exitCode, timedOut: wapiti.timedOut, findings: active.length };
-      artifacts.push(
-        { path: 'wapiti/report.json', kind: 'json', contentType: 'application/json', label: 'Wapiti report' },
-        { path: 'wapiti/wapiti.log', kind: 'log', contentType: 'text/plain', label: 'Wapiti log' },
-      );
-      ctx.progress?.({ done: 2, total: 2, message: 'active scan done' });
+      if (wapiti.reportPath) artifacts.push({ path: 'wapiti/report.json', kind: 'json', contentType: 'application/json', label: 'Wapiti report' });
+      artifacts.push({ path: 'wapiti/wapiti.log', kind: 'log', contentType: 'text/plain', label: 'Wapiti log' });
+      if (!coverage.complete) ctx.log('the active scan is incomplete', { why: coverage.incomplete });
+      ctx.progress?.({ done: 2, total: 2, message: coverage.complete ? 'active scan done' : 'active scan incomplete' });
     }
 
     // The summary keeps every instance (false-positive marks match them one by one); counts and thresholds are
@@ -67,7 +69,7 @@ export const securityScanRunner = defineRunner({
     const findings = dedupe([...passive, ...active]);
     const { 'False Positives': _none, ...counts } = countAlerts(findings);
     const over = risksOverThresholds(counts, thresholds);
-    const summary = { kind: 'security-scan' as const, findings };
+    const summary = { kind: 'security-scan' as const, findings, ...(coverage ? { coverage } : {}) };
     const alerts = groupAlerts(findings).map(({ instances, ...alert }) => ({
       ...alert,
       instances: instances.map((f) => ({ url: f.url ?? null, param: f.param ?? null, evidence: f.evidence ?? null })),
@@ -76,10 +78,21 @@ export const securityScanRunner = defineRunner({
       await writeJsonArtifact(
         ctx,
         'security-scan/findings.json',
-        { counts, instanceCounts: countByRisk(findings), alerts, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote },
+        { counts, instanceCounts: countByRisk(findings), alerts, pages: crawl.responses.map((r) => r.url), crawlErrors: crawl.errors, wapiti: wapitiNote, ...(coverage ? { coverage } : {}) },
         'Security scan findings',
       ),
     );
+    // Part of the site was not attacked: whatever was found, the scan cannot pass (docs/decisions/0058).
+    if (coverage && !coverage.complete) {
+      return {
+        status: 'error',
+        totals: NO_TOTALS,
+        summary,
+        artifacts,
+        error: `${SCAN_INCOMPLETE_ERROR}: ${coverage.incomplete}.`,
+        errorCode: 'scan_incomplete',
+      };
+    }
     const passed = over.length === 0;
     return {
       status: passed ? 'passed' : 'failed',

@@ -45,6 +45,19 @@ export function isTerminal(status: string): boolean {
 
 export const ZERO_TOTALS: RunTotals = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 };
 
+/** A security scan that ran but could not attack everything (a scanner module crashed): not "could not run". */
+export function isIncompleteScan(test: Pick<RunTestRow, 'kind' | 'status' | 'summary'>): boolean {
+  return test.status === 'error' && test.summary?.kind === 'security-scan' && test.summary.coverage?.complete === false;
+}
+
+/** "2 failed, 1 scan incomplete, 1 could not run": what did not pass, in words. */
+function notPassedText(failed: number, tests: RunTestRow[]): string {
+  const incomplete = tests.filter(isIncompleteScan).length;
+  const couldNot = tests.filter((t) => t.status === 'error').length - incomplete;
+  const parts = [`${failed} failed`, ...(incomplete > 0 ? [`${incomplete} ${incomplete === 1 ? 'scan' : 'scans'} incomplete`] : []), `${couldNot} could not run`];
+  return parts.join(', ');
+}
+
 /** A run's outcome in the shape `?wait=true` and `fullstop run --wait` answer. */
 export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultResponse {
   const totals = run.totals ?? ZERO_TOTALS;
@@ -55,7 +68,7 @@ export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultRes
     ? `${what}: still running (run ${run.id})`
     : passed
       ? `${what} passed: ${totals.passedTests} of ${totals.totalTests} checks passed`
-      : `${what} ${run.status}: ${totals.failedTests} failed, ${run.tests.filter((t) => t.status === 'error').length} could not run`;
+      : `${what} ${run.status}: ${notPassedText(totals.failedTests, run.tests)}`;
   return {
     message,
     runId: run.id,

@@ -1,4 +1,4 @@
-import type { RunStatus } from '@fullstop/contracts';
+import { isIncompleteScanError, type RunStatus } from '@fullstop/contracts';
 import './run-status-badge.css';
 
 /** A run's or a test's status in words; "error" means the test could not run at all (target down, crash). */
@@ -11,7 +11,12 @@ export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   cancelled: 'Cancelled',
 };
 
+/** A test's status in words, given its error: a scan that ran but could not attack everything is "Incomplete scan". */
+export function testStatusWords(status: RunStatus, error?: string | null): string {
+  return status === 'error' && isIncompleteScanError(error) ? 'Incomplete scan' : RUN_STATUS_WORDS[status];
+}
+
 /** A status as a coloured pill that also says it in words, so colour is never the only signal. */
-export function RunStatusBadge({ status, label }: { status: RunStatus; label?: string }) {
-  return <span className={`run-status run-status--${status}`}>{label ?? RUN_STATUS_WORDS[status]}</span>;
+export function RunStatusBadge({ status, label, error }: { status: RunStatus; label?: string; error?: string | null }) {
+  return <span className={`run-status run-status--${status}`}>{label ?? testStatusWords(status, error)}</span>;
 }

@@ -34,7 +34,7 @@ export function FailingTestsCard({ failing, onOpenReport }: FailingTestsCardProp
                 </span>
               </span>
               <span className="home-failing__actions">
-                <RunStatusBadge status={test.status} />
+                <RunStatusBadge status={test.status} error={test.error} />
                 {test.reportFormats.includes('html') && (
                   <button
                     type="button"

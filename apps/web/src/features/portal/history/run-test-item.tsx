@@ -24,7 +24,7 @@ export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
     <li className="history-test">
       <div className="history-test__head">
         <h3 className="history-test__name">{test.testName}</h3>
-        <Verdict status={test.status} />
+        <Verdict status={test.status} error={test.error} />
       </div>
       <p className="history-test__facts">
         <span>{test.group}</span>

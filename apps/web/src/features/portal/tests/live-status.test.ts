@@ -12,6 +12,9 @@ describe('tests page texts', () => {
       'Passed: 3 passed, 0 failed, 0 skipped',
     );
     expect(describeLiveTest({ ...base, status: 'error', error: 'Target unreachable' })).toBe('Could not run: Target unreachable');
+    // A scan that ran but could not attack everything is not one that could not run.
+    const why = 'The scan is incomplete: the exec module crashed (UnicodeDecodeError) on GET /crash.';
+    expect(describeLiveTest({ ...base, status: 'error', error: why })).toBe(`Incomplete scan: ${why}`);
     expect(describeLiveTest({ ...base, status: 'cancelled' })).toBe('Cancelled');
   });
 

@@ -1,7 +1,7 @@
 import { eventsTokenResponse, testEvent, testEventsSnapshot, type TestEvent } from '@fullstop/contracts';
 import { useEffect, useState } from 'react';
 import { http } from '@/lib/http-client.ts';
-import { RUN_STATUS_WORDS } from '../components/run-status-badge.tsx';
+import { testStatusWords } from '../components/run-status-badge.tsx';
 
 /**
  * The engine's `test` event (GET /test/events): the page shows its status, progress, totals and error; the run
@@ -84,6 +84,6 @@ export function liveTestDetails(test: Omit<LiveTest, 'runId' | 'runTestId'>): st
 /** One line a person can read: what the test is doing now, or how its last run ended. */
 export function describeLiveTest(test: Omit<LiveTest, 'runId' | 'runTestId'>): string {
   const details = liveTestDetails(test);
-  const word = RUN_STATUS_WORDS[test.status];
+  const word = testStatusWords(test.status, test.error);
   return details ? `${word}: ${details}` : word;
 }

@@ -1,7 +1,7 @@
 import type { TestLatestResult } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { formatRunDate } from '@/lib/format-date.ts';
-import { RUN_STATUS_WORDS, RunStatusBadge } from '../components/run-status-badge.tsx';
+import { RunStatusBadge, testStatusWords } from '../components/run-status-badge.tsx';
 import { liveTestDetails, type LiveTest } from './live-status.ts';
 
 interface TestRowProps {
@@ -42,7 +42,7 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
         <span className="portal-row__name">{testName}</span>
         {status ? (
           <span className="test-row__status" data-testid="live-status" aria-live="polite">
-            <RunStatusBadge status={status.status} />
+            <RunStatusBadge status={status.status} error={status.error} />
             {details && (
               <>
                 <span className="visually-hidden">: </span>
@@ -55,7 +55,7 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
         )}
         {latest && (
           <span className="test-row__meta" data-testid="last-result">
-            {previous && <span>Last result: {RUN_STATUS_WORDS[latest.status]}</span>}
+            {previous && <span>Last result: {testStatusWords(latest.status, latest.error)}</span>}
             {latest.finishedAt && (
               <time dateTime={latest.finishedAt} title={latest.finishedAt}>
                 {formatRunDate(latest.finishedAt)}
