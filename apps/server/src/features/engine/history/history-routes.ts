@@ -18,7 +18,7 @@ import { noStore } from '../../auth/no-store.ts';
 import type { EngineDeps } from '../deps.ts';
 import { serveReport } from '../reports/report-service.ts';
 import { runHistory, runHistoryDetail as detailOf } from './history-service.ts';
-import { openRunTestReport, runTestReportLink, viewTokenOf } from './run-test-reports.ts';
+import { openRunTestReport, type RunTestReportRef, runTestReportLink, viewTokenOf } from './run-test-reports.ts';
 
 /** The client's run history: pages of runs, one run with what changed since before, and that run's reports. */
 export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
@@ -45,60 +45,37 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.post(
-      '/test/history/:runId/tests/:runTestId/report/:format/link',
-      {
-        preHandler: app.authenticate,
-        onSend: noStore,
-        schema: { tags: ['tests'], summary: 'A short-lived address that shows this run’s report of one test in a tab of its own', params: historyReportParams, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) } },
-      },
-      async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params, request.query),
-    );
-
-    app.get(
-      '/test/history/:runId/tests/:runTestId/report/:format/view',
-      {
-        schema: {
-          tags: ['tests'],
-          summary: 'This run’s report of one test, shown under the reports’ sandbox policy; the token comes from its link',
-          params: historyReportParams,
-          querystring: reportViewQuery,
-          response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
+    // A run's own report of one test, and the report of the whole run (Run all): each a link route and a view route.
+    const reportRoutes = (base: string, params: typeof historyReportParams | typeof historyRunReportParams, what: string) => {
+      app.post(
+        `${base}/link`,
+        {
+          preHandler: app.authenticate,
+          onSend: noStore,
+          schema: { tags: ['tests'], summary: `A short-lived address that shows or downloads ${what}`, params, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) } },
         },
-      },
-      async (request, reply) => {
-        const view = viewTokenOf(app.keys, request.query.token, request.params);
-        if (!view) throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
-        return serveReport(request, reply, await openRunTestReport(deps, view.clientId, request.params), view.reader);
-      },
-    );
-
-    app.post(
-      '/test/history/:runId/report/:format/link',
-      {
-        preHandler: app.authenticate,
-        onSend: noStore,
-        schema: { tags: ['tests'], summary: 'A short-lived address that shows (html) or downloads (pdf) the report of a whole run', params: historyRunReportParams, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) } },
-      },
-      async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params, request.query),
-    );
-
-    app.get(
-      '/test/history/:runId/report/:format/view',
-      {
-        schema: {
-          tags: ['tests'],
-          summary: 'The report of a whole run, shown under the reports’ sandbox policy; the token comes from its link',
-          params: historyRunReportParams,
-          querystring: reportViewQuery,
-          response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
+        async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params as RunTestReportRef, request.query),
+      );
+      app.get(
+        `${base}/view`,
+        {
+          schema: {
+            tags: ['tests'],
+            summary: `${what[0]!.toUpperCase()}${what.slice(1)}, shown under the reports’ sandbox policy; the token comes from its link`,
+            params,
+            querystring: reportViewQuery,
+            response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        const view = viewTokenOf(app.keys, request.query.token, request.params);
-        if (!view) throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
-        return serveReport(request, reply, await openRunTestReport(deps, view.clientId, request.params), view.reader);
-      },
-    );
+        async (request, reply) => {
+          const ref = request.params as RunTestReportRef;
+          const view = viewTokenOf(app.keys, request.query.token, ref);
+          if (!view) throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
+          return serveReport(request, reply, await openRunTestReport(deps, view.clientId, ref), view.reader);
+        },
+      );
+    };
+    reportRoutes('/test/history/:runId/tests/:runTestId/report/:format', historyReportParams, 'this run’s report of one test');
+    reportRoutes('/test/history/:runId/report/:format', historyRunReportParams, 'the report of a whole run (html shown, pdf downloaded)');
   };
 }
