@@ -1,7 +1,7 @@
-import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
+import { crawlSite } from '../../lib/site-crawl.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, Finding } from '../../types.ts';
 import { securityScanInput } from './options.ts';
@@ -24,12 +24,12 @@ export const securityScanRunner = defineRunner({
   schema: securityScanInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     for (const page of options.pages) await guard.check(page);
-    const crawl = await crawlPages(guard, options.pages, { crawl: options.crawl, maxPages: options.maxPages, signal: ctx.signal });
+    const crawl = await crawlSite(guard, ctx, options.pages, { ...options, fetch: true });
     const passive = crawl.responses.flatMap(passiveFindings);
     ctx.log('passive checks done', { pages: crawl.responses.length, findings: passive.length });
     ctx.progress?.({ done: 1, total: options.active ? 2 : 1, message: 'passive checks done' });
 
-    const artifacts: Artifact[] = [];
+    const artifacts: Artifact[] = crawl.artifact ? [crawl.artifact] : [];
     let active: Finding[] = [];
     let wapitiNote: Record<string, unknown> | undefined;
     if (options.active) {
@@ -45,6 +45,7 @@ export const securityScanRunner = defineRunner({
             maxScanSeconds: options.maxScanSeconds,
             excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
             proxyUrl: proxy.url,
+            seedUrls: crawl.seedUrls,
           },
           ctx,
         );

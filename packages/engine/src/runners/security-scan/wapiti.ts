@@ -91,6 +91,8 @@ export interface WapitiOptions {
   excludes: string[];
   /** The policy proxy every wapiti request goes through (`http://127.0.0.1:<port>`). */
   proxyUrl: string;
+  /** Extra start URLs (found by a browser crawl), each passed as -s. */
+  seedUrls?: string[];
 }
 
 /**
@@ -107,6 +109,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   const reportPath = path.join(dir, 'report.json');
   const args = [
     '-u', options.startUrl,
+    ...(options.seedUrls ?? []).flatMap((u) => ['-s', u]),
     '--scope', 'folder',
     '-m', options.modules.join(','),
     '-d', String(options.depth),

@@ -1,0 +1,291 @@
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { RunAbortedError } from '../errors.ts';
+import type { TargetGuard } from '../policy/target-guard.ts';
+import type { RunContext } from '../types.ts';
+import { launchGuardedBrowser, type GuardedBrowser } from './guarded-browser.ts';
+import { errorMessage } from './result.ts';
+
+/** Pages loaded at once (tabs of one browser context). */
+export const CRAWL_TABS = 2;
+/** A page has settled once no request of its own has been open for this long… */
+export const SETTLE_QUIET_MS = 150;
+/** …or after this, whatever it still loads (polling, long requests). */
+export const SETTLE_MAX_MS = 3_000;
+/** One page's load, and each click. */
+export const CRAWL_PAGE_TIMEOUT_MS = 15_000;
+export const CLICK_TIMEOUT_MS = 2_000;
+/** Clicking stops on a page after this many elements or this long. */
+export const MAX_CLICKS_PER_PAGE = 20;
+export const CLICKS_PER_PAGE_MS = 15_000;
+/** A visit that takes longer than this (a page stuck in a busy loop) has its tab closed. */
+export const VISIT_MAX_MS = 60_000;
+export const MAX_LINKS_PER_PAGE = 1_000;
+export const MAX_ENDPOINTS = 500;
+
+/**
+ * Elements a user clicks that may route without being links. Links (`a[href]`) are followed by their address;
+ * elements inside a form, disabled ones and ones whose text says they change or end something are never clicked.
+ */
+const CLICKABLE = 'button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], [onclick], [data-href], [data-to], [data-route]';
+const NEVER_CLICK = /log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|purchase|buy|order|checkout|submit|send|reset/i;
+/** Elements repeated on every page: clicked on the first page only. */
+const LAYOUT = 'header, nav, footer, [role="navigation"], [role="banner"], [role="contentinfo"]';
+/** Files, not pages: a browser would download them. */
+const FILE_PATH = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|apk|ipa|msi|iso|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|wav|woff2?|ttf|csv|xlsx?|docx?|pptx?)$/i;
+
+export type FoundBy = 'start' | 'link' | 'route' | 'click';
+
+export interface CrawledPage {
+  url: string;
+  /** How it was found: a start page, a link's address, a client-side route taken while a page loaded, or a click. */
+  foundBy: FoundBy;
+  /** The document's status when the crawler loaded it; null when it was not loaded (the budget ran out) or failed. */
+  status: number | null;
+}
+
+export interface CrawledEndpoint {
+  method: string;
+  url: string;
+}
+
+export interface BrowserCrawlResult {
+  /** Same-origin pages, in the order found (breadth first), at most maxPages. */
+  pages: CrawledPage[];
+  /** XHR and fetch calls the pages made to the target's origins, deduplicated by method and URL. */
+  endpoints: CrawledEndpoint[];
+  errors: { url: string; error: string }[];
+  /** URLs the policy proxy refused while crawling (pages and calls to origins the target may not reach). */
+  refused: string[];
+  /** The time budget ran out before every page found was loaded. */
+  budgetReached: boolean;
+  durationMs: number;
+}
+
+export interface BrowserCrawlOptions {
+  maxPages: number;
+  budgetMs: number;
+  /** Paths (or same-origin URLs) never loaded, e.g. /logout: a page whose path starts with one is left out. */
+  exclude?: string[];
+  tabs?: number;
+  /** A browser the caller launched (and closes); unset: one is launched and closed here. */
+  browser?: GuardedBrowser;
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Crawls the target's website the way a user goes through it: Chromium (through the policy proxy, so a refused
+ * origin is never reached) loads each page, waits for its scripts and data calls to settle, follows the links
+ * that exist once it has rendered, records the client-side routes it takes (history.pushState) and clicks the
+ * elements that route without being links (each route found is then loaded by its address). Breadth first, same
+ * origin, at most `maxPages` pages, within `budgetMs`; the XHR/fetch calls of every page are kept as endpoints.
+ */
+export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: string[], options: BrowserCrawlOptions): Promise<BrowserCrawlResult> {
+  const started = performance.now();
+  const origin = guard.baseUrl.origin;
+  const excluded = (options.exclude ?? []).map((x) => new URL(x, guard.baseUrl)).filter((u) => u.origin === origin).map((u) => u.pathname);
+
+  const normalize = (raw: string, base?: string): string | null => {
+    let url: URL;
+    try {
+      url = new URL(raw, base ?? guard.baseUrl);
+    } catch {
+      return null;
+    }
+    if (url.origin !== origin || FILE_PATH.test(url.pathname)) return null;
+    if (excluded.some((x) => url.pathname.startsWith(x))) return null;
+    url.hash = '';
+    return url.href;
+  };
+
+  const pages: CrawledPage[] = [];
+  const byUrl = new Map<string, CrawledPage>();
+  const queue: CrawledPage[] = [];
+  const endpoints = new Map<string, CrawledEndpoint>();
+  const errors: { url: string; error: string }[] = [];
+  const clickedLayout = new Set<string>();
+  const waiting: (() => void)[] = [];
+  const wake = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+
+  const found = (raw: string, foundBy: FoundBy, base?: string) => {
+    const url = normalize(raw, base);
+    if (url === null || byUrl.has(url) || pages.length >= options.maxPages) return;
+    const page: CrawledPage = { url, foundBy, status: null };
+    byUrl.set(url, page);
+    pages.push(page);
+    queue.push(page);
+    wake();
+  };
+  for (const s of start) found(s, 'start');
+
+  const own = options.browser ?? (await launchGuardedBrowser(guard, ctx));
+  let context: BrowserContext | undefined;
+  let budgetReached = false;
+  let stopped = false;
+  let active = 0;
+  const stop = () => {
+    stopped = true;
+    wake();
+    void context?.close().catch(() => undefined);
+  };
+  const budget = setTimeout(() => {
+    if (queue.length > 0 || active > 0) budgetReached = true;
+    stop();
+  }, options.budgetMs);
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  // Cancelled while Chromium started: its own abort listener came too late to fire.
+  if (ctx.signal.aborted) stop();
+
+  const visit = async (item: CrawledPage) => {
+    if (!context) return;
+    let page: Page;
+    try {
+      page = await context.newPage();
+    } catch (error) {
+      if (!stopped) errors.push({ url: item.url, error: errorMessage(error) });
+      return;
+    }
+    const open = new Set<Request>();
+    let lastActivity = performance.now();
+    let cause: FoundBy = 'route';
+    page.setDefaultTimeout(CRAWL_PAGE_TIMEOUT_MS);
+    page.on('request', (request) => {
+      if (request.frame() !== page.mainFrame() && request.resourceType() === 'document') return;
+      open.add(request);
+      lastActivity = performance.now();
+      const type = request.resourceType();
+      if ((type === 'xhr' || type === 'fetch') && endpoints.size < MAX_ENDPOINTS) {
+        const url = new URL(request.url());
+        url.hash = '';
+        if (guard.origins.includes(url.origin)) {
+          const method = request.method();
+          endpoints.set(`${method} ${url.href}`, { method, url: url.href });
+        }
+      }
+    });
+    const settled = (request: Request) => {
+      open.delete(request);
+      lastActivity = performance.now();
+    };
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) found(frame.url(), cause);
+    });
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on('popup', (popup) => void popup.close().catch(() => undefined));
+    page.on('download', (download) => void download.cancel().catch(() => undefined));
+
+    const settle = async () => {
+      const until = performance.now() + SETTLE_MAX_MS;
+      while (!stopped && performance.now() < until) {
+        if (open.size === 0 && performance.now() - lastActivity >= SETTLE_QUIET_MS) return;
+        await pause(25, ctx.signal);
+      }
+    };
+    const watchdog = setTimeout(() => void page.close().catch(() => undefined), VISIT_MAX_MS);
+    try {
+      const response = await page.goto(item.url, { waitUntil: 'load' });
+      item.status = response?.status() ?? null;
+      if (!(response?.headers()['content-type'] ?? 'text/html').includes('html')) return;
+      await settle();
+      const links = await page.$$eval('a[href], area[href]', (els, max) => els.slice(0, max).map((e) => (e as HTMLAnchorElement).href), MAX_LINKS_PER_PAGE);
+      for (const link of links) found(link, 'link');
+      cause = 'click';
+      await clickRoutes(page, item.url, settle);
+    } catch (error) {
+      if (!stopped && !page.isClosed()) errors.push({ url: item.url, error: errorMessage(error) });
+      else if (!stopped) errors.push({ url: item.url, error: `gave up after ${VISIT_MAX_MS / 1000} s` });
+    } finally {
+      clearTimeout(watchdog);
+      await page.close().catch(() => undefined);
+    }
+  };
+
+  /** Clicks each element that may route; one that changed the address is undone (back, or the page again). */
+  const clickRoutes = async (page: Page, url: string, settle: () => Promise<void>) => {
+    const until = performance.now() + CLICKS_PER_PAGE_MS;
+    const candidates = await page.$$eval(
+      CLICKABLE,
+      (els, args) =>
+        els.flatMap((e, index) => {
+          const el = e as HTMLElement;
+          const rect = el.getBoundingClientRect();
+          const text = (el.innerText || el.getAttribute('aria-label') || '').trim();
+          if ((el.tagName === 'A' && el.hasAttribute('href')) || el.closest('form') || el.hasAttribute('disabled')) return [];
+          if (el.getAttribute('aria-disabled') === 'true' || rect.width === 0 || rect.height === 0) return [];
+          if (new RegExp(args.never, 'i').test(text)) return [];
+          return [{ index, layout: el.closest(args.layout) !== null, key: el.outerHTML.slice(0, 300) }];
+        }),
+      { never: NEVER_CLICK.source, layout: LAYOUT },
+    );
+    let clicks = 0;
+    for (const candidate of candidates) {
+      if (stopped || clicks >= MAX_CLICKS_PER_PAGE || performance.now() > until) return;
+      if (candidate.layout) {
+        if (clickedLayout.has(candidate.key)) continue;
+        clickedLayout.add(candidate.key);
+      }
+      clicks++;
+      try {
+        await page.locator(CLICKABLE).nth(candidate.index).click({ timeout: CLICK_TIMEOUT_MS });
+      } catch {
+        continue;
+      }
+      await settle();
+      if (normalize(page.url()) === url) continue;
+      // The click went somewhere (framenavigated recorded it): come back before the next one.
+      await page.goBack({ timeout: CLICK_TIMEOUT_MS }).catch(() => null);
+      if (page.url() !== url) await page.goto(url, { waitUntil: 'load' });
+      await settle();
+    }
+  };
+
+  try {
+    if (!stopped) {
+      context = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
+    }
+    // A tab with nothing to load waits for the next page found, or for the last visit to end.
+    const tabs = Array.from({ length: Math.max(1, options.tabs ?? CRAWL_TABS) }, async () => {
+      while (!stopped) {
+        const item = queue.shift();
+        if (!item) {
+          if (active === 0) return;
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
+        active++;
+        try {
+          await visit(item);
+        } finally {
+          active--;
+          if (active === 0) wake();
+        }
+      }
+    });
+    await Promise.all(tabs);
+  } finally {
+    clearTimeout(budget);
+    ctx.signal.removeEventListener('abort', stop);
+    await context?.close().catch(() => undefined);
+    if (!options.browser) await own.close();
+  }
+  if (ctx.signal.aborted) throw new RunAbortedError();
+  const refused = [...own.proxy.refused];
+  const durationMs = performance.now() - started;
+  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.length, budgetReached, ms: Math.round(durationMs) });
+  return { pages, endpoints: [...endpoints.values()], errors, refused, budgetReached, durationMs };
+}
