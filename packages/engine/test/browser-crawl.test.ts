@@ -88,6 +88,10 @@ describe('browser crawl', () => {
 });
 
 describe('runners with crawl: "browser"', () => {
+  // Fewer routes: each is tested again by the runner (axe on every page).
+  const spa = serverForSuite(() => startSpaServer({ routes: 10 }));
+  const abs = (p: string) => new URL(p, spa.url).href;
+
   it('accessibility tests every route, and reports the violation only a client-side route shows', async () => {
     const result = await accessibilityRunner.run(testOf('accessibility', { crawl: 'browser', maxPages: 50 }), localTarget(spa.url), await makeContext());
     expect(result.error).toBeUndefined();

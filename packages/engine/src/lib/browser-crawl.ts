@@ -33,6 +33,49 @@ const LAYOUT = 'header, nav, footer, [role="navigation"], [role="banner"], [role
 /** Files, not pages: a browser would download them. */
 const FILE_PATH = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|apk|ipa|msi|iso|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|wav|woff2?|ttf|csv|xlsx?|docx?|pptx?)$/i;
 
+/**
+ * Added to every page before its scripts: counts the fetch and XHR calls in flight and notes the last time one
+ * started or ended or the document changed. Hidden (not enumerable); the page's calls behave as before.
+ */
+const TRACK_ACTIVITY = `(() => {
+  const state = { pending: 0, last: performance.now() };
+  const touch = () => { state.last = performance.now(); };
+  Object.defineProperty(window, '__fullstopCrawl', { value: state });
+  const started = () => { state.pending++; touch(); };
+  const ended = () => { state.pending--; touch(); };
+  if (typeof window.fetch === 'function') {
+    const original = window.fetch;
+    window.fetch = function (...args) {
+      started();
+      const call = original.apply(this, args);
+      call.then(ended, ended);
+      return call;
+    };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    started();
+    this.addEventListener('loadend', ended, { once: true });
+    return send.apply(this, args);
+  };
+  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`;
+
+/** In the page: resolves true once no call is pending and nothing changed for `quietMs`, false after `maxMs`. */
+function PAGE_QUIET({ quietMs, maxMs }: { quietMs: number; maxMs: number }): Promise<boolean> {
+  const state = (window as unknown as { __fullstopCrawl?: { pending: number; last: number } }).__fullstopCrawl;
+  if (!state) return Promise.resolve(true);
+  const until = performance.now() + maxMs;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (state.pending <= 0 && performance.now() - state.last >= quietMs) resolve(true);
+      else if (performance.now() >= until) resolve(false);
+      else setTimeout(check, 20);
+    };
+    check();
+  });
+}
+
 export type FoundBy = 'start' | 'link' | 'route' | 'click';
 
 export interface CrawledPage {
@@ -149,23 +192,23 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   // Cancelled while Chromium started: its own abort listener came too late to fire.
   if (ctx.signal.aborted) stop();
 
-  const visit = async (item: CrawledPage) => {
-    if (!context) return;
-    let page: Page;
-    try {
-      page = await context.newPage();
-    } catch (error) {
-      if (!stopped) errors.push({ url: item.url, error: errorMessage(error) });
-      return;
-    }
-    const open = new Set<Request>();
-    let lastActivity = performance.now();
-    let cause: FoundBy = 'route';
+  /** A tab reused from page to page (a new tab costs more than the page's own load); its listeners read `visit`. */
+  interface Tab {
+    page: Page;
+    /** The current visit's requests still open, and when one last started or ended. */
+    open: Set<Request>;
+    lastActivity: number;
+    /** What a client-side route taken now counts as found by. */
+    cause: FoundBy;
+  }
+
+  const openTab = async (browserContext: BrowserContext): Promise<Tab> => {
+    const page = await browserContext.newPage();
+    const tab: Tab = { page, open: new Set(), lastActivity: performance.now(), cause: 'route' };
     page.setDefaultTimeout(CRAWL_PAGE_TIMEOUT_MS);
     page.on('request', (request) => {
-      if (request.frame() !== page.mainFrame() && request.resourceType() === 'document') return;
-      open.add(request);
-      lastActivity = performance.now();
+      tab.open.add(request);
+      tab.lastActivity = performance.now();
       const type = request.resourceType();
       if ((type === 'xhr' || type === 'fetch') && endpoints.size < MAX_ENDPOINTS) {
         const url = new URL(request.url());
@@ -177,46 +220,63 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       }
     });
     const settled = (request: Request) => {
-      open.delete(request);
-      lastActivity = performance.now();
+      if (tab.open.delete(request)) tab.lastActivity = performance.now();
     };
     page.on('requestfinished', settled);
     page.on('requestfailed', settled);
     page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) found(frame.url(), cause);
+      if (frame === page.mainFrame()) found(frame.url(), tab.cause);
     });
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // A "leave this page?" prompt is answered yes, so the next page loads; other dialogs are dismissed.
+    page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
     page.on('popup', (popup) => void popup.close().catch(() => undefined));
     page.on('download', (download) => void download.cancel().catch(() => undefined));
+    return tab;
+  };
 
-    const settle = async () => {
-      const until = performance.now() + SETTLE_MAX_MS;
-      while (!stopped && performance.now() < until) {
-        if (open.size === 0 && performance.now() - lastActivity >= SETTLE_QUIET_MS) return;
+  /**
+   * Until the page has been quiet for SETTLE_QUIET_MS: no request open (as the browser reports them) and, on the
+   * page's own clock, no fetch/XHR pending and no change to the document (its scripts rendered what they fetched).
+   * Both: the browser's events arrive late on a busy machine, and the page's count misses other loads.
+   */
+  const settle = async (tab: Tab) => {
+    const until = performance.now() + SETTLE_MAX_MS;
+    while (!stopped && performance.now() < until) {
+      if (tab.open.size > 0 || performance.now() - tab.lastActivity < SETTLE_QUIET_MS) {
         await pause(25, ctx.signal);
+        continue;
       }
-    };
+      const quietInPage = await tab.page
+        .evaluate(PAGE_QUIET, { quietMs: SETTLE_QUIET_MS, maxMs: Math.max(0, until - performance.now()) })
+        .catch(() => true);
+      if (quietInPage && tab.open.size === 0) return;
+    }
+  };
+
+  const visit = async (tab: Tab, item: CrawledPage) => {
+    const { page } = tab;
+    tab.open = new Set();
+    tab.cause = 'route';
     const watchdog = setTimeout(() => void page.close().catch(() => undefined), VISIT_MAX_MS);
     try {
-      const response = await page.goto(item.url, { waitUntil: 'load' });
+      const response = await page.goto(item.url, { waitUntil: 'domcontentloaded' });
       item.status = response?.status() ?? null;
       if (!(response?.headers()['content-type'] ?? 'text/html').includes('html')) return;
-      await settle();
+      await settle(tab);
       const links = await page.$$eval('a[href], area[href]', (els, max) => els.slice(0, max).map((e) => (e as HTMLAnchorElement).href), MAX_LINKS_PER_PAGE);
       for (const link of links) found(link, 'link');
-      cause = 'click';
-      await clickRoutes(page, item.url, settle);
+      tab.cause = 'click';
+      await clickRoutes(tab, item.url);
     } catch (error) {
-      if (!stopped && !page.isClosed()) errors.push({ url: item.url, error: errorMessage(error) });
-      else if (!stopped) errors.push({ url: item.url, error: `gave up after ${VISIT_MAX_MS / 1000} s` });
+      if (!stopped) errors.push({ url: item.url, error: page.isClosed() ? `gave up after ${VISIT_MAX_MS / 1000} s` : errorMessage(error) });
     } finally {
       clearTimeout(watchdog);
-      await page.close().catch(() => undefined);
     }
   };
 
   /** Clicks each element that may route; one that changed the address is undone (back, or the page again). */
-  const clickRoutes = async (page: Page, url: string, settle: () => Promise<void>) => {
+  const clickRoutes = async (tab: Tab, url: string) => {
+    const { page } = tab;
     const until = performance.now() + CLICKS_PER_PAGE_MS;
     const candidates = await page.$$eval(
       CLICKABLE,
@@ -245,38 +305,50 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       } catch {
         continue;
       }
-      await settle();
+      await settle(tab);
       if (normalize(page.url()) === url) continue;
       // The click went somewhere (framenavigated recorded it): come back before the next one.
       await page.goBack({ timeout: CLICK_TIMEOUT_MS }).catch(() => null);
-      if (page.url() !== url) await page.goto(url, { waitUntil: 'load' });
-      await settle();
+      if (page.url() !== url) await page.goto(url, { waitUntil: 'domcontentloaded' });
+      await settle(tab);
     }
   };
 
   try {
-    if (!stopped) {
-      context = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
-    }
+    const browserContext = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
+    context = browserContext;
+    await browserContext.addInitScript(TRACK_ACTIVITY);
     // A tab with nothing to load waits for the next page found, or for the last visit to end.
     const tabs = Array.from({ length: Math.max(1, options.tabs ?? CRAWL_TABS) }, async () => {
-      while (!stopped) {
-        const item = queue.shift();
-        if (!item) {
-          if (active === 0) return;
-          await new Promise<void>((resolve) => waiting.push(resolve));
-          continue;
+      let tab: Tab | undefined;
+      try {
+        while (!stopped) {
+          const item = queue.shift();
+          if (!item) {
+            if (active === 0) return;
+            await new Promise<void>((resolve) => waiting.push(resolve));
+            continue;
+          }
+          active++;
+          try {
+            // A tab closed by the watchdog (or the page itself) is replaced.
+            if (!tab || tab.page.isClosed()) tab = await openTab(browserContext);
+            await visit(tab, item);
+          } catch (error) {
+            if (!stopped) errors.push({ url: item.url, error: errorMessage(error) });
+          } finally {
+            active--;
+            if (active === 0) wake();
+          }
         }
-        active++;
-        try {
-          await visit(item);
-        } finally {
-          active--;
-          if (active === 0) wake();
-        }
+      } finally {
+        await tab?.page.close().catch(() => undefined);
       }
     });
     await Promise.all(tabs);
+  } catch (error) {
+    // Cancelled: Chromium was closed under the calls.
+    if (!ctx.signal.aborted) throw error;
   } finally {
     clearTimeout(budget);
     ctx.signal.removeEventListener('abort', stop);
