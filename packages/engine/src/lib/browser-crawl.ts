@@ -63,7 +63,7 @@ const TRACK_ACTIVITY = `(() => {
 
 /** In the page: resolves true once no call is pending and nothing changed for `quietMs`, false after `maxMs`. */
 function PAGE_QUIET({ quietMs, maxMs }: { quietMs: number; maxMs: number }): Promise<boolean> {
-  const state = (window as unknown as { __fullstopCrawl?: { pending: number; last: number } }).__fullstopCrawl;
+  const state = (globalThis as unknown as { __fullstopCrawl?: { pending: number; last: number } }).__fullstopCrawl;
   if (!state) return Promise.resolve(true);
   const until = performance.now() + maxMs;
   return new Promise((resolve) => {
@@ -74,6 +74,17 @@ function PAGE_QUIET({ quietMs, maxMs }: { quietMs: number; maxMs: number }): Pro
     };
     check();
   });
+}
+
+/** The part of a page's element the click phase reads (the engine compiles without the DOM's types too). */
+interface PageElement {
+  tagName: string;
+  innerText: string;
+  outerHTML: string;
+  hasAttribute(name: string): boolean;
+  getAttribute(name: string): string | null;
+  closest(selector: string): unknown;
+  getBoundingClientRect(): { width: number; height: number };
 }
 
 export type FoundBy = 'start' | 'link' | 'route' | 'click';
@@ -263,7 +274,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       item.status = response?.status() ?? null;
       if (!(response?.headers()['content-type'] ?? 'text/html').includes('html')) return;
       await settle(tab);
-      const links = await page.$$eval('a[href], area[href]', (els, max) => els.slice(0, max).map((e) => (e as HTMLAnchorElement).href), MAX_LINKS_PER_PAGE);
+      const links = await page.$$eval('a[href], area[href]', (els, max) => els.slice(0, max).map((e) => (e as unknown as { href: string }).href), MAX_LINKS_PER_PAGE);
       for (const link of links) found(link, 'link');
       tab.cause = 'click';
       await clickRoutes(tab, item.url);
@@ -282,7 +293,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       CLICKABLE,
       (els, args) =>
         els.flatMap((e, index) => {
-          const el = e as HTMLElement;
+          const el = e as unknown as PageElement;
           const rect = el.getBoundingClientRect();
           const text = (el.innerText || el.getAttribute('aria-label') || '').trim();
           if ((el.tagName === 'A' && el.hasAttribute('href')) || el.closest('form') || el.hasAttribute('disabled')) return [];
