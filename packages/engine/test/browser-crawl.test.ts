@@ -87,6 +87,44 @@ describe('browser crawl', () => {
   });
 });
 
+describe('browser crawl on a hostile page', () => {
+  /** Prompts on load and on leaving, a destructive button, a route behind a button, a link inside an SVG. */
+  const hostile = serverForSuite(() =>
+    startFixtureServer(
+      {
+        '/api/delete': (_req, res) => void res.writeHead(204).end(),
+      },
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(
+          html(
+            'Hostile',
+            `<main><h1>Hostile</h1><p id="out"></p>
+<button type="button" id="next">Next page</button>
+<button type="button" id="delete">Delete my account</button>
+<svg width="40" height="20"><a href="/svg-target"><text x="0" y="15">svg</text></a></svg></main>
+<script>
+alert('Welcome');
+addEventListener('beforeunload', (event) => { event.preventDefault(); event.returnValue = ''; });
+document.getElementById('next').onclick = () => { history.pushState({}, '', '/next'); document.getElementById('out').textContent = 'next'; };
+document.getElementById('delete').onclick = () => fetch('/api/delete', { method: 'POST' });
+</script>`,
+          ),
+        ),
+    ),
+  );
+
+  it('answers the prompts, never clicks a destructive button, and still finds every page', async () => {
+    const result = await browserCrawl(createTargetGuard(localTarget(hostile.url)), await makeContext(), ['/'], { maxPages: 10, budgetMs: 60_000, tabs: 1 });
+    expect(result.errors).toEqual([]);
+    expect(result.pages.map((p) => [new URL(p.url).pathname, p.foundBy, p.status])).toEqual([
+      ['/', 'start', 200],
+      ['/svg-target', 'link', 200],
+      ['/next', 'click', 200],
+    ]);
+    expect(hostile.requestsByPath.get('/api/delete')).toBeUndefined();
+  });
+});
+
 describe('runners with crawl: "browser"', () => {
   // Fewer routes: each is tested again by the runner (axe on every page).
   const spa = serverForSuite(() => startSpaServer({ routes: 10 }));

@@ -21,6 +21,8 @@ export const CLICKS_PER_PAGE_MS = 15_000;
 export const VISIT_MAX_MS = 60_000;
 export const MAX_LINKS_PER_PAGE = 1_000;
 export const MAX_ENDPOINTS = 500;
+/** Longer addresses (generated without end) are left out. */
+export const MAX_URL_CHARS = 2_000;
 
 /**
  * Elements a user clicks that may route without being links. Links (`a[href]`) are followed by their address;
@@ -148,15 +150,14 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: string[], options: BrowserCrawlOptions): Promise<BrowserCrawlResult> {
   const started = performance.now();
   const origin = guard.baseUrl.origin;
-  const excluded = (options.exclude ?? []).map((x) => new URL(x, guard.baseUrl)).filter((u) => u.origin === origin).map((u) => u.pathname);
+  const excluded = (options.exclude ?? []).flatMap((x) => {
+    const url = URL.parse(x, guard.baseUrl.href);
+    return url && url.origin === origin ? [url.pathname] : [];
+  });
 
-  const normalize = (raw: string, base?: string): string | null => {
-    let url: URL;
-    try {
-      url = new URL(raw, base ?? guard.baseUrl);
-    } catch {
-      return null;
-    }
+  const normalize = (raw: string): string | null => {
+    const url = URL.parse(raw, guard.baseUrl.href);
+    if (!url || raw.length > MAX_URL_CHARS) return null;
     if (url.origin !== origin || FILE_PATH.test(url.pathname)) return null;
     if (excluded.some((x) => url.pathname.startsWith(x))) return null;
     url.hash = '';
@@ -174,8 +175,8 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
     for (const resolve of waiting.splice(0)) resolve();
   };
 
-  const found = (raw: string, foundBy: FoundBy, base?: string) => {
-    const url = normalize(raw, base);
+  const found = (raw: string, foundBy: FoundBy) => {
+    const url = normalize(raw);
     if (url === null || byUrl.has(url) || pages.length >= options.maxPages) return;
     const page: CrawledPage = { url, foundBy, status: null };
     byUrl.set(url, page);
@@ -274,7 +275,17 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       item.status = response?.status() ?? null;
       if (!(response?.headers()['content-type'] ?? 'text/html').includes('html')) return;
       await settle(tab);
-      const links = await page.$$eval('a[href], area[href]', (els, max) => els.slice(0, max).map((e) => (e as unknown as { href: string }).href), MAX_LINKS_PER_PAGE);
+      // Resolved in the page (its <base> counts); an SVG link's href is an object, its attribute a string.
+      const links = await page.$$eval(
+        'a[href], area[href]',
+        (els, max) =>
+          els.slice(0, max).flatMap((e) => {
+            const href = e.getAttribute('href') ?? '';
+            const url = URL.parse(href, e.baseURI);
+            return url ? [url.href] : [];
+          }),
+        MAX_LINKS_PER_PAGE,
+      );
       for (const link of links) found(link, 'link');
       tab.cause = 'click';
       await clickRoutes(tab, item.url);
