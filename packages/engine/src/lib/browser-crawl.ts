@@ -29,7 +29,7 @@ export const MAX_URL_CHARS = 2_000;
  * elements inside a form, disabled ones and ones whose text says they change or end something are never clicked.
  */
 const CLICKABLE = 'button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], [onclick], [data-href], [data-to], [data-route]';
-const NEVER_CLICK = /log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|purchase|buy|order|checkout|submit|send|reset/i;
+const NEVER_CLICK = /\b(log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|purchase|buy|order|checkout|submit|send|reset)\b/i;
 /** Elements repeated on every page: clicked on the first page only. */
 const LAYOUT = 'header, nav, footer, [role="navigation"], [role="banner"], [role="contentinfo"]';
 /** Files, not pages: a browser would download them. */
@@ -223,9 +223,9 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       tab.lastActivity = performance.now();
       const type = request.resourceType();
       if ((type === 'xhr' || type === 'fetch') && endpoints.size < MAX_ENDPOINTS) {
-        const url = new URL(request.url());
-        url.hash = '';
-        if (guard.origins.includes(url.origin)) {
+        const url = URL.parse(request.url());
+        if (url) url.hash = '';
+        if (url && guard.origins.includes(url.origin)) {
           const method = request.method();
           endpoints.set(`${method} ${url.href}`, { method, url: url.href });
         }
