@@ -49,6 +49,8 @@ describe('browser crawl', () => {
     // The partner link is not followed (another origin), the button's navigation and /contact's call are refused.
     expect(outside.requests).toBe(0);
     expect(result.refused).toEqual(expect.arrayContaining([`${outside.url}/track`, `${outside.url}/shop`]));
+    // Only what the pages asked for: Chromium's own background calls (refused as well) are not the site's.
+    expect(result.refused.every((u) => u.startsWith(`${outside.url}/`))).toBe(true);
     expect(result.endpoints.some((e) => e.url.startsWith(outside.url))).toBe(false);
   });
 

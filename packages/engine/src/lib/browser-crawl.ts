@@ -110,7 +110,7 @@ export interface BrowserCrawlResult {
   /** XHR and fetch calls the pages made to the target's origins, deduplicated by method and URL. */
   endpoints: CrawledEndpoint[];
   errors: { url: string; error: string }[];
-  /** URLs the policy proxy refused while crawling (pages and calls to origins the target may not reach). */
+  /** What the pages asked of origins the target may not reach (calls, navigations by script or click): the policy proxy refused each. */
   refused: string[];
   /** The time budget ran out before every page found was loaded. */
   budgetReached: boolean;
@@ -169,6 +169,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   const queue: CrawledPage[] = [];
   const endpoints = new Map<string, CrawledEndpoint>();
   const errors: { url: string; error: string }[] = [];
+  const refused = new Set<string>();
   const clickedLayout = new Set<string>();
   const waiting: (() => void)[] = [];
   const wake = () => {
@@ -230,6 +231,9 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
           endpoints.set(`${method} ${url.href}`, { method, url: url.href });
         }
       }
+      // Chromium's own background calls are refused too; only what a page asked for is reported.
+      const target = URL.parse(request.url());
+      if (target && /^https?:$/.test(target.protocol) && !guard.origins.includes(target.origin) && refused.size < MAX_ENDPOINTS) refused.add(target.href);
     });
     const settled = (request: Request) => {
       if (tab.open.delete(request)) tab.lastActivity = performance.now();
@@ -378,8 +382,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
     if (!options.browser) await own.close();
   }
   if (ctx.signal.aborted) throw new RunAbortedError();
-  const refused = [...own.proxy.refused];
   const durationMs = performance.now() - started;
-  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.length, budgetReached, ms: Math.round(durationMs) });
-  return { pages, endpoints: [...endpoints.values()], errors, refused, budgetReached, durationMs };
+  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.size, budgetReached, ms: Math.round(durationMs) });
+  return { pages, endpoints: [...endpoints.values()], errors, refused: [...refused], budgetReached, durationMs };
 }
