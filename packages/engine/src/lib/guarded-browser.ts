@@ -2,6 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
+import { RunAbortedError } from '../errors.ts';
 import { GUARDED_CHROMIUM_FLAGS } from './chromium.ts';
 import { loginContextOptions, loginOf } from './login-session.ts';
 
@@ -39,6 +40,12 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext):
     browser.newContext = (options = {}) => newContext({ ...loginContextOptions(session), ...options });
   }
   const onAbort = () => void browser.close().catch(() => undefined);
+  // Aborted while Chromium was starting: nobody would close it otherwise.
+  if (ctx.signal.aborted) {
+    await browser.close().catch(() => undefined);
+    await proxy.close();
+    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new RunAbortedError();
+  }
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   return {
     browser,

@@ -3,6 +3,8 @@ import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
+import { crawlSite } from '../../lib/site-crawl.ts';
+import type { Artifact } from '../../types.ts';
 import { IMPACTS, accessibilityInput } from './options.ts';
 import { facts } from './facts.ts';
 
@@ -28,18 +30,27 @@ function selectorOf(target: readonly (string | readonly string[])[]): string {
 /** axe's category tags (cat.forms ...) say nothing a reader needs; the standards ones (wcag2aa ...) do. */
 const isStandardTag = (tag: string) => !tag.startsWith('cat.');
 
-/** axe-core on each listed page, in one Chromium, pages one after another (axe is CPU-bound). */
+/**
+ * axe-core on each listed page (and, with `crawl`, each page found from them), in one Chromium, pages one after
+ * another (axe is CPU-bound).
+ */
 export const accessibilityRunner = defineRunner({
   facts,
   schema: accessibilityInput,
   async execute({ options }, { ctx, guard }) {
-    const urls = [];
+    let urls = [];
     for (const page of options.pages) urls.push((await guard.check(page)).href);
     const failRank = IMPACTS.indexOf(options.failOnImpact);
     const browser = await launchGuardedBrowser(guard, ctx);
     const pages: PageResult[] = [];
     const raw: unknown[] = [];
+    const artifacts: Artifact[] = [];
     try {
+      if (options.crawl !== false) {
+        const crawl = await crawlSite(guard, ctx, options.pages, { ...options, fetch: false, browser });
+        if (crawl.artifact) artifacts.push(crawl.artifact);
+        urls = crawl.pages;
+      }
       const context = await browser.browser.newContext();
       for (const [index, url] of urls.entries()) {
         const started = performance.now();
@@ -75,12 +86,12 @@ export const accessibilityRunner = defineRunner({
       await browser.close();
     }
     const failed = pages.filter((p) => !p.passed).length;
-    const artifact = await writeJsonArtifact(ctx, 'accessibility/axe-results.json', { tags: options.tags, pages: raw }, 'axe-core results');
+    artifacts.unshift(await writeJsonArtifact(ctx, 'accessibility/axe-results.json', { tags: options.tags, pages: raw }, 'axe-core results'));
     return {
       status: failed > 0 ? 'failed' : 'passed',
       totals: { totalTests: pages.length, passedTests: pages.length - failed, failedTests: failed, skippedTests: 0 },
       summary: { kind: 'accessibility', pages },
-      artifacts: [artifact],
+      artifacts,
     };
   },
 });

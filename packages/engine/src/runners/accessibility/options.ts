@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/site-crawl.ts';
 
 /** WCAG 2.0 and 2.1, levels A and AA. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -10,6 +11,11 @@ export const accessibilityInput = z.object({
     .object({
       /** Paths relative to the website's URL. */
       pages: z.array(z.string().min(1)).min(1).default(['/']),
+      /** Also test the pages found from the listed ones: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
+      crawl: crawlOption.default(false),
+      /** Pages in all when crawling. */
+      maxPages: maxPagesOption.default(DEFAULT_CRAWL_PAGES),
+      crawlSeconds: crawlSecondsOption,
       tags: z.array(z.string().min(1)).min(1).default(WCAG_TAGS),
       /** axe rule ids to leave out (a known, accepted issue). */
       disableRules: z.array(z.string().min(1)).default([]),

@@ -2,8 +2,9 @@ import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { errorMessage, totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
+import { crawlSite } from '../../lib/site-crawl.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
-import type { CaseResult, RunContext } from '../../types.ts';
+import type { Artifact, CaseResult, RunContext } from '../../types.ts';
 import { expectedActual } from '../expected-actual.ts';
 import { headerChecks } from './header-checks.ts';
 import { securityChecksInput, type SecurityChecksOptions } from './options.ts';
@@ -72,8 +73,19 @@ export const securityChecksRunner = defineRunner({
   async execute({ options }, { ctx, guard }) {
     for (const p of [...options.pages, ...options.protectedPaths, ...(options.login ? [options.login.path] : [])]) await guard.check(p);
     const cases: CaseResult[] = [];
+    const artifacts: Artifact[] = [];
     cases.push(...(await timed('The website is served over HTTPS with a valid certificate', ctx, () => tlsCheck(guard, options, ctx))));
-    for (const page of options.pages) {
+    let pages = options.pages;
+    if (options.crawl !== false) {
+      const crawl = await crawlSite(guard, ctx, options.pages, { ...options, fetch: false });
+      if (crawl.artifact) artifacts.push(crawl.artifact);
+      // A page found is named by its path, as the listed ones are.
+      pages = crawl.pages.map((url) => {
+        const u = new URL(url);
+        return u.origin === guard.baseUrl.origin ? `${u.pathname}${u.search}` : url;
+      });
+    }
+    for (const page of pages) {
       cases.push(...(await timed(`${page}: page answers`, ctx, async () => headerChecks(page, await guardedRequest(guard, page, { signal: ctx.signal })))));
     }
     if (options.login) {
@@ -84,8 +96,8 @@ export const securityChecksRunner = defineRunner({
       cases.push(...(await timed(`${path} refuses anonymous access`, ctx, () => protectedCheck(guard, path, ctx))));
     }
     const totals = totalsFromCases(cases);
-    const artifact = await writeJsonArtifact(ctx, 'security-checks/results.json', cases, 'Security checks');
-    return { status: totals.failedTests > 0 ? 'failed' : 'passed', totals, summary: { kind: 'security-checks', cases }, artifacts: [artifact] };
+    artifacts.unshift(await writeJsonArtifact(ctx, 'security-checks/results.json', cases, 'Security checks'));
+    return { status: totals.failedTests > 0 ? 'failed' : 'passed', totals, summary: { kind: 'security-checks', cases }, artifacts };
   },
 });
 

@@ -1,9 +1,9 @@
 import { SCAN_INCOMPLETE_ERROR } from '@fullstop/contracts';
-import { crawlPages } from '../../lib/crawl.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { countAlerts, groupAlerts } from '../../lib/alerts.ts';
 import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { NO_TOTALS, writeJsonArtifact } from '../../lib/result.ts';
+import { crawlSite } from '../../lib/site-crawl.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, Finding } from '../../types.ts';
 import { securityScanInput } from './options.ts';
@@ -26,12 +26,12 @@ export const securityScanRunner = defineRunner({
   schema: securityScanInput,
   async execute({ options, thresholds }, { ctx, guard }) {
     for (const page of options.pages) await guard.check(page);
-    const crawl = await crawlPages(guard, options.pages, { crawl: options.crawl, maxPages: options.maxPages, signal: ctx.signal });
+    const crawl = await crawlSite(guard, ctx, options.pages, { ...options, fetch: true });
     const passive = crawl.responses.flatMap(passiveFindings);
     ctx.log('passive checks done', { pages: crawl.responses.length, findings: passive.length });
     ctx.progress?.({ done: 1, total: options.active ? 2 : 1, message: 'passive checks done' });
 
-    const artifacts: Artifact[] = [];
+    const artifacts: Artifact[] = crawl.artifact ? [crawl.artifact] : [];
     let active: Finding[] = [];
     let wapitiNote: Record<string, unknown> | undefined;
     let coverage: ScanCoverage | undefined;
@@ -48,6 +48,7 @@ export const securityScanRunner = defineRunner({
             maxScanSeconds: options.maxScanSeconds,
             excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
             proxyUrl: proxy.url,
+            seedUrls: crawl.seedUrls,
           },
           ctx,
         );

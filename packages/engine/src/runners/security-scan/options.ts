@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { riskThresholds } from '../../lib/findings.ts';
+import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/site-crawl.ts';
 import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
 
-export const DEFAULT_MAX_PAGES = 20;
+export const DEFAULT_MAX_PAGES = DEFAULT_CRAWL_PAGES;
 export const DEFAULT_MAX_SCAN_SECONDS = 120;
 export const MAX_SCAN_SECONDS = 1800;
 
@@ -11,8 +12,10 @@ export const securityScanInput = z.object({
     .object({
       /** Paths (or same-origin URLs) the passive checks start from. */
       pages: z.array(z.string().min(1)).min(1).default(['/']),
-      crawl: z.boolean().default(true),
-      maxPages: z.number().int().min(1).max(500).default(DEFAULT_MAX_PAGES),
+      /** true: the pages the listed ones link to; "browser": Chromium's crawl, which also seeds wapiti (lib/site-crawl.ts). */
+      crawl: crawlOption.default(true),
+      maxPages: maxPagesOption.default(DEFAULT_MAX_PAGES),
+      crawlSeconds: crawlSecondsOption,
       /** Run wapiti's active attacks; off, only the passive checks run. */
       active: z.boolean().default(true),
       modules: z
@@ -22,7 +25,7 @@ export const securityScanInput = z.object({
         .default(DEFAULT_WAPITI_MODULES),
       depth: z.number().int().min(0).max(10).default(2),
       maxScanSeconds: z.number().int().min(5).max(MAX_SCAN_SECONDS).default(DEFAULT_MAX_SCAN_SECONDS),
-      /** Paths wapiti must not touch (e.g. /logout). */
+      /** Paths wapiti and the browser crawl must not touch (e.g. /logout). */
       exclude: z.array(z.string()).default([]),
     })
     .strict(),
