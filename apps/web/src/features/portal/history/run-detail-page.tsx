@@ -39,7 +39,7 @@ const reportFailed = openFailed('the report');
 function WholeRunReport({ runId, formats }: { runId: string; formats: string[] }) {
   if (formats.length === 0) return null;
   return (
-    <div className="history-actions" role="group" aria-label="Report of the whole run">
+    <div className="history-actions history-actions--run" role="group" aria-label="Report of the whole run">
       {formats.includes('html') && (
         <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => openInNewTab(() => wholeRunReportLink(runId, 'html')).catch(reportFailed)}>
           Open the run report
