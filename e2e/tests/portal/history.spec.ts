@@ -50,6 +50,10 @@ test('History lists two runs of "Run All Tests" with how they started and their 
   await expect(page.locator(`a[href="${historyRunPath(second)}"]`)).toBeVisible();
   await expect(page.locator(`a[href="${historyRunPath(first)}"]`)).toBeVisible();
 
+  // Run all writes its run report just after the run ends: the detail offers it once it is there.
+  await expect
+    .poll(async () => ((await (await page.request.get(`/test/history/${second}`, { headers: auth })).json()) as { runReportFormats: string[] }).runReportFormats, { timeout: 30_000 })
+    .toContain('html');
   await page.goto(historyRunPath(second));
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Run of');
   const changes = page.getByRole('region', { name: 'What changed since the previous run' });
