@@ -199,6 +199,16 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   };
 
   const first = await run(options.modules, [], 1);
+  // The shell's exec could not start wapiti (126: not executable, 127: it or the interpreter it names is missing):
+  // the same failure as a direct spawn's, which the run reports as an engine to install (lib/engines.ts).
+  if ((first.code === 126 || first.code === 127) && /\bexec: /.test(first.log)) {
+    const file = ctx.wapitiPath ?? DEFAULT_WAPITI_PATH;
+    throw Object.assign(new Error(`${file} could not be started: ${first.log.trim().slice(0, 200)}`), {
+      code: first.code === 126 ? 'EACCES' : 'ENOENT',
+      path: file,
+      syscall: `spawn ${file}`,
+    });
+  }
   const crawlStopped = parseWapitiLog(first.log).crawlTimeLimit;
   await settle(first, options.modules);
   for (let n = 2; ; n++) {
