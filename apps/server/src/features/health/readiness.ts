@@ -4,6 +4,8 @@ import type { Env } from '../../config/env.ts';
 
 /** How long the public answer reuses a check: GET /readyz never starts programs more often than this. */
 export const READINESS_MAX_AGE_MS = 60_000;
+/** The operators' "check now" reuses a check this recent: a script calling it in a loop starts no program storm. */
+export const OPERATOR_RECHECK_MS = 5_000;
 
 interface Logger {
   warn(obj: object, msg: string): void;
@@ -13,7 +15,7 @@ interface Logger {
 export interface Readiness {
   /** The last check when it is recent, else a new one (the public route). */
   latest(): Promise<EngineReadiness>;
-  /** A check now (the operators' route, after they installed something). */
+  /** A check now, or one of the last few seconds (the operators' route, after they installed something). */
   check(): Promise<EngineReadiness>;
 }
 
@@ -50,7 +52,7 @@ export function createReadiness(env: Env, maxAgeMs = READINESS_MAX_AGE_MS): Read
     return running;
   };
   return {
-    check,
+    check: () => (last && Date.now() - last.at < OPERATOR_RECHECK_MS ? Promise.resolve(last.result) : check()),
     latest: () => (last && Date.now() - last.at < maxAgeMs ? Promise.resolve(last.result) : check()),
   };
 }
