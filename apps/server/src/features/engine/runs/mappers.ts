@@ -1,4 +1,4 @@
-import type { RunDetailResponse, RunResultResponse, RunStatus, RunTestOutcome, RunTotals } from '@fullstop/contracts';
+import { isIncompleteScanError, type RunDetailResponse, type RunResultResponse, type RunStatus, type RunTestOutcome, type RunTotals } from '@fullstop/contracts';
 import type { RunDetail, RunRow, RunTestRow } from './run-repository.ts';
 import type { RunEvent, TestEvent } from './events.ts';
 
@@ -46,9 +46,7 @@ export function isTerminal(status: string): boolean {
 export const ZERO_TOTALS: RunTotals = { totalTests: 0, passedTests: 0, failedTests: 0, skippedTests: 0 };
 
 /** A security scan that ran but could not attack everything (a scanner module crashed): not "could not run". */
-export function isIncompleteScan(test: Pick<RunTestRow, 'kind' | 'status' | 'summary'>): boolean {
-  return test.status === 'error' && test.summary?.kind === 'security-scan' && test.summary.coverage?.complete === false;
-}
+const isIncompleteScan = (test: Pick<RunTestRow, 'status' | 'error'>): boolean => test.status === 'error' && isIncompleteScanError(test.error);
 
 /** "2 failed, 1 scan incomplete, 1 could not run": what did not pass, in words. */
 function notPassedText(failed: number, tests: RunTestRow[]): string {
