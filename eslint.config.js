@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const web = path.join(root, 'apps/web/src');
 /** Portal features: each stands alone and shares only portal/components, portal/store and src/lib. */
-const PORTAL_FEATURES = ['dashboard', 'history', 'insights', 'login', 'reports', 'requests', 'setup', 'tests'];
+const PORTAL_FEATURES = ['bugs', 'dashboard', 'history', 'insights', 'login', 'ops', 'reports', 'requests', 'setup', 'team', 'tests'];
 
 /**
  * Imports flow one way in the web app (as in bulletproof-react): shared (lib, components) -> features -> app.

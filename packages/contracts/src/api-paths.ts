@@ -17,6 +17,8 @@ export const apiPaths = {
   runTest: '/test/run',
   reports: '/report/fetch/all',
   requests: '/requests',
+  bugs: '/bugs',
+  operatorBugs: '/operator/bugs',
   /** The spec's logout clears these three server caches. */
   clearCaches: ['/test/clearCache', '/report/clearCache', '/clientProfile/clearCache'],
 } as const;

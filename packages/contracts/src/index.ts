@@ -13,3 +13,4 @@ export * from './api-paths.ts';
 export * from './history.ts';
 export * from './readiness.ts';
 export * from './secrets.ts';
+export * from './bugs.ts';

@@ -21,10 +21,34 @@ export const paths = {
   history: '/dashboard/history',
   /** One run of the history; build it with historyRunPath. */
   historyRun: '/dashboard/history/:runId',
+  bugs: '/dashboard/bugs',
+  /** One bug; build it with bugPath. */
+  bug: '/dashboard/bugs/:bugId',
+  team: '/dashboard/team',
+  account: '/dashboard/account',
+  /** Where an invitation's link lands: sets the new user's password (`?token=`). */
+  invite: '/invite',
+  /** The operators' console. */
+  ops: '/ops',
+  opsClients: '/ops/clients',
+  /** One client in the console; build it with opsClientPath. */
+  opsClient: '/ops/clients/:clientId',
+  opsRuns: '/ops/runs',
+  opsBugs: '/ops/bugs',
+  opsBug: '/ops/bugs/:bugId',
+  opsRequests: '/ops/requests',
+  opsSuites: '/ops/suites',
+  opsAudit: '/ops/audit',
 } as const;
 
 /** The address of one run's detail page. */
 export const historyRunPath = (runId: string) => paths.historyRun.replace(':runId', encodeURIComponent(runId));
+
+/** The address of one bug in the portal, and in the console. */
+export const bugPath = (bugId: string) => paths.bug.replace(':bugId', encodeURIComponent(bugId));
+export const opsBugPath = (bugId: string) => paths.opsBug.replace(':bugId', encodeURIComponent(bugId));
+/** The address of one client in the console. */
+export const opsClientPath = (clientId: string) => paths.opsClient.replace(':clientId', encodeURIComponent(clientId));
 
 export type PathName = keyof typeof paths;
 

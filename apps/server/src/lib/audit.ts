@@ -2,7 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { auditEvents } from '../db/schema/index.ts';
 
+/**
+ * What happened, as `area.action`. The known ones are listed; features add theirs in the same shape (`bug.created`,
+ * `ops.viewed`, `invitation.sent` ...).
+ */
 export type AuditType =
+  | `${string}.${string}`
   | 'login.success'
   | 'login.failure'
   | 'login.throttled'

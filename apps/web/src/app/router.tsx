@@ -1,6 +1,6 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
-import { dashboardRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { dashboardRoutes, inviteRoutes, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
 import { AppFrame } from './app-frame.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -17,12 +17,12 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
-    children: [...marketingRoutes, ...portalRoutes, notFoundRoute],
+    children: [...marketingRoutes, ...portalRoutes, ...inviteRoutes, notFoundRoute],
   },
   {
     element: <AppFrame />,
     errorElement: <RouteError />,
-    children: dashboardRoutes,
+    children: [...dashboardRoutes, ...opsRoutes],
   },
 ];
 

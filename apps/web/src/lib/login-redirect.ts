@@ -5,7 +5,7 @@ export const LOGIN_PARAMS = { next: 'next', session: 'session' } as const;
 export const SESSION_ENDED = 'ended';
 
 /**
- * `raw` as a path to return to after logging in, or null. Only a portal path of our own origin qualifies: a
+ * `raw` as a path to return to after logging in, or null. Only a portal or console path of our own origin qualifies: a
  * `next` of `https://evil.test`, `//evil.test` or `/dashboard/../x` would otherwise turn the login into an
  * open redirect.
  */
@@ -18,7 +18,8 @@ export function safeNext(raw: string | null | undefined): string | null {
     return null;
   }
   if (url.origin !== 'http://portal.invalid') return null;
-  const inPortal = url.pathname === paths.dashboard || url.pathname.startsWith(`${paths.dashboard}/`);
+  const under = (root: string) => url.pathname === root || url.pathname.startsWith(`${root}/`);
+  const inPortal = under(paths.dashboard) || under(paths.ops);
   return inPortal ? `${url.pathname}${url.search}${url.hash}` : null;
 }
 

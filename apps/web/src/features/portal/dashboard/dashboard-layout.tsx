@@ -1,70 +1,10 @@
-import { useEffect, useState } from 'react';
-import { Link, Outlet } from 'react-router';
-import { Logo } from '@/components/logo.tsx';
-import { portalPageTitle, usePageTitle } from '@/components/page-title.ts';
 import { paths } from '@/config/paths.ts';
-import { useRouteTitle } from '../components/route-title.ts';
-import { useAppSelector } from '../store/hooks.ts';
-import { LogoutButton } from './logout-button.tsx';
-import { MenuIcon } from './menu-icon.tsx';
-import { SIDE_MENU_ID, SideMenu } from './side-menu.tsx';
+import { AppLayout } from '../components/app-layout.tsx';
+import { DASHBOARD_PAGES } from './dashboard-pages.ts';
 
-const MENU_ICON = 'M4 7h16M4 12h16M4 17h16';
-const CLOSE_ICON = 'M6 6l12 12M18 6L6 18';
+const welcome = (username: string) => <p className="portal-dashboard__welcome">Welcome to your Dashboard, {username}</p>;
 
-/**
- * The client portal's own shell: one header (the menu button on phones, the logo, the user and Logout), the side
- * menu and the page. No marketing header or footer: the dashboard is an application, not a page of the site.
- */
+/** The client portal's shell: the spec's side menu (then ours) and its welcome line above every page. */
 export function DashboardLayout() {
-  const user = useAppSelector((state) => state.session.userData);
-  const username = user?.username ?? '';
-  const [menuOpen, setMenuOpen] = useState(false);
-  usePageTitle(useRouteTitle('Dashboard'), portalPageTitle);
-  // An open menu on a phone closes with Escape, as a click beside it (on the backdrop) does.
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setMenuOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
-  return (
-    <div className="portal-app">
-      <header className="portal-topbar">
-        <button
-          type="button"
-          className="portal-topbar__menu"
-          aria-expanded={menuOpen}
-          aria-controls={SIDE_MENU_ID}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <MenuIcon d={menuOpen ? CLOSE_ICON : MENU_ICON} />
-          <span className="visually-hidden">Dashboard menu</span>
-        </button>
-        <Link to={paths.dashboard} className="portal-topbar__brand" onClick={() => setMenuOpen(false)}>
-          <Logo />
-        </Link>
-        <div className="portal-topbar__user">
-          <span className="portal-topbar__avatar" aria-hidden="true">
-            {username.charAt(0).toUpperCase() || '?'}
-          </span>
-          <span className="portal-topbar__who">
-            <span className="portal-topbar__name">{username}</span>
-            {user?.email && <span className="portal-topbar__email">{user.email}</span>}
-          </span>
-          <LogoutButton className="portal-topbar__logout" />
-        </div>
-      </header>
-      <div className="portal-dashboard">
-        {menuOpen && <div className="portal-menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
-        <SideMenu open={menuOpen} onNavigate={() => setMenuOpen(false)} />
-        <main id="main" className="portal-dashboard__main" tabIndex={-1}>
-          <p className="portal-dashboard__welcome">Welcome to your Dashboard, {username}</p>
-          <Outlet />
-        </main>
-      </div>
-    </div>
-  );
+  return <AppLayout pages={DASHBOARD_PAGES} label="Dashboard" home={paths.dashboard} title="Dashboard" banner={welcome} />;
 }

@@ -39,4 +39,16 @@ export const DASHBOARD_PAGES = [
     text: 'Every run: who started it, how long it took, and what changed since the one before.',
     icon: 'M3 12a9 9 0 109-9 9.7 9.7 0 00-6.7 2.8L3 8M3 3v5h5M12 7v5l4 2',
   },
+  {
+    to: paths.bugs,
+    label: 'Bugs',
+    text: 'The bugs our QA team found, with their evidence: answer them, and ask for the free retest once fixed.',
+    icon: 'M8 6a4 4 0 018 0v1H8zM6 9h12v5a6 6 0 01-12 0zM3 12h3m12 0h3M4 18l2.5-1.5M20 18l-2.5-1.5',
+  },
+  {
+    to: paths.team,
+    label: 'Team',
+    text: 'Invite your colleagues as owners, members or viewers.',
+    icon: 'M9 11a4 4 0 100-8 4 4 0 000 8zM2 21a7 7 0 0114 0M16 3.5a4 4 0 010 7.5M22 21a7 7 0 00-4-6.3',
+  },
 ] as const;

@@ -1,0 +1,10 @@
+import { PortalPage } from '../components/portal-page.tsx';
+
+// Placeholder: replaced by the feature that owns this page.
+export function BugsPage() {
+  return (
+    <PortalPage id="bugs-page-title" title="Bugs">
+      <p className="portal-empty">Not built yet.</p>
+    </PortalPage>
+  );
+}
