@@ -5,3 +5,4 @@ export * from './uploads.ts';
 export * from './audit.ts';
 export * from './engine.ts';
 export * from './requests.ts';
+export * from './bugs.ts';
