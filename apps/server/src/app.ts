@@ -12,6 +12,7 @@ import { requestLogFields } from './lib/log-redaction.ts';
 import type { Database } from './db/database.ts';
 import { authGuard } from './features/auth/guard.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { bugsFeature } from './features/bugs/routes.ts';
 import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
 import { demo } from './features/demo/plugin.ts';
@@ -88,6 +89,8 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorRoutes, requestsFeature];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
+  // After the engine: a bug's retest queues a run and hears when it ends.
+  await app.register(bugsFeature);
 
   // The web app last: it owns the not-found handler.
   await app.register(spa, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST });

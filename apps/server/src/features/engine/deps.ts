@@ -6,6 +6,7 @@ import type { Paths } from '../../lib/data-dir.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import type { EngineConfig } from './config.ts';
 import type { EngineBus } from './runs/events.ts';
+import type { RunRow } from './runs/run-repository.ts';
 
 /** Everything the engine's services need, built once by the plugin (or by `fullstop worker` without HTTP). */
 export interface EngineDeps {
@@ -30,4 +31,6 @@ export interface EngineDeps {
   onResultsChanged(clientId: string): void;
   /** Wakes this process's idle workers at once (this process just queued jobs). */
   wakeWorkers(): void;
+  /** Called once a run has ended (bug retests listen); a listener that fails is logged, never fails the run. */
+  runFinished: ((run: RunRow) => Promise<void>)[];
 }

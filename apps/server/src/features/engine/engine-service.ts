@@ -53,6 +53,7 @@ export function createEngine(input: {
       for (const p of pools) p.wake();
     },
     onResultsChanged: input.onResultsChanged ?? (() => {}),
+    runFinished: [],
     boss() {
       boss ??= startBoss(input.raw, (err) => input.log.error({ err }, 'queue error'));
       return boss;

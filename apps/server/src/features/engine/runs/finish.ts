@@ -103,6 +103,13 @@ export async function finishRunIfDone(deps: EngineDeps, runId: string): Promise<
   if (run.scope === 'all') await writeRunReportOf(deps, run, tests, buildReport);
   deps.bus.emit(run.clientId, { type: 'run', data: runEventOf(run) });
   if (run.scope === 'all') deps.onResultsChanged(run.clientId);
+  for (const listener of deps.runFinished) {
+    try {
+      await listener(run);
+    } catch (err) {
+      deps.log.error({ err, runId }, 'a run-finished listener failed');
+    }
+  }
 }
 
 /** What one test's report is made of beyond its row. */
