@@ -167,4 +167,21 @@ describe('bugs from runs: prefill, evidence and the retest', () => {
     const [row] = await app.db.select().from(bugs).where(eq(bugs.id, bug.id));
     expect(row!.retestRunId).toBeNull();
   });
+
+  it('settles a retest whose run ended where nothing listened (a separate worker process) when bugs are read', async () => {
+    const homeRun = await runAndWait(app, c, 'home');
+    const bug = await createFrom({ ...(await prefill(runTestIdOf(homeRun, 'home'))).json<BugPrefill>(), title: 'Home hero broken' });
+    await app.inject({ method: 'POST', url: `/bugs/${bug.id}/transition`, headers: key(c), payload: { action: 'fixed' } });
+    const listeners = app.engine.deps.runFinished.splice(0);
+    try {
+      await app.inject({ method: 'POST', url: `/bugs/${bug.id}/transition`, headers: key(c), payload: { action: 'request-retest' } });
+      const [row] = await app.db.select().from(bugs).where(eq(bugs.id, bug.id));
+      await waitForRunEnd(app, c.apiKey, row!.retestRunId!);
+      expect((await app.db.select().from(bugs).where(eq(bugs.id, bug.id)))[0]!.status).toBe('retest');
+      const list = await app.inject({ url: '/bugs', headers: key(c) });
+      expect(list.json().bugs.find((b: { id: string }) => b.id === bug.id).status).toBe('verified');
+    } finally {
+      app.engine.deps.runFinished.push(...listeners);
+    }
+  }, 60_000);
 });

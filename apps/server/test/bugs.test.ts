@@ -214,7 +214,7 @@ describe('bug reports', () => {
 
     const rows = await app.db.select().from(auditEvents).where(and(eq(auditEvents.clientId, a.clientId), eq(auditEvents.userId, operatorUser.userId)));
     const types = new Set(rows.map((r) => r.type));
-    for (const t of ['bug.created', 'bug.comment', 'bug.transition']) expect(types).toContain(t);
+    for (const t of ['bug.created', 'bug.comment', 'bug.transition', 'bug.attachment']) expect(types).toContain(t);
     expect(rows.every((r) => r.address)).toBe(true);
     await app.inject({ url: `/operator/bugs/${bug.id}`, headers: ops });
     const patched = await app.inject({ method: 'PATCH', url: `/operator/bugs/${bug.id}`, headers: ops, payload: { title: 'Checkout fails on pay' } });

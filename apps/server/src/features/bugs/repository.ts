@@ -1,7 +1,7 @@
 import type { BugAction, BugSeverity, BugStatus } from '@fullstop/contracts';
-import { and, asc, count, desc, eq, max, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { bugAttachments, bugComments, bugEvents, bugs, clients, users } from '../../db/schema/index.ts';
+import { bugAttachments, bugComments, bugEvents, bugs, clients, engineRuns, users } from '../../db/schema/index.ts';
 
 export type BugRow = typeof bugs.$inferSelect;
 export type NewBug = Omit<typeof bugs.$inferInsert, 'id' | 'number' | 'clientId'>;
@@ -113,6 +113,16 @@ export async function countByStatus(db: Db, filter: BugFilter): Promise<Record<s
 /** The bugs waiting for the result of this run. */
 export async function bugsRetestedBy(db: Db, runId: string): Promise<BugRow[]> {
   return db.select().from(bugs).where(and(eq(bugs.retestRunId, runId), eq(bugs.status, 'retest')));
+}
+
+/** Retest runs that have ended while their bugs still wait in `retest` (their end was heard by no listener). */
+export async function endedRetestRuns(db: Db, clientId: string | undefined): Promise<{ runId: string; status: string }[]> {
+  const rows = await db
+    .selectDistinct({ runId: engineRuns.id, status: engineRuns.status })
+    .from(bugs)
+    .innerJoin(engineRuns, eq(engineRuns.id, bugs.retestRunId))
+    .where(and(eq(bugs.status, 'retest'), inArray(engineRuns.status, ['passed', 'failed', 'error']), clientId ? eq(bugs.clientId, clientId) : undefined));
+  return rows;
 }
 
 /** Who hears of a change: the client's users, or every operator. */

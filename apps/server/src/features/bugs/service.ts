@@ -34,6 +34,7 @@ import {
   bugThread,
   clientEmails,
   countByStatus,
+  endedRetestRuns,
   findBug,
   insertAttachment,
   insertBug,
@@ -213,6 +214,7 @@ export function bugService(app: FastifyInstance) {
       const filter: BugFilter = caller.side === 'operator'
         ? { clientId: query.clientId, severity: query.severity, status: query.status, withDrafts: true }
         : { clientId: caller.principal.clientId!, severity: query.severity, status: query.status, withDrafts: false };
+      for (const ended of await endedRetestRuns(db, filter.clientId)) await settle(ended.runId, ended.status);
       const [rows, counts] = await Promise.all([listBugs(db, filter), countByStatus(db, filter)]);
       return {
         bugs: rows.map(({ bug, clientName }) => ({ ...summaryOf(bug), clientId: bug.clientId, ...(caller.side === 'operator' ? { clientName } : {}) })),
@@ -242,7 +244,8 @@ export function bugService(app: FastifyInstance) {
           title: body.title,
           severity: body.severity,
           status,
-          source: body.source,
+          // Written from evidence without saying what it is: what the evidence is.
+          source: body.source === 'manual' && evidence ? evidence.prefill.source : body.source,
           url: body.url,
           environment: body.environment,
           steps: body.steps,
