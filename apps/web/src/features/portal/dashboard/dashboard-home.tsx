@@ -13,12 +13,13 @@ import { FailingTestsCard } from './failing-tests-card.tsx';
 import { useGetHomeRunQuery } from './home-api.ts';
 import { alertsByRisk, failingTests } from './home-summary.ts';
 import { LastRunCard } from './last-run-card.tsx';
+import { OpenBugsCard } from './open-bugs-card.tsx';
 import './dashboard-home.css';
 
 /** While the newest run goes, the home reads it again this often. */
 const RUNNING_POLL_MS = 5000;
 
-/** The dashboard home, under the layout's welcome line: the last run, failing tests, alerts, then quick links. */
+/** The dashboard home, under the layout's welcome line: the last run, alerts, open bugs, failing tests, then quick links. */
 export function DashboardHome() {
   const profile = useClientProfile();
   const apiKey = profile.data?.apiToken || null;
@@ -65,15 +66,21 @@ export function DashboardHome() {
     );
   } else if (apiKey && !shownRun) {
     body = (
-      <p className="portal-empty home-empty">
-        No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
-      </p>
+      <div className="home-grid">
+        <p className="portal-empty home-empty">
+          No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
+        </p>
+        <OpenBugsCard />
+      </div>
     );
   } else if (shownRun) {
     body = (
       <div className="home-grid">
         <LastRunCard run={shownRun} detail={detail.data} />
-        {insights.data && <AlertsCard alerts={alertsByRisk(insights.data.zap)} />}
+        <div className="home-stack">
+          {insights.data && <AlertsCard alerts={alertsByRisk(insights.data.zap)} />}
+          <OpenBugsCard />
+        </div>
         {latest.data && <FailingTestsCard failing={failingTests(latest.data.tests)} onOpenReport={(name) => void onOpenReport(name)} />}
       </div>
     );
