@@ -66,12 +66,9 @@ export function DashboardHome() {
     );
   } else if (apiKey && !shownRun) {
     body = (
-      <div className="home-grid">
-        <p className="portal-empty home-empty">
-          No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
-        </p>
-        <OpenBugsCard />
-      </div>
+      <p className="portal-empty home-empty">
+        No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
+      </p>
     );
   } else if (shownRun) {
     body = (
@@ -89,6 +86,12 @@ export function DashboardHome() {
   return (
     <PortalPage id="dashboard-home-title" title="Overview">
       {body}
+      {/* Bugs are read with the session, not the API key: the count shows even before the first run. */}
+      {!shownRun && (
+        <div className="home-grid home-bugs-alone">
+          <OpenBugsCard />
+        </div>
+      )}
       <nav className="home-links" aria-label="Quick links">
         <ul>
           {DASHBOARD_PAGES.map((page) => (

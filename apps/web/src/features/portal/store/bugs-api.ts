@@ -1,4 +1,5 @@
 import {
+  apiPaths,
   bug,
   bugAttachment,
   bugList,
@@ -27,7 +28,7 @@ export interface BugFilters {
   clientId?: string | undefined;
 }
 
-const base = (side: BugSide) => (side === 'client' ? '/bugs' : '/operator/bugs');
+const base = (side: BugSide) => (side === 'client' ? apiPaths.bugs : apiPaths.operatorBugs);
 /** The API address of one bug, for either side. */
 export const bugApiPath = (side: BugSide, id: string) => `${base(side)}/${encodeURIComponent(id)}`;
 
