@@ -66,6 +66,7 @@ export function BugDetailPage() {
         </p>
       ) : (
         <BugView
+          key={data.id}
           bug={data}
           side="client"
           runHref={data.link?.runId ? historyRunPath(data.link.runId) : null}

@@ -1,6 +1,6 @@
 import type { BugAction } from '@fullstop/contracts';
 import { useState } from 'react';
-import { ACTION_LABELS, needsReason, RETEST_NOTE } from './bug-labels.ts';
+import { ACTION_DONE, ACTION_LABELS, needsReason, RETEST_NOTE } from './bug-labels.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 interface BugActionsProps {
@@ -19,14 +19,17 @@ export function BugActions({ actions, side, busy = false, onAction }: BugActions
   const [asking, setAsking] = useState<BugAction | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dialogError, setDialogError] = useState<string | null>(null);
-  if (actions.length === 0) return null;
+  const [done, setDone] = useState<string | null>(null);
+  if (actions.length === 0 && !done) return null;
 
   async function run(action: BugAction, reason?: string) {
     setError(null);
     setDialogError(null);
+    setDone(null);
     try {
       await onAction(action, reason);
       setAsking(null);
+      setDone(ACTION_DONE[action]);
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);
       if (reason !== undefined) setDialogError(message);
@@ -36,20 +39,27 @@ export function BugActions({ actions, side, busy = false, onAction }: BugActions
 
   return (
     <div className="bug-actions" role="group" aria-label="What to do with this bug">
-      <div className="portal-actions">
-        {actions.map((action) => (
-          <button
-            key={action}
-            type="button"
-            className={`btn portal-btn-sm ${PRIMARY.includes(action) ? 'btn--primary' : 'btn--ghost'}`}
-            disabled={busy}
-            onClick={() => (needsReason(action) ? setAsking(action) : void run(action))}
-          >
-            {ACTION_LABELS[action]}
-          </button>
-        ))}
-      </div>
+      {actions.length > 0 && (
+        <div className="portal-actions">
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={`btn portal-btn-sm ${PRIMARY.includes(action) ? 'btn--primary' : 'btn--ghost'}`}
+              disabled={busy}
+              onClick={() => (needsReason(action) ? setAsking(action) : void run(action))}
+            >
+              {ACTION_LABELS[action]}
+            </button>
+          ))}
+        </div>
+      )}
       {side === 'client' && actions.includes('request-retest') && <p className="portal-muted bug-actions__note">{RETEST_NOTE}</p>}
+      {done && (
+        <p className="portal-alert portal-alert--success" role="status">
+          {done}
+        </p>
+      )}
       {error && (
         <p className="portal-alert portal-alert--error" role="alert">
           {error}

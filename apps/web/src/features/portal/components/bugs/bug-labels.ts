@@ -43,6 +43,19 @@ export const ACTION_LABELS: Record<BugAction, string> = {
   reopen: 'Reopen',
 };
 
+/** What is said once the server took an action. */
+export const ACTION_DONE: Record<BugAction, string> = {
+  publish: 'Published: the client can see this bug now.',
+  accept: 'Bug accepted.',
+  reject: 'Bug rejected: our QA team will look at it again.',
+  fixed: 'Marked fixed. Request the free retest once the fix is live.',
+  'wont-fix': "Marked won't fix.",
+  'not-a-bug': 'Marked not a bug.',
+  'request-retest': 'Retest requested: we will run the linked test again and report the result here.',
+  verify: 'Fix verified.',
+  reopen: 'Bug reopened.',
+};
+
 /** The actions that need a reason, and what the dialog asks. */
 export const REASON_PROMPTS: Partial<Record<BugAction, { title: string; hint: string }>> = {
   'wont-fix': { title: "Won't fix this bug", hint: 'Tell us why this bug will not be fixed, so our team can take it into account.' },

@@ -109,6 +109,7 @@ describe('the bug view', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
     expect(onAction).toHaveBeenCalledWith('accept', undefined);
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect((await screen.findByText('Bug accepted.')).getAttribute('role')).toBe('status');
   });
 
   it('asks for the reason before "Won’t fix", and sends it', async () => {

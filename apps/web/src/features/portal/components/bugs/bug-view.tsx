@@ -18,6 +18,8 @@ export interface BugViewProps {
   side: 'client' | 'operator';
   /** Where the linked test's run can be seen (the client's History), when it can. */
   runHref?: string | null | undefined;
+  /** The console names whose bug it is. */
+  clientName?: string | undefined;
   /** Shown under the facts: the client's severity select, the console's edit button. */
   controls?: ReactNode;
   busy?: boolean;
@@ -41,7 +43,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
  * status history and the thread, with a button per action the server allows. Every string comes from a client's
  * site or an operator's notes, so it is rendered as text only.
  */
-export function BugView({ bug, side, runHref, controls, busy = false, onAction, onComment, loadAttachment, onUpload }: BugViewProps) {
+export function BugView({ bug, side, runHref, clientName, controls, busy = false, onAction, onComment, loadAttachment, onUpload }: BugViewProps) {
   const environment = environmentText(bug.environment);
   return (
     <div className="bug-view">
@@ -52,6 +54,7 @@ export function BugView({ bug, side, runHref, controls, busy = false, onAction, 
           <span className="portal-muted bug-summary__source">{SOURCE_LABELS[bug.source]}</span>
         </div>
         <dl className="bug-facts">
+          {clientName && <Fact label="Client">{clientName}</Fact>}
           {bug.url && (
             <Fact label="URL">
               <span className="portal-mono bug-break">{bug.url}</span>

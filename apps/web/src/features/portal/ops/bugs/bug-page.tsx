@@ -6,7 +6,7 @@ import { PortalPage } from '../../components/portal-page.tsx';
 import { failureField, failureMessage } from '../../components/bugs/bug-labels.ts';
 import { BugView, bugHeading } from '../../components/bugs/bug-view.tsx';
 import { useBugHandlers } from '../../components/bugs/use-bug-handlers.ts';
-import { useGetBugQuery, useUpdateBugMutation } from '../../store/bugs-api.ts';
+import { useGetBugClientsQuery, useGetBugQuery, useUpdateBugMutation } from '../../store/bugs-api.ts';
 import { BugFieldsForm, fieldValuesOf, formFieldOf, parseFieldValues, type BugFieldErrors } from './bug-fields-form.tsx';
 
 /** An operator edits a bug's fields, in any status. */
@@ -63,8 +63,10 @@ export function OpsBugPage() {
   const { bugId = '' } = useParams();
   const bug = useGetBugQuery({ side: 'operator', id: bugId }, { refetchOnMountOrArgChange: true });
   const handlers = useBugHandlers('operator', bugId);
+  const clients = useGetBugClientsQuery();
   const [editing, setEditing] = useState(false);
   const data = bug.data;
+  const clientName = data ? clients.data?.clients.find((c) => c.id === data.clientId)?.clientName : undefined;
   const notFound = bug.isError && 'status' in bug.error && bug.error.status === 404;
 
   return (
@@ -84,8 +86,10 @@ export function OpsBugPage() {
         </p>
       ) : (
         <BugView
+          key={data.id}
           bug={data}
           side="operator"
+          clientName={clientName ?? data.clientId}
           controls={
             editing ? (
               <EditBugForm bug={data} onDone={() => setEditing(false)} />

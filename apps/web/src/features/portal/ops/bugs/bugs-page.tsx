@@ -52,7 +52,8 @@ export function OpsBugsPage() {
     <PortalPage id="ops-bugs-page-title" title="Bugs">
       {creating && (
         <NewBugForm
-          key={`${params.get('clientId') ?? ''}-${params.get('runTestId') ?? ''}-${params.get('ruleId') ?? ''}`}
+          // A new piece of evidence starts a new form; the list's client filter below leaves what was typed alone.
+          key={`${params.get('runTestId') ?? ''}-${params.get('ruleId') ?? ''}`}
           clients={clients.data?.clients ?? []}
           clientId={values.clientId}
           runTestId={params.get('runTestId') || undefined}
