@@ -1,12 +1,14 @@
 import type { BugAction } from '@fullstop/contracts';
 import { useState } from 'react';
-import { ACTION_DONE, ACTION_LABELS, needsReason, RETEST_NOTE } from './bug-labels.ts';
+import { ACTION_DONE, ACTION_LABELS, needsReason, retestNote } from './bug-labels.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 interface BugActionsProps {
   /** The actions the server says the viewer may take now, in its order. */
   actions: readonly BugAction[];
   side: 'client' | 'operator';
+  /** Whether a retest re-runs a linked test, or goes to our QA team. */
+  hasLinkedTest?: boolean;
   busy?: boolean;
   /** Resolves when the server took the action; rejects with its message to show. */
   onAction: (action: BugAction, reason?: string) => Promise<void>;
@@ -15,7 +17,7 @@ interface BugActionsProps {
 const PRIMARY: readonly BugAction[] = ['publish', 'accept', 'fixed', 'request-retest', 'verify'];
 
 /** One button per action the bug allows; the ones that need a reason ask for it first. */
-export function BugActions({ actions, side, busy = false, onAction }: BugActionsProps) {
+export function BugActions({ actions, side, hasLinkedTest = true, busy = false, onAction }: BugActionsProps) {
   const [asking, setAsking] = useState<BugAction | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dialogError, setDialogError] = useState<string | null>(null);
@@ -54,7 +56,7 @@ export function BugActions({ actions, side, busy = false, onAction }: BugActions
           ))}
         </div>
       )}
-      {side === 'client' && actions.includes('request-retest') && <p className="portal-muted bug-actions__note">{RETEST_NOTE}</p>}
+      {side === 'client' && actions.includes('request-retest') && <p className="portal-muted bug-actions__note">{retestNote(hasLinkedTest)}</p>}
       {done && (
         <p className="portal-alert portal-alert--success" role="status">
           {done}

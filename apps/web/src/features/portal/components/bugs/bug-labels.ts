@@ -65,8 +65,12 @@ export const REASON_PROMPTS: Partial<Record<BugAction, { title: string; hint: st
 
 export const needsReason = (action: BugAction) => action in REASON_PROMPTS;
 
-/** What "Request retest" means for the client. */
-export const RETEST_NOTE = 'The retest of a fixed bug is free: we run the linked test again and tell you whether the fix holds.';
+/** What "Request retest" means for the client: the linked test re-run, or our QA team by hand when there is none. */
+export function retestNote(hasLinkedTest: boolean): string {
+  return hasLinkedTest
+    ? 'The retest of a fixed bug is free: we run the linked test again and tell you whether the fix holds.'
+    : 'The retest of a fixed bug is free: our QA team checks the fix by hand and tells you whether it holds.';
+}
 
 /** "BUG-12": the short number a client's bugs go by. */
 export const bugNumber = (number: number) => `BUG-${number}`;

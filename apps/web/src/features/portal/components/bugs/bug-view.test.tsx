@@ -98,7 +98,10 @@ describe('the bug view', () => {
     cleanup();
     renderView({ bug: makeBug({ status: 'fixed', actions: ['request-retest', 'reopen'] }) });
     expect(actionButtons()).toEqual(['Request retest', 'Reopen']);
-    expect(screen.getByText(/The retest of a fixed bug is free/)).toBeTruthy();
+    expect(screen.getByText(/The retest of a fixed bug is free: we run the linked test again/)).toBeTruthy();
+    cleanup();
+    renderView({ bug: makeBug({ status: 'fixed', link: null, actions: ['request-retest'] }) });
+    expect(screen.getByText(/our QA team checks the fix by hand/)).toBeTruthy();
     cleanup();
     renderView({ bug: makeBug({ status: 'verified', actions: [] }) });
     expect(screen.queryByRole('group', { name: 'What to do with this bug' })).toBeNull();

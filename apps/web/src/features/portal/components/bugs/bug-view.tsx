@@ -96,7 +96,7 @@ export function BugView({ bug, side, runHref, clientName, controls, busy = false
           )}
         </dl>
         {controls}
-        <BugActions actions={bug.actions} side={side} busy={busy} onAction={onAction} />
+        <BugActions actions={bug.actions} side={side} hasLinkedTest={Boolean(bug.link)} busy={busy} onAction={onAction} />
       </section>
 
       <div className="bug-columns">
