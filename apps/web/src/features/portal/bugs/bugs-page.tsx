@@ -1,10 +1,46 @@
+import { bugPath, bugStatus } from '@fullstop/contracts';
 import { PortalPage } from '../components/portal-page.tsx';
+import { BugFilters, useBugFilters } from '../components/bugs/bug-filters.tsx';
+import { BugTable } from '../components/bugs/bug-table.tsx';
+import { useGetBugsQuery } from '../store/bugs-api.ts';
+import '../components/bugs/bugs.css';
 
-// Placeholder: replaced by the feature that owns this page.
+/** The statuses a client sees: drafts stay with our QA team until they are published. */
+const CLIENT_STATUSES = bugStatus.options.filter((s) => s !== 'draft');
+
+/** The client's bugs, newest first, narrowed by status and severity (both kept in the address). */
 export function BugsPage() {
+  const { values, update } = useBugFilters();
+  const bugs = useGetBugsQuery({ side: 'client', status: values.status, severity: values.severity }, { refetchOnMountOrArgChange: true });
+  const filtered = Boolean(values.status || values.severity);
+
   return (
     <PortalPage id="bugs-page-title" title="Bugs">
-      <p className="portal-empty">Not built yet.</p>
+      <BugFilters values={values} onChange={update} statuses={CLIENT_STATUSES} />
+      {bugs.isLoading ? (
+        <p className="portal-muted" role="status">
+          Loading bugs…
+        </p>
+      ) : bugs.isError || !bugs.data ? (
+        <p className="portal-alert portal-alert--error" role="alert">
+          Your bugs could not be loaded. Please try again in a moment.
+        </p>
+      ) : bugs.data.bugs.length === 0 ? (
+        filtered ? (
+          <p className="portal-empty">No bugs match these filters.</p>
+        ) : (
+          <div className="portal-empty bug-empty">
+            <p className="bug-empty__title">No bugs reported yet.</p>
+            <p>
+              When a test fails, a security scan raises an alert or our QA team finds a problem by hand, we check it and write it up
+              here as a bug: what happens, how to reproduce it, and the evidence. You can accept it, tell us it is fixed (we retest it
+              for free), or tell us why it will not be fixed.
+            </p>
+          </div>
+        )
+      ) : (
+        <BugTable bugs={bugs.data.bugs} hrefOf={bugPath} />
+      )}
     </PortalPage>
   );
 }

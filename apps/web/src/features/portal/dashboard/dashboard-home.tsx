@@ -13,12 +13,13 @@ import { FailingTestsCard } from './failing-tests-card.tsx';
 import { useGetHomeRunQuery } from './home-api.ts';
 import { alertsByRisk, failingTests } from './home-summary.ts';
 import { LastRunCard } from './last-run-card.tsx';
+import { OpenBugsCard } from './open-bugs-card.tsx';
 import './dashboard-home.css';
 
 /** While the newest run goes, the home reads it again this often. */
 const RUNNING_POLL_MS = 5000;
 
-/** The dashboard home, under the layout's welcome line: the last run, failing tests, alerts, then quick links. */
+/** The dashboard home, under the layout's welcome line: the last run, alerts, open bugs, failing tests, then quick links. */
 export function DashboardHome() {
   const profile = useClientProfile();
   const apiKey = profile.data?.apiToken || null;
@@ -73,7 +74,10 @@ export function DashboardHome() {
     body = (
       <div className="home-grid">
         <LastRunCard run={shownRun} detail={detail.data} />
-        {insights.data && <AlertsCard alerts={alertsByRisk(insights.data.zap)} />}
+        <div className="home-stack">
+          {insights.data && <AlertsCard alerts={alertsByRisk(insights.data.zap)} />}
+          <OpenBugsCard />
+        </div>
         {latest.data && <FailingTestsCard failing={failingTests(latest.data.tests)} onOpenReport={(name) => void onOpenReport(name)} />}
       </div>
     );
@@ -82,6 +86,12 @@ export function DashboardHome() {
   return (
     <PortalPage id="dashboard-home-title" title="Overview">
       {body}
+      {/* Bugs are read with the session, not the API key: the count shows even before the first run. */}
+      {!shownRun && (
+        <div className="home-grid home-bugs-alone">
+          <OpenBugsCard />
+        </div>
+      )}
       <nav className="home-links" aria-label="Quick links">
         <ul>
           {DASHBOARD_PAGES.map((page) => (
