@@ -28,7 +28,7 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      ['/auth', '/clientProfile', '/upload', '/test', '/report', '/insight', '/requests', '/operator', '/docs', '/healthz'].map(
+      ['/auth', '/clientProfile', '/upload', '/test', '/report', '/insight', '/requests', '/bugs', '/team', '/integrations', '/operator', '/docs', '/healthz'].map(
         (p) => [p, 'http://127.0.0.1:3000'],
       ),
     ),
