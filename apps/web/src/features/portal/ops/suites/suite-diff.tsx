@@ -7,7 +7,7 @@ const STATUS_LABELS: Record<SuiteFileChange['status'], string> = { added: 'Added
 /** A unified diff, one line each: additions green, removals red, hunk headers muted (as text, never HTML). */
 function Patch({ patch }: { patch: string }) {
   // The two file headers ("Index", "===", "---", "+++") say what the card's title already does.
-  const lines = patch.split('\n').filter((l, i) => !(i < 4 && /^(Index: |={10,}|--- |\+\+\+ )/.test(l)));
+  const lines = patch.replace(/\n$/, '').split('\n').filter((l, i) => !(i < 4 && /^(Index: |={10,}|--- |\+\+\+ )/.test(l)));
   return (
     <pre className="ops-suites__code ops-suites__patch" tabIndex={0}>
       {lines.map((line, i) => {
