@@ -1,7 +1,7 @@
 import type { AttemptStatus, RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
 import type { RunnerSummary, SuiteManifest, TestKind } from '@fullstop/engine';
-import { relations } from 'drizzle-orm';
-import { type AnyPgColumn, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { relations, sql } from 'drizzle-orm';
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAtColumn, idColumn, ownerClientColumn } from './accounts.ts';
 
 // Tables of the test engine (suites, runs, results, reports, alerts). Owned by the engine feature.
@@ -10,7 +10,10 @@ const ts = (name: string) => timestamp(name, { withTimezone: true });
 /** The row this one belongs to (a client, a run ...): it goes when its owner does. */
 const ownerColumn = (name: string, owner: () => AnyPgColumn) => text(name).notNull().references(owner, { onDelete: 'cascade' });
 
-/** One imported version of a client's suite; the newest is the one that runs. Files live in `dir`. */
+/**
+ * One imported version of a client's suite. The current one (at most one per client) is the one that runs and
+ * lists tests; an operator may keep a newer one for trial runs before making it current. Files live in `dir`.
+ */
 export const engineSuites = pgTable(
   'engine_suites',
   {
@@ -22,9 +25,13 @@ export const engineSuites = pgTable(
     manifest: jsonb('manifest').$type<SuiteManifest>().notNull(),
     fileCount: integer('file_count').notNull(),
     importedBy: text('imported_by'),
+    isCurrent: boolean('is_current').notNull().default(false),
     createdAt: createdAtColumn(),
   },
-  (t) => [uniqueIndex('engine_suites_client_version_key').on(t.clientId, t.version)],
+  (t) => [
+    uniqueIndex('engine_suites_client_version_key').on(t.clientId, t.version),
+    uniqueIndex('engine_suites_client_current_key').on(t.clientId).where(sql`${t.isCurrent}`),
+  ],
 );
 
 /** A request to run tests: "all", or one test by name. */

@@ -6,6 +6,7 @@ import { errorResponses } from '../../../lib/route-schemas.ts';
 import { getClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
 import { suiteHistory } from '../suites/suite-repository.ts';
+import { suiteConsoleRoutes } from '../suites/suite-console-routes.ts';
 import { importSuite } from '../suites/suite-service.ts';
 import { operatorClientRoute } from './operator-route-options.ts';
 
@@ -24,9 +25,14 @@ function suiteFilesOf(body: SuiteImportRequest): SuiteFiles {
   return files;
 }
 
-/** Operator routes of a client's suite: import a new version, list the versions. */
+/**
+ * Operator routes of a client's suite: import a new version (the CLI's; it becomes current), list the versions,
+ * and the console's Suites page (suite-console-routes.ts).
+ */
 export function operatorSuiteRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    await app.register(suiteConsoleRoutes(deps));
+
     app.post(
       '/operator/clients/:id/suite',
       {

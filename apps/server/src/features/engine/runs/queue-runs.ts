@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../lib/errors.ts';
 import type { EngineDeps } from '../deps.ts';
 import { RUN_QUEUE } from '../queue/boss.ts';
 import { drizzleBossDb } from '../queue/tx-boss-db.ts';
-import { currentSuite } from '../suites/suite-repository.ts';
+import { currentSuite, type SuiteRow } from '../suites/suite-repository.ts';
 import { isTerminal, runEventOf, runResultOf, testEventOf } from './mappers.ts';
 import { insertRun, lastDurations, runDetail, runStatusOf } from './run-repository.ts';
 import type { RunOrigin } from './run-origin.ts';
@@ -22,11 +22,18 @@ export interface QueuedRun {
 }
 
 /**
- * Queues every test of the client's current suite, or one test by name: the run, its tests and their jobs are
- * written in one transaction, so a crash can never leave a run without jobs or jobs without a run.
+ * Queues every test of the client's current suite (or of `scope.suite`, an operator's trial of another version),
+ * or one test by name: the run, its tests and their jobs are written in one transaction, so a crash can never
+ * leave a run without jobs or jobs without a run.
  */
-export async function queueRun(deps: EngineDeps, clientId: string, scope: { testName?: string }, origin: RunOrigin): Promise<QueuedRun> {
-  const suite = await currentSuite(deps.db, clientId);
+export async function queueRun(
+  deps: EngineDeps,
+  clientId: string,
+  scope: { testName?: string; suite?: SuiteRow },
+  origin: RunOrigin,
+): Promise<QueuedRun> {
+  const suite = scope.suite ?? (await currentSuite(deps.db, clientId));
+  if (suite && suite.clientId !== clientId) throw new NotFoundError('Suite not found');
   if (!suite) throw new NotFoundError('No tests available: this client has no test suite yet');
   let tests = testsOf(suite.manifest, suite.dir);
   if (scope.testName !== undefined) {

@@ -25,19 +25,21 @@ export interface ImportedSuite {
 /**
  * Validates a suite and stores it as the client's next version: the files are copied under
  * storage/suites/<client>/ (older versions stay, past runs point at them) and the manifest goes in the database.
+ * It becomes the current version unless `makeCurrent` is false (kept for trial runs).
  */
 export async function importSuite(
   deps: { db: Db; paths: Paths; runners: Partial<Record<TestKind, Runner>> },
   clientId: string,
   files: SuiteFiles,
   importedBy: string | null,
+  options: { makeCurrent?: boolean } = {},
 ): Promise<ImportedSuite> {
   await getClient(deps.db, clientId);
   const { manifest, tests } = validateSuite(files, deps.runners);
   const dir = path.join(deps.paths.storage, 'suites', clientId, randomUUID());
   await writeSuiteFolder(dir, files);
   try {
-    const row = await insertNextSuiteVersion(deps.db, { clientId, dir, manifest, fileCount: files.size, importedBy });
+    const row = await insertNextSuiteVersion(deps.db, { clientId, dir, manifest, fileCount: files.size, importedBy }, options.makeCurrent ?? true);
     return { version: row.version, suiteId: row.id, tests: tests.length, groups: testGroupsOf(manifest) };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,112 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { failureMessage, importIssuesOf, useImportSuiteMutation } from './suites-api.ts';
+
+/** What the import leaves out anyway (hidden files, node_modules): not sent, so a folder stays within the limits. */
+const skipped = (path: string) => path.split('/').some((s) => s.startsWith('.') || s === 'node_modules');
+
+type Source = 'folder' | 'zip';
+
+/** Import a new version from a folder or a zip, made current at once or kept for a trial run first. */
+export function SuiteImportForm({ clientId }: { clientId: string }) {
+  const [source, setSource] = useState<Source>('folder');
+  const [folder, setFolder] = useState<File[]>([]);
+  const [zip, setZip] = useState<File | null>(null);
+  const [makeCurrent, setMakeCurrent] = useState(false);
+  const [issues, setIssues] = useState<string[]>([]);
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [importSuite, { isLoading }] = useImportSuiteMutation();
+  const formRef = useRef<HTMLFormElement>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setIssues([]);
+    const form = new FormData();
+    form.append('makeCurrent', String(makeCurrent));
+    if (source === 'zip') {
+      if (!zip) return setNotice({ tone: 'error', text: 'Choose a zip archive of the suite.' });
+      form.append('zip', zip, zip.name);
+    } else {
+      const files = folder.filter((f) => !skipped(f.webkitRelativePath || f.name));
+      if (files.length === 0) return setNotice({ tone: 'error', text: 'Choose the suite’s folder (the one holding suite.json).' });
+      for (const f of files) form.append('files', f, f.webkitRelativePath || f.name);
+    }
+    try {
+      const res = await importSuite({ clientId, form }).unwrap();
+      setNotice({ tone: 'success', text: res.message });
+      setFolder([]);
+      setZip(null);
+      formRef.current?.reset();
+    } catch (error) {
+      const found = importIssuesOf(error);
+      setIssues(found);
+      setNotice({ tone: 'error', text: found.length > 0 ? 'The suite was not imported: fix these problems and try again.' : `The suite was not imported: ${failureMessage(error)}` });
+    }
+  }
+
+  return (
+    <form ref={formRef} className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="ops-suites-import-title">
+      <h2 id="ops-suites-import-title" className="portal-card__title">
+        Import a new version
+      </h2>
+      <fieldset className="ops-suites__choice">
+        <legend>Upload</legend>
+        <label>
+          <input type="radio" name="source" checked={source === 'folder'} onChange={() => setSource('folder')} /> A folder
+        </label>
+        <label>
+          <input type="radio" name="source" checked={source === 'zip'} onChange={() => setSource('zip')} /> A zip archive
+        </label>
+      </fieldset>
+      {source === 'folder' ? (
+        <div className="portal-field">
+          <label htmlFor="ops-suites-folder">Suite folder</label>
+          <input
+            id="ops-suites-folder"
+            type="file"
+            multiple
+            ref={(el) => el?.setAttribute('webkitdirectory', '')}
+            onChange={(e) => setFolder(Array.from(e.target.files ?? []))}
+          />
+          <p className="portal-muted portal-field__hint">
+            The folder holding suite.json and its spec files{folder.length > 0 ? ` (${folder.length} files chosen)` : ''}.
+          </p>
+        </div>
+      ) : (
+        <div className="portal-field">
+          <label htmlFor="ops-suites-zip">Zip archive</label>
+          <input id="ops-suites-zip" type="file" accept=".zip,application/zip" onChange={(e) => setZip(e.target.files?.[0] ?? null)} />
+          <p className="portal-muted portal-field__hint">A zip of the suite folder (suite.json at its top, or in its one folder).</p>
+        </div>
+      )}
+      <fieldset className="ops-suites__choice">
+        <legend>After the import</legend>
+        <label>
+          <input type="radio" name="makeCurrent" checked={!makeCurrent} onChange={() => setMakeCurrent(false)} /> Keep it for a trial run (the current version
+          still runs)
+        </label>
+        <label>
+          <input type="radio" name="makeCurrent" checked={makeCurrent} onChange={() => setMakeCurrent(true)} /> Make it current at once
+        </label>
+      </fieldset>
+      {notice && (
+        <div className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+          <p className="ops-suites__notice">{notice.text}</p>
+          {issues.length > 0 && (
+            <ul className="ops-suites__issues">
+              {issues.map((issue) => (
+                <li key={issue} className="portal-mono">
+                  {issue}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="portal-actions">
+        <button type="submit" className="btn btn--primary" disabled={isLoading}>
+          {isLoading ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+    </form>
+  );
+}

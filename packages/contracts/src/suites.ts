@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { idString } from './common.ts';
+import { suiteIssue, testGroups } from './tests.ts';
+
+/**
+ * The console's Suites page (operators only): a client's imported versions, their files, a diff between two, an
+ * import from the browser (a folder or a zip), a trial run of a version and the switch of the current one.
+ */
+
+/** `/operator/clients/:id/suites/:version/...` */
+export const suiteVersionParams = z.object({
+  id: idString,
+  version: z.coerce.number({ error: 'version must be a number' }).int().min(1, { error: 'version must be at least 1' }),
+});
+
+export const suiteVersionSummary = z.object({
+  version: z.number().int(),
+  fileCount: z.number().int(),
+  tests: z.number().int(),
+  importedBy: z.string().nullable(),
+  createdAt: z.string(),
+  /** The version that runs and lists tests; at most one per client. */
+  current: z.boolean(),
+});
+export type SuiteVersionSummary = z.infer<typeof suiteVersionSummary>;
+export const suiteVersionsResponse = z.object({ versions: z.array(suiteVersionSummary) });
+export type SuiteVersionsResponse = z.infer<typeof suiteVersionsResponse>;
+
+export const suiteFileEntry = z.object({ path: z.string(), size: z.number().int() });
+export type SuiteFileEntry = z.infer<typeof suiteFileEntry>;
+export const suiteFilesResponse = z.object({ version: z.number().int(), files: z.array(suiteFileEntry) });
+export type SuiteFilesResponse = z.infer<typeof suiteFilesResponse>;
+
+export const suiteFileQuery = z.object({
+  path: z.string({ error: 'path is required' }).min(1, { error: 'path is required' }).max(300, { error: 'path must be at most 300 characters' }),
+});
+
+/** One file's text. A binary file has no content, only a note; a long one is cut at SUITE_FILE_VIEW_MAX_BYTES. */
+export const suiteFileResponse = z.object({
+  path: z.string(),
+  size: z.number().int(),
+  binary: z.boolean(),
+  truncated: z.boolean(),
+  content: z.string().nullable(),
+  note: z.string().optional(),
+});
+export type SuiteFileResponse = z.infer<typeof suiteFileResponse>;
+export const SUITE_FILE_VIEW_MAX_BYTES = 1024 * 1024;
+
+export const suiteDiffQuery = z.object({
+  from: z.coerce.number({ error: 'from must be a version number' }).int().min(1, { error: 'from must be a version number' }),
+  to: z.coerce.number({ error: 'to must be a version number' }).int().min(1, { error: 'to must be a version number' }),
+});
+
+export const suiteFileChange = z.object({
+  path: z.string(),
+  status: z.enum(['added', 'removed', 'changed']),
+  binary: z.boolean(),
+  /** A unified diff (---/+++ headers, @@ hunks, lines starting with space, + or -); null for binary or cut files. */
+  patch: z.string().nullable(),
+  /** The patch was left out or cut: too long to show. */
+  truncated: z.boolean(),
+});
+export type SuiteFileChange = z.infer<typeof suiteFileChange>;
+export const suiteDiffResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  files: z.array(suiteFileChange),
+  unchanged: z.number().int(),
+});
+export type SuiteDiffResponse = z.infer<typeof suiteDiffResponse>;
+
+/** The import form's choice (multipart field `makeCurrent`): make the new version current, or keep it for trial. */
+export const suiteMakeCurrentField = z.enum(['true', 'false']);
+
+export const consoleSuiteImportResponse = z.object({
+  message: z.string(),
+  version: z.number().int(),
+  tests: z.number().int(),
+  groups: testGroups,
+  current: z.boolean(),
+});
+export type ConsoleSuiteImportResponse = z.infer<typeof consoleSuiteImportResponse>;
+
+/** A refused import (400): every problem naming its file, field and reason. */
+export const suiteImportRefused = z.object({ message: z.string(), code: z.string(), issues: z.array(suiteIssue) });
+export type SuiteImportRefused = z.infer<typeof suiteImportRefused>;
+
+export const suiteTryResponse = z.object({ message: z.string(), runId: z.string(), version: z.number().int() });
+export type SuiteTryResponse = z.infer<typeof suiteTryResponse>;
+
+export const suiteCurrentResponse = z.object({ message: z.string(), version: z.number().int(), previous: z.number().int().nullable() });
+export type SuiteCurrentResponse = z.infer<typeof suiteCurrentResponse>;
