@@ -233,16 +233,16 @@ function Deliveries({ deliveries }: { deliveries: IntegrationDelivery[] }) {
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.id}>
-              <td className="portal-nowrap">{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}</td>
-              <td>{KIND_TITLES[d.kind]}</td>
-              <td className="portal-nowrap">{d.bugNumber === null ? '—' : `BUG-${d.bugNumber}`}</td>
-              <td>{d.event}</td>
-              <td>
+              <td data-label="When">{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}</td>
+              <td data-label="Tracker">{KIND_TITLES[d.kind]}</td>
+              <td data-label="Bug">{d.bugNumber === null ? '—' : `BUG-${d.bugNumber}`}</td>
+              <td data-label="Event">{d.event}</td>
+              <td data-label="Result">
                 <span className={`tracker-status tracker-status--${d.status}`}>{STATUS_TEXT[d.status]}</span>
                 {d.statusCode !== null ? <span className="portal-muted"> HTTP {d.statusCode}</span> : null}
-                {d.error ? <span className="tracker-deliveries__error">{d.error}</span> : null}
+                {d.error && !d.error.endsWith(`HTTP ${d.statusCode}`) ? <span className="tracker-deliveries__error">{d.error}</span> : null}
               </td>
-              <td>{d.attempts}</td>
+              <td data-label="Attempts">{d.attempts}</td>
             </tr>
           ))}
         </tbody>
