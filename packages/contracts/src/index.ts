@@ -15,3 +15,4 @@ export * from './readiness.ts';
 export * from './secrets.ts';
 export * from './bugs.ts';
 export * from './suites.ts';
+export * from './integrations.ts';

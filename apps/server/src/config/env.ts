@@ -90,6 +90,18 @@ const envSchema = z.object({
   WAPITI_PATH: z.string().default('/usr/bin/wapiti'),
   /** Check every engine (Chromium, wapiti, ...) at start and log each one missing. Unset: on, off under NODE_ENV=test (checked when first asked). */
   ENGINE_READINESS_CHECK: bool.optional(),
+
+  // Bug export to the client's tracker (features/integrations).
+  /** GitHub's REST API (GitHub Enterprise: https://HOST/api/v3; tests: a local fake). */
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** Deliveries are retried after this many seconds, doubled each time (0: at once; tests). */
+  INTEGRATIONS_RETRY_DELAY: z.coerce.number().min(0).max(3600).default(30),
+  /** Attempts of one delivery before it is given up. */
+  INTEGRATIONS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** How often exported issues are read back from GitHub and Jira (seconds; 0: only on demand). */
+  INTEGRATIONS_SYNC_INTERVAL: z.coerce.number().int().min(0).default(600),
+  /** Work deliveries and syncs in this process. Unset: on, off under NODE_ENV=test (tests call them). */
+  INTEGRATIONS_WORKER: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

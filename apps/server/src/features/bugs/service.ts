@@ -26,6 +26,7 @@ import { runStatusOf } from '../engine/runs/run-repository.ts';
 import { storeCopy } from './attachments.ts';
 import { allowedActions, BugTransitionError, type BugSide, nextStatus } from './lifecycle.ts';
 import { clientRunTest, prefillOf } from './prefill.ts';
+import { listBugExports } from '../integrations/repository.ts';
 import {
   type BugAttachmentRow,
   type BugFilter,
@@ -89,7 +90,7 @@ export function bugService(app: FastifyInstance) {
   const db = app.db;
 
   async function bugOf(row: BugRow, side: BugSide): Promise<Bug> {
-    const thread = await bugThread(db, row.id);
+    const [thread, exports] = await Promise.all([bugThread(db, row.id), listBugExports(db, row.id)]);
     return {
       ...summaryOf(row),
       clientId: row.clientId,
@@ -108,7 +109,7 @@ export function bugService(app: FastifyInstance) {
         createdAt: comment.createdAt.toISOString(),
       })),
       events: thread.events.map((e) => ({ from: e.fromStatus, to: e.toStatus, by: e.by, reason: e.reason, createdAt: e.createdAt.toISOString() })),
-      exports: [],
+      exports,
       actions: allowedActions(row.status, side),
     };
   }
