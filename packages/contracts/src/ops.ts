@@ -78,7 +78,8 @@ export const opsRunsQuery = z.object({
   page,
   pageSize: pageSize(50, 20),
 });
-export type OpsRunsQuery = z.input<typeof opsRunsQuery>;
+/** What a caller sends: paging may be left to its defaults. */
+export type OpsRunsQuery = Omit<z.output<typeof opsRunsQuery>, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
 
 /** A security alert or an accessibility violation of a failing test: what "Create bug" and "Mark false positive" name. */
 export const opsFinding = z.object({
@@ -140,7 +141,7 @@ export const opsAuditQuery = z
     pageSize: pageSize(100, 50),
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { error: 'from must be before to', path: ['from'] });
-export type OpsAuditQuery = z.input<typeof opsAuditQuery>;
+export type OpsAuditQuery = Omit<z.output<typeof opsAuditQuery>, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
 
 export const opsAuditEvent = z.object({
   id: z.string(),
