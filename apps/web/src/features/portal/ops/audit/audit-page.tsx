@@ -21,7 +21,7 @@ function EventRow({ event, onFilter }: { event: OpsAuditEvent; onFilter: (f: Par
       </td>
       <td data-label="Who">
         {event.userId ? (
-          <button type="button" className="portal-link-button" onClick={() => onFilter({ userId: event.userId ?? '' })} title="Show only this user">
+          <button type="button" className="ops-link" onClick={() => onFilter({ userId: event.userId ?? '' })} title="Show only this user">
             {event.userEmail ?? event.userId}
           </button>
         ) : (
@@ -31,7 +31,7 @@ function EventRow({ event, onFilter }: { event: OpsAuditEvent; onFilter: (f: Par
       </td>
       <td data-label="From">
         {event.address ? (
-          <button type="button" className="portal-link-button portal-mono" onClick={() => onFilter({ address: event.address ?? '' })} title="Show only this address">
+          <button type="button" className="ops-link portal-mono" onClick={() => onFilter({ address: event.address ?? '' })} title="Show only this address">
             {event.address}
           </button>
         ) : (
@@ -156,7 +156,7 @@ export function OpsAuditPage() {
           <p className="portal-empty">No events match these filters.</p>
         ) : (
           <>
-            <table className="ops-table">
+            <table className="ops-table ops-audit">
               <caption className="visually-hidden">Audit events, newest first: {data.total} in all</caption>
               <thead>
                 <tr>

@@ -45,7 +45,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
                 <span className="portal-mono">{f.ruleId}</span> {findingText(f)}
                 {f.falsePositive && <span className="ops-muted">Marked a false positive</span>}
               </span>
-              <Link className="btn btn--ghost portal-btn-sm" to={createBugLink(clientId, test.runTestId, f.ruleId)}>
+              <Link className="btn btn--ghost portal-btn-sm" to={createBugLink(clientId, test.runTestId, f.ruleId)} aria-label={`Create bug from ${f.ruleId}${f.url ? ` on ${f.url}` : ''}`}>
                 Create bug
               </Link>
               {canMarkFalsePositive(f) && (
@@ -53,6 +53,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
                   type="button"
                   className="btn btn--ghost portal-btn-sm"
                   disabled={busy}
+                  aria-label={`Mark false positive: ${f.ruleId}${f.url ? ` on ${f.url}` : ''}`}
                   onClick={() => void act(() => markFalsePositive({ clientId, ruleId: f.ruleId, ...(f.url ? { url: f.url } : {}) }).unwrap(), 'Marked a false positive')}
                 >
                   Mark false positive
@@ -63,7 +64,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
         </ul>
       )}
       <div className="ops-actions">
-        <Link className="btn btn--primary portal-btn-sm" to={createBugLink(clientId, test.runTestId)}>
+        <Link className="btn btn--primary portal-btn-sm" to={createBugLink(clientId, test.runTestId)} aria-label={`Create bug from ${testName}`}>
           Create bug
         </Link>
         {test.flaky ? (
