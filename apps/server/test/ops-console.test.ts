@@ -162,6 +162,8 @@ describe('operators’ console', () => {
 
     const onlyB = await app.inject({ method: 'GET', url: `/operator/runs?clientId=${b.clientId}`, headers: operator });
     expect(onlyB.json<OpsRunsPage>().runs.every((r) => r.clientId === b.clientId && r.clientName === 'Beta Bank')).toBe(true);
+    const second = await app.inject({ method: 'GET', url: '/operator/runs?pageSize=1&page=2', headers: operator });
+    expect(second.json<OpsRunsPage>()).toMatchObject({ total: 3, page: 2, pageSize: 1, runs: [{ runId: feed.runs[1]!.runId }] });
     const failed = await app.inject({ method: 'GET', url: '/operator/runs?status=failed', headers: operator });
     expect(failed.json<OpsRunsPage>().runs.map((r) => r.runId)).toEqual([failedRun.runId]);
   });
@@ -194,6 +196,12 @@ describe('operators’ console', () => {
     const [byToken] = await auditRowsFor(app, '/operator/clients/:id/origins', '203.0.113.8');
     expect(byToken).toMatchObject({ clientId: a.clientId, userId: null });
     expect(byToken!.details).toMatchObject({ via: 'operator-token', statusCode: 200 });
+
+    // A user created for a client is recorded against that client (its id is in the body).
+    await app.inject({ method: 'POST', url: '/operator/users', headers: operator, remoteAddress: '203.0.113.10', payload: { clientId: b.clientId, email: 'new@beta.test', password: 'beta password 12' } });
+    const [created] = await auditRowsFor(app, '/operator/users', '203.0.113.10');
+    expect(created).toMatchObject({ clientId: b.clientId });
+    expect(created!.details).toMatchObject({ method: 'POST', statusCode: 201 });
 
     // A client's probe is recorded too, as refused.
     await app.inject({ method: 'GET', url: '/operator/runs?clientId=' + b.clientId, headers: { 'x-api-key': a.apiKey }, remoteAddress: '203.0.113.9' });

@@ -5,13 +5,13 @@ import { audit } from '../../lib/audit.ts';
 /** The one console call not recorded: reading the audit log itself, which would otherwise fill it with its own reads. */
 const NOT_AUDITED = new Set(['GET /operator/audit']);
 
-/** The client a call is about: `:id` / `:clientId` in the path, else `?clientId=`; only an id-shaped value. */
-export function clientIdOf(request: Pick<FastifyRequest, 'params' | 'query'>): string | null {
+/** The client a call is about: `:id` / `:clientId` in the path, else `?clientId=`, else the body's; only an id-shaped value. */
+export function clientIdOf(request: Pick<FastifyRequest, 'params' | 'query' | 'body'>): string | null {
   const pick = (source: unknown, key: string): string | null => {
     const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[key] : undefined;
     return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
   };
-  return pick(request.params, 'id') ?? pick(request.params, 'clientId') ?? pick(request.query, 'clientId');
+  return pick(request.params, 'id') ?? pick(request.params, 'clientId') ?? pick(request.query, 'clientId') ?? pick(request.body, 'clientId');
 }
 
 /**
