@@ -19,6 +19,7 @@ import { demo } from './features/demo/plugin.ts';
 import { type EngineOptions, engineFeature } from './features/engine/plugin.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { integrationsFeature } from './features/integrations/routes.ts';
+import { operatorAccessAudit } from './features/operator/access-audit.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
@@ -87,7 +88,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(appPlugins, options.database ? { database: options.database } : {});
 
   // Features: the auth guard and the demo client before the routes that use them.
-  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorRoutes, requestsFeature, integrationsFeature];
+  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorAccessAudit, operatorRoutes, requestsFeature, integrationsFeature];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
   // After the engine: a bug's retest queues a run and hears when it ends.

@@ -16,3 +16,4 @@ export * from './secrets.ts';
 export * from './bugs.ts';
 export * from './suites.ts';
 export * from './integrations.ts';
+export * from './ops.ts';

@@ -13,5 +13,9 @@ export const auditEvents = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
     createdAt: createdAtColumn(),
   },
-  (t) => [index('audit_events_client_idx').on(t.clientId, t.createdAt)],
+  (t) => [
+    index('audit_events_client_idx').on(t.clientId, t.createdAt),
+    // The console's audit log, newest first with no filter.
+    index('audit_events_created_idx').on(t.createdAt),
+  ],
 );

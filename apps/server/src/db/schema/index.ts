@@ -7,3 +7,4 @@ export * from './engine.ts';
 export * from './requests.ts';
 export * from './bugs.ts';
 export * from './integrations.ts';
+export * from './ops.ts';

@@ -1,4 +1,4 @@
-import { clientList, idParam, newClientBody, newClientResponse, newUserBody, newUserResponse, revealApiKeyResponse } from '@fullstop/contracts';
+import { idParam, opsClientList, newClientBody, newClientResponse, newUserBody, newUserResponse, revealApiKeyResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
@@ -7,6 +7,8 @@ import { createClientWithUser, createUser } from '../accounts/service.ts';
 import { readApiKey } from '../auth/api-key-repository.ts';
 import { maskApiKey } from '../auth/api-keys.ts';
 import { noStore } from '../auth/no-store.ts';
+import { consoleRoutes } from './console-routes.ts';
+import { clientHealthMap, healthOf } from './health-repository.ts';
 import { assertEmailFree, listClientSummaries } from './service.ts';
 
 /** The operator API (operator token or an operator's bearer token): onboarding clients and their users. */
@@ -42,12 +44,15 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       onSend: noStore,
       schema: {
         tags: ['operator'],
-        summary: 'List every client, with its API key masked',
+        summary: 'List every client, with its API key masked and its health (last run, failing tests, open bugs, requests waiting)',
         security,
-        response: { 200: clientList, ...errorResponses(401, 403) },
+        response: { 200: opsClientList, ...errorResponses(401, 403) },
       },
     },
-    async () => ({ clients: await listClientSummaries(app.db, app.keys) }),
+    async () => {
+      const [clients, health] = await Promise.all([listClientSummaries(app.db, app.keys), clientHealthMap(app.db)]);
+      return { clients: clients.map((c) => ({ ...c, health: healthOf(health, c.id) })) };
+    },
   );
 
   app.post(
@@ -93,4 +98,6 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       return { clientId: id, apiKey };
     },
   );
+
+  await app.register(consoleRoutes);
 };

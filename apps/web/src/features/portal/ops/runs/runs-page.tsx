@@ -1,10 +1,128 @@
+import { opsClientPath, runStatus, type OpsRun } from '@fullstop/contracts';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { formatRunDate } from '@/lib/format-date.ts';
+import { Popup } from '../../components/popup.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
+import { RUN_STATUS_WORDS, RunStatusBadge } from '../../components/run-status-badge.tsx';
+import { useGetOpsClientsQuery, useGetOpsRunsQuery } from '../ops-api.ts';
+import '../ops.css';
+import { FailingTest, type Report } from './failing-test.tsx';
+import { feedFilters } from './triage-links.ts';
 
-// Placeholder: replaced by the feature that owns this page.
+const TRIGGERS: Record<OpsRun['trigger'], string> = { portal: 'Portal', api: 'API', ci: 'CI', schedule: 'Schedule', operator: 'Operator' };
+
+function totalsText(run: OpsRun): string {
+  if (!run.totals) return '';
+  const { passedTests, failedTests, totalTests } = run.totals;
+  return `${passedTests} of ${totalTests} passed${failedTests ? `, ${failedTests} failed` : ''}`;
+}
+
+function RunCard({ run, report }: { run: OpsRun; report: Report }) {
+  const failing = run.status === 'failed' || run.status === 'error';
+  return (
+    <li className={`ops-run${failing ? ' ops-run--failing' : ''}`}>
+      <div className="ops-run__head">
+        <h3 className="ops-run__client">
+          <Link to={opsClientPath(run.clientId)}>{run.clientName}</Link>
+        </h3>
+        <RunStatusBadge status={run.status} />
+      </div>
+      <p className="ops-run__facts">
+        <span>{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
+        <span>{run.scope === 'all' ? 'All tests' : run.scope}</span>
+        <span>Started by {TRIGGERS[run.trigger]}</span>
+        {totalsText(run) && <span>{totalsText(run)}</span>}
+      </p>
+      {run.failingTests.length > 0 && (
+        <ul className="ops-tests" aria-label={`Failing tests of ${run.clientName}`}>
+          {run.failingTests.map((t) => (
+            <FailingTest key={t.runTestId} clientId={run.clientId} test={t} report={report} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** One feed of every client's runs, failures first, with the triage of each failing test. */
 export function OpsRunsPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = feedFilters(params);
+  const runs = useGetOpsRunsQuery(filters);
+  const clients = useGetOpsClientsQuery();
+  const [message, setMessage] = useState<string | null>(null);
+  const data = runs.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  const update = (next: { status?: string; clientId?: string; page?: number }) => {
+    const merged = { status: next.status ?? filters.status ?? '', clientId: next.clientId ?? filters.clientId ?? '', page: String(next.page ?? 1) };
+    setParams(Object.fromEntries(Object.entries(merged).filter(([k, v]) => v && !(k === 'page' && v === '1'))));
+  };
+
   return (
     <PortalPage id="ops-runs-page-title" title="Runs">
-      <p className="portal-empty">Not built yet.</p>
+      <div className="ops-page">
+        <form className="ops-filters" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
+          <div className="portal-field">
+            <label htmlFor="ops-runs-client">Client</label>
+            <select id="ops-runs-client" value={filters.clientId ?? ''} onChange={(e) => update({ clientId: e.target.value })}>
+              <option value="">All clients</option>
+              {(clients.data?.clients ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.clientName}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="portal-field">
+            <label htmlFor="ops-runs-status">Status</label>
+            <select id="ops-runs-status" value={filters.status ?? ''} onChange={(e) => update({ status: e.target.value })}>
+              <option value="">All statuses</option>
+              {runStatus.options.map((s) => (
+                <option key={s} value={s}>
+                  {RUN_STATUS_WORDS[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+
+        {runs.isLoading ? (
+          <p className="portal-muted" role="status">
+            Loading runs…
+          </p>
+        ) : runs.isError || !data ? (
+          <p className="portal-alert portal-alert--error" role="alert">
+            The runs could not be loaded. Please try again in a moment.
+          </p>
+        ) : data.runs.length === 0 ? (
+          <p className="portal-empty">{filters.status || filters.clientId ? 'No runs match these filters.' : 'No runs yet.'}</p>
+        ) : (
+          <>
+            <p className="portal-muted">
+              {data.total} {data.total === 1 ? 'run' : 'runs'}; failed and could-not-run ones first, newest first in each.
+            </p>
+            <ul className="ops-runs">
+              {data.runs.map((run) => (
+                <RunCard key={run.runId} run={run} report={setMessage} />
+              ))}
+            </ul>
+            <nav className="ops-pager" aria-label="Pages">
+              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={filters.page <= 1} onClick={() => update({ page: filters.page - 1 })}>
+                Previous
+              </button>
+              <span aria-live="polite">
+                Page {filters.page} of {pages}
+              </span>
+              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={filters.page >= pages} onClick={() => update({ page: filters.page + 1 })}>
+                Next
+              </button>
+            </nav>
+          </>
+        )}
+      </div>
+      {message && <Popup message={message} onClose={() => setMessage(null)} />}
     </PortalPage>
   );
 }

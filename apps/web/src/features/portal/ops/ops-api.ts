@@ -1,0 +1,112 @@
+import {
+  flakyMark,
+  messageResponse,
+  newClientResponse,
+  newUserResponse,
+  opsApiPaths,
+  opsAuditPage,
+  opsClientDetail,
+  opsClientList,
+  revealApiKeyResponse,
+  type FalsePositiveRequest,
+  type FlakyMark,
+  type MessageResponse,
+  type NewClientBody,
+  type NewClientResponse,
+  type NewUserBody,
+  type NewUserResponse,
+  type OpsAuditPage,
+  type OpsAuditQuery,
+  type OpsClientDetail,
+  type OpsClientList,
+  type OpsRunsPage,
+  type OpsRunsQuery,
+  type RevealApiKeyResponse,
+  opsRunsPage,
+} from '@fullstop/contracts';
+import { portalApi } from '../store/portal-api.ts';
+
+/** `?a=1&b=x` from the set values only. */
+export function queryString(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** What went wrong, in the server's words when it said something. */
+export function failureMessage(error: unknown): string {
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsClients', 'OpsClient', 'OpsRuns', 'OpsAudit'] });
+
+/** The console's calls: clients and their health, the runs feed and its triage, the audit log. */
+export const opsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getOpsClients: build.query<OpsClientList, void>({
+      query: () => ({ url: opsApiPaths.clients, schema: opsClientList }),
+      providesTags: ['OpsClients'],
+    }),
+    createOpsClient: build.mutation<NewClientResponse, NewClientBody>({
+      query: (json) => ({ url: opsApiPaths.clients, method: 'POST', json, schema: newClientResponse }),
+      invalidatesTags: ['OpsClients', 'OpsAudit'],
+    }),
+    getOpsClient: build.query<OpsClientDetail, string>({
+      query: (clientId) => ({ url: opsApiPaths.client(clientId), schema: opsClientDetail }),
+      providesTags: (_r, _e, clientId) => [{ type: 'OpsClient', id: clientId }],
+    }),
+    createOpsUser: build.mutation<NewUserResponse, NewUserBody & { clientId: string }>({
+      query: (json) => ({ url: opsApiPaths.users, method: 'POST', json, schema: newUserResponse }),
+      invalidatesTags: (_r, _e, { clientId }) => [{ type: 'OpsClient', id: clientId }, 'OpsClients'],
+    }),
+    changeOrigin: build.mutation<MessageResponse, { clientId: string; origin: string; remove?: boolean }>({
+      query: ({ clientId, origin, remove }) => ({ url: opsApiPaths.clientPart(clientId, 'origins'), method: remove ? 'DELETE' : 'POST', json: { origin }, schema: messageResponse }),
+      invalidatesTags: (_r, _e, { clientId }) => [{ type: 'OpsClient', id: clientId }],
+    }),
+    revealApiKey: build.mutation<RevealApiKeyResponse, string>({
+      query: (clientId) => ({ url: opsApiPaths.clientPart(clientId, 'reveal-api-key'), method: 'POST', schema: revealApiKeyResponse }),
+      invalidatesTags: ['OpsAudit'],
+    }),
+    getOpsRuns: build.query<OpsRunsPage, OpsRunsQuery>({
+      query: (q) => ({ url: `${opsApiPaths.runs}${queryString({ status: q.status, clientId: q.clientId, page: q.page })}`, schema: opsRunsPage }),
+      providesTags: ['OpsRuns'],
+    }),
+    markFlaky: build.mutation<FlakyMark, { clientId: string; testName: string; note?: string }>({
+      query: ({ clientId, ...json }) => ({ url: opsApiPaths.clientPart(clientId, 'flaky'), method: 'POST', json, schema: flakyMark }),
+      invalidatesTags: ['OpsRuns'],
+    }),
+    clearFlaky: build.mutation<MessageResponse, { clientId: string; testName: string }>({
+      query: ({ clientId, testName }) => ({ url: opsApiPaths.flakyMark(clientId, testName), method: 'DELETE', schema: messageResponse }),
+      invalidatesTags: ['OpsRuns'],
+    }),
+    markFalsePositive: build.mutation<MessageResponse, FalsePositiveRequest & { clientId: string }>({
+      query: ({ clientId, ...json }) => ({ url: opsApiPaths.clientPart(clientId, 'false-positives'), method: 'POST', json, schema: messageResponse }),
+      invalidatesTags: ['OpsRuns'],
+    }),
+    rerunTest: build.mutation<MessageResponse, { clientId: string; testName: string }>({
+      query: ({ clientId, testName }) => ({ url: opsApiPaths.clientPart(clientId, 'runs'), method: 'POST', json: { testName, wait: false }, schema: messageResponse }),
+      invalidatesTags: ['OpsRuns', 'OpsClients'],
+    }),
+    getAuditLog: build.query<OpsAuditPage, OpsAuditQuery>({
+      query: (q) => ({ url: `${opsApiPaths.audit}${queryString({ ...q })}`, schema: opsAuditPage }),
+      providesTags: ['OpsAudit'],
+    }),
+  }),
+});
+
+export const {
+  useGetOpsClientsQuery,
+  useCreateOpsClientMutation,
+  useGetOpsClientQuery,
+  useCreateOpsUserMutation,
+  useChangeOriginMutation,
+  useRevealApiKeyMutation,
+  useGetOpsRunsQuery,
+  useMarkFlakyMutation,
+  useClearFlakyMutation,
+  useMarkFalsePositiveMutation,
+  useRerunTestMutation,
+  useGetAuditLogQuery,
+} = opsApi;

@@ -1,0 +1,90 @@
+import type { OpsFailingTest } from '@fullstop/contracts';
+import { Link } from 'react-router';
+import { RunStatusBadge } from '../../components/run-status-badge.tsx';
+import { failureMessage, useClearFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
+import { canMarkFalsePositive, createBugLink, findingText, rerunLabel } from './triage-links.ts';
+
+/** Tells the page what an action did, or why it failed, in words. */
+export type Report = (message: string) => void;
+
+/** One failing test of a run with its triage: create bug, mark flaky or clear it, mark false positive, re-run. */
+export function FailingTest({ clientId, test, report }: { clientId: string; test: OpsFailingTest; report: Report }) {
+  const [markFlaky, flakyState] = useMarkFlakyMutation();
+  const [clearFlaky, clearState] = useClearFlakyMutation();
+  const [markFalsePositive, fpState] = useMarkFalsePositiveMutation();
+  const [rerun, rerunState] = useRerunTestMutation();
+  const busy = flakyState.isLoading || clearState.isLoading || fpState.isLoading || rerunState.isLoading;
+
+  async function act(action: () => Promise<{ message?: string }>, done: string) {
+    try {
+      const answer = await action();
+      report(answer.message ?? done);
+    } catch (error) {
+      report(`That did not work: ${failureMessage(error)}`);
+    }
+  }
+
+  const { testName } = test;
+  return (
+    <li className="ops-test">
+      <div className="ops-run__head">
+        <h4 className="ops-test__name">
+          {testName} <span className="ops-muted">{test.kind}</span>
+        </h4>
+        <span className="ops-actions">
+          {test.flaky && <span className="ops-flaky">Flaky</span>}
+          <RunStatusBadge status={test.status} error={test.error} />
+        </span>
+      </div>
+      {test.error && <pre className="ops-test__error">{test.error}</pre>}
+      {test.findings.length > 0 && (
+        <ul className="ops-findings" aria-label={`Findings of ${testName}`}>
+          {test.findings.map((f) => (
+            <li key={`${f.source}-${f.ruleId}-${f.url ?? ''}`} className="ops-finding">
+              <span className="ops-finding__text">
+                <span className="portal-mono">{f.ruleId}</span> {findingText(f)}
+                {f.falsePositive && <span className="ops-muted">Marked a false positive</span>}
+              </span>
+              <Link className="btn btn--ghost portal-btn-sm" to={createBugLink(clientId, test.runTestId, f.ruleId)} aria-label={`Create bug from ${f.ruleId}${f.url ? ` on ${f.url}` : ''}`}>
+                Create bug
+              </Link>
+              {canMarkFalsePositive(f) && (
+                <button
+                  type="button"
+                  className="btn btn--ghost portal-btn-sm"
+                  disabled={busy}
+                  aria-label={`Mark false positive: ${f.ruleId}${f.url ? ` on ${f.url}` : ''}`}
+                  onClick={() => void act(() => markFalsePositive({ clientId, ruleId: f.ruleId, ...(f.url ? { url: f.url } : {}) }).unwrap(), 'Marked a false positive')}
+                >
+                  Mark false positive
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="ops-actions">
+        <Link className="btn btn--primary portal-btn-sm" to={createBugLink(clientId, test.runTestId)} aria-label={`Create bug from ${testName}`}>
+          Create bug
+        </Link>
+        {test.flaky ? (
+          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} onClick={() => void act(() => clearFlaky({ clientId, testName }).unwrap(), 'Flaky mark cleared')}>
+            Clear flaky
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn--ghost portal-btn-sm"
+            disabled={busy}
+            onClick={() => void act(async () => (await markFlaky({ clientId, testName }).unwrap(), { message: `“${testName}” marked flaky` }), 'Marked flaky')}
+          >
+            Mark flaky
+          </button>
+        )}
+        <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} aria-label={rerunLabel(test)} onClick={() => void act(() => rerun({ clientId, testName }).unwrap(), 'Re-run queued')}>
+          Re-run
+        </button>
+      </div>
+    </li>
+  );
+}

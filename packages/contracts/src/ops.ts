@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { idString } from './common.ts';
+import { runTrigger } from './history.ts';
+import { clientSummary } from './operator.ts';
+import { isoDateTime, text } from './text.ts';
+import { runStatus, runTotals } from './tests.ts';
+
+/**
+ * The operators' console (/ops in the web app, /operator/... on the server): clients with their health, one runs
+ * feed across clients with its triage, flaky marks, and the audit log.
+ */
+
+/** Every page of the console counts pages from 1; pageSize has a ceiling so one call stays small. */
+const page = z.coerce.number({ error: 'page must be a number' }).int({ error: 'page must be a whole number' }).min(1, { error: 'page must be at least 1' }).max(10_000).default(1);
+const pageSize = (max: number, fallback: number) =>
+  z.coerce.number({ error: 'pageSize must be a number' }).int({ error: 'pageSize must be a whole number' }).min(1, { error: 'pageSize must be at least 1' }).max(max, { error: `pageSize must be at most ${max}` }).default(fallback);
+
+// --- Clients and their health ---
+
+/** How a client is doing, in the four numbers an operator looks at first. */
+export const clientHealth = z.object({
+  lastRun: z.object({ id: z.string(), status: runStatus, createdAt: z.string(), finishedAt: z.string().nullable() }).nullable(),
+  /** Tests whose latest result is failed or could not run. */
+  failingTests: z.number().int(),
+  openBugs: z.number().int(),
+  /** Requests not yet done or declined. */
+  requestsWaiting: z.number().int(),
+});
+export type ClientHealth = z.infer<typeof clientHealth>;
+
+/** GET /operator/clients: the CLI's fields, plus health. */
+export const opsClientSummary = clientSummary.extend({ health: clientHealth });
+export type OpsClientSummary = z.infer<typeof opsClientSummary>;
+export const opsClientList = z.object({ clients: z.array(opsClientSummary) });
+export type OpsClientList = z.infer<typeof opsClientList>;
+
+export const opsClientUser = z.object({ id: z.string(), name: z.string(), email: z.string(), role: z.string(), createdAt: z.string() });
+export type OpsClientUser = z.infer<typeof opsClientUser>;
+
+/** GET /operator/clients/:id: one client as the console's client page shows it. Secret values never leave. */
+export const opsClientDetail = z.object({
+  id: z.string(),
+  clientName: z.string(),
+  website: z.string(),
+  createdAt: z.string(),
+  apiKeyMasked: z.string(),
+  users: z.array(opsClientUser),
+  origins: z.array(z.string()),
+  /** The current suite's version; null before the first import. */
+  suiteVersion: z.number().int().nullable(),
+  secretNames: z.array(z.string()),
+  health: clientHealth,
+});
+export type OpsClientDetail = z.infer<typeof opsClientDetail>;
+
+// --- Flaky marks ---
+
+export const testNameField = text('testName').trim().min(1, { error: 'testName is required' }).max(100, { error: 'testName must be at most 100 characters' });
+
+export const flakyMarkBody = z.object({
+  testName: testNameField,
+  note: text('note').trim().max(1000, { error: 'note must be at most 1000 characters' }).optional(),
+});
+export type FlakyMarkBody = z.infer<typeof flakyMarkBody>;
+
+export const flakyParams = z.object({ id: idString, testName: testNameField });
+
+export const flakyMark = z.object({ testName: z.string(), note: z.string().nullable(), markedBy: z.string().nullable(), createdAt: z.string() });
+export type FlakyMark = z.infer<typeof flakyMark>;
+export const flakyMarkList = z.object({ marks: z.array(flakyMark) });
+export type FlakyMarkList = z.infer<typeof flakyMarkList>;
+
+// --- The runs feed ---
+
+export const opsRunsQuery = z.object({
+  status: runStatus.optional(),
+  clientId: idString.optional(),
+  page,
+  pageSize: pageSize(50, 20),
+});
+/** What a caller sends: paging may be left to its defaults. */
+export type OpsRunsQuery = Omit<z.output<typeof opsRunsQuery>, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
+
+/** A security alert or an accessibility violation of a failing test: what "Create bug" and "Mark false positive" name. */
+export const opsFinding = z.object({
+  source: z.enum(['security-alert', 'accessibility']),
+  ruleId: z.string(),
+  name: z.string(),
+  /** Risk of an alert, impact of a violation. */
+  severity: z.string(),
+  url: z.string().nullable(),
+  /** An alert an operator already marked a false positive. */
+  falsePositive: z.boolean(),
+});
+export type OpsFinding = z.infer<typeof opsFinding>;
+
+export const opsFailingTest = z.object({
+  runTestId: z.string(),
+  testName: z.string(),
+  kind: z.string(),
+  status: runStatus,
+  error: z.string().nullable(),
+  findings: z.array(opsFinding),
+  flaky: z.boolean(),
+});
+export type OpsFailingTest = z.infer<typeof opsFailingTest>;
+
+export const opsRun = z.object({
+  runId: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  scope: z.string(),
+  status: runStatus,
+  trigger: runTrigger,
+  totals: runTotals.nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  failingTests: z.array(opsFailingTest),
+});
+export type OpsRun = z.infer<typeof opsRun>;
+
+export const opsRunsPage = z.object({
+  runs: z.array(opsRun),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type OpsRunsPage = z.infer<typeof opsRunsPage>;
+
+// --- The audit log ---
+
+export const opsAuditQuery = z
+  .object({
+    type: text('type').trim().min(1).max(100, { error: 'type must be at most 100 characters' }).optional(),
+    clientId: idString.optional(),
+    userId: idString.optional(),
+    address: text('address').trim().min(1).max(100, { error: 'address must be at most 100 characters' }).optional(),
+    from: isoDateTime('from').optional(),
+    to: isoDateTime('to').optional(),
+    page,
+    pageSize: pageSize(100, 50),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { error: 'from must be before to', path: ['from'] });
+export type OpsAuditQuery = Omit<z.output<typeof opsAuditQuery>, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
+
+export const opsAuditEvent = z.object({
+  id: z.string(),
+  type: z.string(),
+  clientId: z.string().nullable(),
+  clientName: z.string().nullable(),
+  userId: z.string().nullable(),
+  userEmail: z.string().nullable(),
+  address: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+});
+export type OpsAuditEvent = z.infer<typeof opsAuditEvent>;
+
+export const opsAuditPage = z.object({
+  events: z.array(opsAuditEvent),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type OpsAuditPage = z.infer<typeof opsAuditPage>;
+
+/** Where each console call goes; the ones with a client in them are built by their caller. */
+export const opsApiPaths = {
+  clients: '/operator/clients',
+  users: '/operator/users',
+  runs: '/operator/runs',
+  audit: '/operator/audit',
+  client: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}`,
+  clientPart: (clientId: string, part: 'flaky' | 'origins' | 'runs' | 'false-positives' | 'reveal-api-key') =>
+    `/operator/clients/${encodeURIComponent(clientId)}/${part}`,
+  flakyMark: (clientId: string, testName: string) => `/operator/clients/${encodeURIComponent(clientId)}/flaky/${encodeURIComponent(testName)}`,
+} as const;
