@@ -82,8 +82,8 @@ export function OpsRequestsPage() {
 
   return (
     <PortalPage id="ops-requests-page-title" title="Requests">
-      <div className="request-inbox">
-        <section className="portal-card" aria-label="Inbox">
+      <div className={`request-inbox${selected ? ' request-inbox--open' : ''}`}>
+        <section className="portal-card request-inbox__list" aria-label="Inbox">
           <div className="request-filters">
             <div className="portal-field">
               <label htmlFor="inbox-status">Status</label>
