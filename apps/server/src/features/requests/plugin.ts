@@ -33,6 +33,7 @@ import { notifyOtherSide } from './notify.ts';
 import {
   addAttachment,
   addMessage,
+  countRepliesSince,
   countSince,
   createForClient,
   describe,
@@ -49,6 +50,8 @@ import {
 
 /** A client can send this many requests per day; more is a script gone wrong, not a person. */
 export const REQUESTS_PER_DAY = 50;
+/** Replies a client can write per day across its requests: each one mails the whole QA team. */
+export const REPLIES_PER_DAY = 300;
 const DAY_MS = 24 * 3600 * 1000;
 const NOT_FOUND = 'Request not found';
 
@@ -168,11 +171,14 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
         summary: 'Reply in the thread of one of your requests (the QA team is mailed)',
         params: clientRequestParams,
         body: requestReplyBody,
-        response: { 201: clientRequestDetail, ...errorResponses(400, 401, 403, 404) },
+        response: { 201: clientRequestDetail, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request, reply) => {
       const row = await requestFor(request, request.params.id, 'client');
+      if ((await countRepliesSince(app.db, row.clientId, new Date(Date.now() - DAY_MS))) >= REPLIES_PER_DAY) {
+        throw new TooManyRequestsError(`At most ${REPLIES_PER_DAY} replies a day; please try again tomorrow`, 3600);
+      }
       const name = await authorName(app.db, request.principal!);
       await addMessage(app.db, { requestId: row.id, side: 'client', authorId: request.principal?.userId ?? null, authorName: name, body: request.body.body });
       await notifyOtherSide(app, 'operator', row, { type: 'reply', authorName: name, body: request.body.body });

@@ -88,6 +88,16 @@ export async function countSince(db: Db, clientId: string, since: Date): Promise
   return row?.n ?? 0;
 }
 
+/** How many replies a client's people wrote since `since`, across all its requests. */
+export async function countRepliesSince(db: Db, clientId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(requestMessages)
+    .innerJoin(clientRequests, eq(clientRequests.id, requestMessages.requestId))
+    .where(and(eq(clientRequests.clientId, clientId), eq(requestMessages.side, 'client'), gt(requestMessages.createdAt, since)));
+  return row?.n ?? 0;
+}
+
 export async function createForClient(db: Db, clientId: string, createdBy: string | null, input: CreateClientRequest): Promise<Row> {
   const now = new Date();
   const [row] = await db
