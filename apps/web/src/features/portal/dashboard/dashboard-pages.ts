@@ -29,7 +29,7 @@ export const DASHBOARD_PAGES = [
   {
     to: paths.requests,
     label: 'Requests',
-    text: 'Ask for a new feature test, a manual test, or a free retest.',
+    text: 'Ask for a new test, a change to a test, a manual test, a free retest, or ask a question.',
     icon: 'M4 5h16v11H8l-4 4zM8 9h8M8 12h5',
   },
   // Ours, after the spec's entries: every run, and what changed between runs.

@@ -1,50 +1,72 @@
-import { clientRequestKind, createClientRequest, type ClientRequestKind } from '@fullstop/contracts';
-import { useState, type FormEvent } from 'react';
+import { clientRequestKind, createClientRequest, requestAttachmentProblem, type ClientRequestKind } from '@fullstop/contracts';
+import { useRef, useState, type FormEvent } from 'react';
+import { describeError } from '@/lib/http-client.ts';
+import { uploadRequestFile } from '../components/requests/request-files.ts';
+import { KIND_HINTS, KIND_LABELS } from '../components/requests/request-labels.ts';
 import { TextAreaField, TextField } from '../components/text-field.tsx';
-import { useCreateRequestMutation } from './requests-api.ts';
-import { KIND_LABELS } from './request-labels.ts';
+import { requestsApi, useCreateRequestMutation } from './requests-api.ts';
+import { useAppDispatch } from '../store/hooks.ts';
 
-type FieldErrors = Partial<Record<'kind' | 'title' | 'details', string>>;
-
-const HINTS: Record<ClientRequestKind, string> = {
-  'new-feature': 'Describe the feature, where it lives, and the scenarios you want covered.',
-  'manual-test': 'Tell us what to test by hand and on which devices or browsers.',
-  retest: 'Name the issue and the deployment it was fixed in; retests within scope are free.',
-};
+type FieldErrors = Partial<Record<'kind' | 'title' | 'details' | 'file', string>>;
 
 export function RequestForm() {
-  const [kind, setKind] = useState<ClientRequestKind>('new-feature');
+  const [kind, setKind] = useState<ClientRequestKind>('new-test');
   const [title, setTitle] = useState('');
   const [details, setDetails] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [create, { isLoading }] = useCreateRequestMutation();
+  const [uploading, setUploading] = useState(false);
+  const dispatch = useAppDispatch();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const parsed = createClientRequest.safeParse({ kind, title, details });
+    const next: FieldErrors = {};
     if (!parsed.success) {
-      const next: FieldErrors = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as keyof FieldErrors;
         next[field] ??= issue.message.charAt(0).toUpperCase() + issue.message.slice(1) + '.';
       }
+    }
+    const fileProblem = file ? requestAttachmentProblem(file) : null;
+    if (fileProblem) next.file = fileProblem;
+    if (!parsed.success || fileProblem) {
       setErrors(next);
       setNotice(null);
       return;
     }
     setErrors({});
     try {
-      await create(parsed.data).unwrap();
+      const created = await create(parsed.data).unwrap();
       setTitle('');
       setDetails('');
-      setNotice({ tone: 'success', text: 'Request sent. We will get back to you within 48 hours.' });
+      let text = 'Request sent. We will get back to you within 48 hours.';
+      let tone: 'success' | 'error' = 'success';
+      if (file) {
+        setUploading(true);
+        try {
+          await uploadRequestFile({ id: created.id, operator: false }, file, null);
+          dispatch(requestsApi.util.invalidateTags(['Requests']));
+        } catch (error) {
+          tone = 'error';
+          text = `Request sent, but ${file.name} was not attached: ${describeError(error)}`;
+        } finally {
+          setUploading(false);
+          setFile(null);
+          if (fileInput.current) fileInput.current.value = '';
+        }
+      }
+      setNotice({ tone, text });
     } catch (error) {
       const message = error && typeof error === 'object' && 'message' in error ? String(error.message) : 'Please try again later.';
       setNotice({ tone: 'error', text: `Could not send the request: ${message}` });
     }
   }
 
+  const busy = isLoading || uploading;
   return (
     <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="request-form-title">
       <h2 id="request-form-title" className="portal-card__title">
@@ -59,7 +81,7 @@ export function RequestForm() {
             </option>
           ))}
         </select>
-        <p className="portal-muted portal-field__hint">{HINTS[kind]}</p>
+        <p className="portal-muted portal-field__hint">{KIND_HINTS[kind]}</p>
       </div>
       <TextField id="request-title" label="Title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
       <TextAreaField
@@ -71,14 +93,34 @@ export function RequestForm() {
         onChange={(e) => setDetails(e.target.value)}
         error={errors.details}
       />
+      <div className="portal-field">
+        <label htmlFor="request-file">Attachment (optional)</label>
+        <input
+          ref={fileInput}
+          id="request-file"
+          type="file"
+          aria-invalid={errors.file ? true : undefined}
+          aria-describedby="request-file-hint"
+          accept="image/*,video/mp4,video/webm,video/quicktime,application/pdf,text/plain,text/csv,.csv,.zip,application/zip"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
+        <p id="request-file-hint" className="portal-muted portal-field__hint">
+          A screenshot, a video, a PDF, a text or CSV file, or a zip, up to 50 MB.
+        </p>
+        {errors.file && (
+          <p className="portal-alert portal-alert--error" role="alert">
+            {errors.file}
+          </p>
+        )}
+      </div>
       {notice && (
         <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
         </p>
       )}
       <div className="portal-actions">
-        <button type="submit" className="btn btn--primary" disabled={isLoading}>
-          {isLoading ? 'Sending…' : 'Send request'}
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Sending…' : 'Send request'}
         </button>
       </div>
     </form>

@@ -1,9 +1,10 @@
 import { formatDate } from '@/lib/format-date.ts';
 import { FormError } from '../components/form-error.tsx';
+import { requestSummary } from '../components/requests/request-labels.ts';
+import { RequestStatusBadge } from '../components/requests/request-status-badge.tsx';
 import { useGetRequestsQuery } from './requests-api.ts';
-import { KIND_LABELS, STATUS_LABELS } from './request-labels.ts';
 
-export function RequestList() {
+export function RequestList({ onOpen }: { onOpen: (id: string) => void }) {
   const requests = useGetRequestsQuery();
   return (
     <section className="portal-card" aria-labelledby="request-list-title">
@@ -19,15 +20,13 @@ export function RequestList() {
       ) : (
         <ul className="portal-rows">
           {requests.data.map((request) => (
-            <li key={request.id} className="portal-row portal-row--request">
-              <div className="portal-row__main">
+            <li key={request.id} className="portal-row portal-row--request request-item">
+              <button type="button" className="request-item__open" onClick={() => onOpen(request.id)}>
                 <span className="portal-row__name">{request.title}</span>
-                <span className="portal-row__meta">
-                  {KIND_LABELS[request.kind]} · sent {formatDate(request.createdAt, '—')}
-                </span>
-                <p className="portal-row__details">{request.details}</p>
-              </div>
-              <span className={`portal-status portal-status--${request.status}`}>{STATUS_LABELS[request.status]}</span>
+                <span className="portal-row__meta">{requestSummary(request, 'client', (iso) => formatDate(iso, '—'))}</span>
+                {request.unread && <span className="request-item__unread">New reply from the QA team</span>}
+              </button>
+              <RequestStatusBadge status={request.status} />
             </li>
           ))}
         </ul>

@@ -1,0 +1,29 @@
+import { requestApiPath, type RequestAttachment } from '@fullstop/contracts';
+import { http } from '@/lib/http-client.ts';
+
+/** Where a request's files are, for the client (`operator` false) or the console. */
+export interface RequestRef {
+  id: string;
+  operator: boolean;
+}
+
+/** Sends one file (multipart, field "file") to a request, or to a reply with `messageId`. */
+export async function uploadRequestFile(ref: RequestRef, file: File, messageId: string | null): Promise<RequestAttachment> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const query = messageId ? `?messageId=${encodeURIComponent(messageId)}` : '';
+  return http.upload<RequestAttachment>(`${requestApiPath(ref.id, ref.operator)}/attachments${query}`, form);
+}
+
+/** Fetches a file with the session's credentials and hands it to the browser as a download. */
+export async function downloadRequestFile(ref: RequestRef, attachment: RequestAttachment): Promise<void> {
+  const blob = await http.request<Blob>(`${requestApiPath(ref.id, ref.operator)}/attachments/${encodeURIComponent(attachment.id)}`, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = attachment.name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
