@@ -97,7 +97,7 @@ describe('operators’ console', () => {
       { clientId: a.clientId, number: 3, title: 'Draft', severity: 'low', status: 'draft' },
     ]);
     await app.db.insert(clientRequests).values([
-      { clientId: a.clientId, kind: 'manual-test', title: 'Test the cart', details: 'please', status: 'open' },
+      { clientId: a.clientId, kind: 'manual-test', title: 'Test the cart', details: 'please', status: 'new' },
       { clientId: a.clientId, kind: 'retest', title: 'Retest', details: 'please', status: 'done' },
     ]);
   });
