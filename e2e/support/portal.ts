@@ -37,15 +37,15 @@ export async function loginThroughApi(page: Page, credentials: Credentials): Pro
   return session;
 }
 
-/** Logs in through the form, closes the success popup, and lands on the dashboard. */
-export async function loginThroughForm(page: Page, credentials: Credentials): Promise<void> {
+/** Logs in through the form, closes the success popup, and lands on the dashboard (an operator: on the console's `landing`). */
+export async function loginThroughForm(page: Page, credentials: Credentials, landing: RegExp = /\/dashboard$/): Promise<void> {
   await page.goto(paths.login);
   await page.getByLabel('Email').fill(credentials.email);
   await page.getByLabel('Password').fill(credentials.password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page.getByRole('dialog')).toContainText('Login successful!');
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(landing);
 }
 
 interface PortalFixtures {

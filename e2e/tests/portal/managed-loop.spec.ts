@@ -1,0 +1,89 @@
+import { apiPaths, paths } from '@fullstop/contracts';
+import type { Browser } from '@playwright/test';
+import { createClient, importSuite, operatorToken } from '../../support/operator.ts';
+import { expect, loginThroughApi, loginThroughForm, test } from '../../support/portal.ts';
+import { shots } from '../../support/screenshots.ts';
+
+/** One quick API test against a site that does not exist: it fails at once, and fails again on every retest. */
+const SUITE = {
+  version: 1,
+  name: 'Managed loop e2e',
+  groups: [{ name: 'Frontend', tests: [{ name: 'Checkout page', kind: 'api', retries: 0, options: { requests: [{ name: 'checkout', path: '/checkout' }] } }] }],
+};
+
+/** An operator of our QA team: a user with the role operator, logging in on the same /login. */
+async function operatorPage(browser: Browser, baseURL: string) {
+  const unique = `${process.pid}-${Date.now()}`;
+  const operator = { email: `ops-${unique}@e2e.test`, password: 'e2e-operator-123', username: 'E2E Operator' };
+  const context = await browser.newContext({ baseURL });
+  const res = await context.request.post('/operator/users', {
+    headers: { authorization: `Bearer ${operatorToken()}` },
+    data: { ...operator, role: 'operator' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  // The cookie banner answered, as the `page` fixture does for the client's page.
+  await context.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
+  const page = await context.newPage();
+  await loginThroughForm(page, operator, /\/ops\/clients$/);
+  return { page, context };
+}
+
+test.describe('the managed loop', () => {
+  test('an operator turns a failed test into a bug; the client marks it fixed, asks for the free retest and sees it reopened', async ({
+    browser,
+    baseURL,
+    page,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const client = await createClient(request, { label: 'loop', website: 'https://site.invalid' });
+    await importSuite(request, client.clientId, SUITE);
+    const run = await request.get(`${apiPaths.runAllTests}?wait=true&timeout=60`, { headers: { 'x-api-key': client.apiKey } });
+    expect(run.status(), await run.text()).toBe(200);
+
+    // The operator lands on the console, finds the failure in the runs feed and makes a bug of it.
+    const ops = await operatorPage(browser, baseURL!);
+    await expect(ops.page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+    await ops.page.goto(`${paths.opsRuns}?clientId=${client.clientId}`);
+    await ops.page.getByRole('link', { name: /Create bug/ }).first().click();
+    await expect(ops.page.getByLabel('Title')).toHaveValue('Checkout page fails');
+    await shots(ops.page, 'ops-bug-new');
+    await ops.page.getByRole('button', { name: 'Publish to the client' }).click();
+    await expect(ops.page).toHaveURL(/\/ops\/bugs\/[\w-]+$/);
+    await expect(ops.page.getByRole('heading', { level: 1 })).toContainText('BUG-1 · Checkout page fails');
+
+    // A client never opens the console.
+    await loginThroughApi(page, client);
+    await page.goto(paths.opsClients);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The client sees the bug on the dashboard and the Bugs page, marks it fixed and asks for the free retest.
+    await expect(page.getByRole('region', { name: 'Open bugs' })).toContainText('1');
+    await page.goto(paths.bugs);
+    await page.getByRole('link', { name: /Checkout page fails/ }).first().click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('BUG-1 · Checkout page fails');
+    await page.getByRole('button', { name: 'Mark fixed' }).click();
+    await expect(page.getByRole('button', { name: 'Request retest' })).toBeVisible();
+    await page.getByRole('button', { name: 'Request retest' }).click();
+
+    // The retest re-runs the linked test; the site still fails, so the bug comes back reopened.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByText('Reopened', { exact: true }).first().isVisible();
+        },
+        { timeout: 120_000, intervals: [3000] },
+      )
+      .toBe(true);
+    await shots(page, 'client-bug-reopened');
+
+    // The operator's audit log holds the console's reads of this client.
+    const audit = await ops.page.request.get(`/operator/audit?clientId=${client.clientId}&type=ops.access`, {
+      headers: { authorization: `Bearer ${operatorToken()}` },
+    });
+    expect(audit.status()).toBe(200);
+    expect(((await audit.json()) as { total: number }).total).toBeGreaterThan(0);
+    await ops.context.close();
+  });
+});
