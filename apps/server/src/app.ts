@@ -19,6 +19,7 @@ import { type EngineOptions, engineFeature } from './features/engine/plugin.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
+import { teamRoutes } from './features/team/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { apiPrefixes } from './plugins/app/api-prefixes.ts';
 import { errorHandler } from './plugins/app/error-handler.ts';
@@ -85,7 +86,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(appPlugins, options.database ? { database: options.database } : {});
 
   // Features: the auth guard and the demo client before the routes that use them.
-  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorRoutes, requestsFeature];
+  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorRoutes, requestsFeature, teamRoutes];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
 

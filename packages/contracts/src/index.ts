@@ -14,3 +14,4 @@ export * from './history.ts';
 export * from './readiness.ts';
 export * from './secrets.ts';
 export * from './bugs.ts';
+export * from './team.ts';

@@ -6,3 +6,4 @@ export * from './audit.ts';
 export * from './engine.ts';
 export * from './requests.ts';
 export * from './bugs.ts';
+export * from './team.ts';
