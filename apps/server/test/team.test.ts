@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, invitations, users } from '../src/db/schema/index.ts';
 import { bearer, buildTestApp, createTestClient, login, operatorBearer, type TestClient } from './helpers/app.ts';
@@ -167,6 +168,22 @@ describe('team: roles and removal', () => {
     expect(await app.db.select().from(auditEvents).where(eq(auditEvents.type, 'member.role-changed'))).toEqual([
       expect.objectContaining({ clientId: c.clientId, userId: ownerId, details: expect.objectContaining({ from: 'viewer', to: 'member' }) }),
     ]);
+  });
+
+  it("refuses a client's access token without a team role (issued before teams): the portal refreshes it", async () => {
+    const sid = JSON.parse(Buffer.from(owner.split('.')[1]!, 'base64url').toString()).sid as string;
+    const sign = (extra: Record<string, unknown>) =>
+      new SignJWT({ cid: c.clientId, role: 'client', sid, ...extra })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(ownerId)
+        .setIssuer('fullstop')
+        .setAudience('fullstop-api')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(app.keys.jwt);
+    expect((await app.inject({ url: '/team', headers: bearer(await sign({})) })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/team', headers: bearer(await sign({ tr: 'admin' })) })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/team', headers: bearer(await sign({ tr: 'owner' })) })).statusCode).toBe(200);
   });
 
   it('members cannot change roles or remove anyone; owners of another client get 404', async () => {
