@@ -22,6 +22,7 @@ import { integrationsFeature } from './features/integrations/routes.ts';
 import { operatorAccessAudit } from './features/operator/access-audit.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
+import { teamRoutes } from './features/team/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { apiPrefixes } from './plugins/app/api-prefixes.ts';
 import { errorHandler } from './plugins/app/error-handler.ts';
@@ -88,7 +89,20 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(appPlugins, options.database ? { database: options.database } : {});
 
   // Features: the auth guard and the demo client before the routes that use them.
-  const features = [authGuard, demo, healthRoutes, authRoutes, clientProfileRoutes, uploadRoutes, cacheRoutes, operatorAccessAudit, operatorRoutes, requestsFeature, integrationsFeature];
+  const features = [
+    authGuard,
+    demo,
+    healthRoutes,
+    authRoutes,
+    clientProfileRoutes,
+    uploadRoutes,
+    cacheRoutes,
+    operatorAccessAudit,
+    operatorRoutes,
+    requestsFeature,
+    integrationsFeature,
+    teamRoutes,
+  ];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
   // After the engine: a bug's retest queues a run and hears when it ends.

@@ -129,7 +129,7 @@ describe('auth sessions: reset and logout revoke tokens already handed out', () 
   describe('forged tokens', () => {
     let c: TestClient;
     let sessionId: string;
-    const claims = () => ({ cid: c.clientId, role: 'client', sid: sessionId });
+    const claims = () => ({ cid: c.clientId, role: 'client', tr: 'owner', sid: sessionId });
     const sign = (alg: string, key: Uint8Array | KeyObject) =>
       new SignJWT(claims()).setProtectedHeader({ alg }).setSubject(c.userId).setIssuer('fullstop').setAudience('fullstop-api').setIssuedAt().setExpirationTime('5m').sign(key);
     beforeAll(async () => {

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { safeTextCheck } from './text.ts';
 
+/** A client user's role in their team (team.ts): owners manage it, members work, viewers only read. */
+export const teamRole = z.enum(['owner', 'member', 'viewer'], { error: 'role must be one of owner, member, viewer' });
+export type TeamRole = z.infer<typeof teamRole>;
+
 /** The user data the portal keeps after login (spec section 3: id, username, other fields). */
 export const userData = z.object({
   id: z.string(),
@@ -8,6 +12,8 @@ export const userData = z.object({
   email: z.string(),
   role: z.enum(['client', 'operator']),
   clientId: z.string().nullable(),
+  /** Null for operators. The portal hides what the role may not do; the API refuses it anyway. */
+  teamRole: teamRole.nullable(),
 });
 export type UserData = z.infer<typeof userData>;
 

@@ -17,3 +17,4 @@ export * from './bugs.ts';
 export * from './suites.ts';
 export * from './integrations.ts';
 export * from './ops.ts';
+export * from './team.ts';

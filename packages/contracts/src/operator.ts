@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { forgotPasswordRequest, resetPasswordRequest, userData } from './auth.ts';
+import { forgotPasswordRequest, resetPasswordRequest, teamRole, userData } from './auth.ts';
 import { idString } from './common.ts';
 import { safeTextCheck, text } from './text.ts';
 
@@ -50,10 +50,16 @@ export const newUserBody = z
     password,
     username,
     role: userData.shape.role.default('client'),
+    /** A client user's role in the team: member when left out. */
+    teamRole: teamRole.optional(),
   })
   .refine((v) => v.role === 'operator' || v.clientId !== undefined, {
     error: 'clientId is required for a client user',
     path: ['clientId'],
+  })
+  .refine((v) => v.role === 'client' || v.teamRole === undefined, {
+    error: 'teamRole is only for a client user',
+    path: ['teamRole'],
   });
 export type NewUserBody = z.input<typeof newUserBody>;
 

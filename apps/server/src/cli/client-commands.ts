@@ -57,14 +57,16 @@ export function registerClientCommands(program: Command): void {
     .requiredOption('--password <password>', 'password (10 characters or more)')
     .option('--username <name>', 'display name')
     .option('--operator', 'make an operator instead of a client user')
+    .option('--team-role <role>', "the client user's team role: owner, member (the default) or viewer")
     .option('--json', 'print JSON')
-    .action(async (opts: { client?: string; email: string; password: string; username?: string; operator?: boolean; json?: boolean }, command: Command) => {
+    .action(async (opts: { client?: string; email: string; password: string; username?: string; operator?: boolean; teamRole?: string; json?: boolean }, command: Command) => {
       const body = {
         clientId: opts.client,
         email: opts.email,
         password: opts.password,
         username: opts.username,
         role: opts.operator ? 'operator' : 'client',
+        teamRole: opts.teamRole,
       };
       const created = await clientFor(command).post<NewUserResponse>('/operator/users', body);
       print(Boolean(opts.json), created, `user id: ${created.userId}`);

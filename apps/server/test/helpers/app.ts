@@ -53,7 +53,7 @@ export interface TestClient {
 
 let counter = 0;
 
-/** A client with one user, created directly in the database (fast; no HTTP). */
+/** A client with one user, its team's owner, created directly in the database (fast; no HTTP). */
 export async function createTestClient(
   app: FastifyInstance,
   input: { name?: string; website?: string; email?: string; password?: string } = {},
@@ -65,7 +65,7 @@ export async function createTestClient(
     name: input.name ?? `Client ${counter}`,
     website: input.website ?? 'https://example.test',
   });
-  const { userId } = await createUser(app.db, { email, password, clientId });
+  const { userId } = await createUser(app.db, { email, password, clientId, teamRole: 'owner' });
   return { clientId, userId, apiKey, email, password };
 }
 

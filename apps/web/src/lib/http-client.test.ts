@@ -187,11 +187,34 @@ describe('the session client', () => {
 
   it('logs in: stores the session and answers it', async () => {
     localStorage.clear();
-    const session = { accessToken: 'a', refreshToken: 'r', userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1' } };
+    const session = { accessToken: 'a', refreshToken: 'r', userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1', teamRole: 'owner' } };
     const client = createHttpClient({ fetch: async () => json(200, session) });
     await expect(client.startSession({ email: 'ada@example.test', password: 'pw' })).resolves.toMatchObject(session);
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('a');
     expect(localStorage.getItem(STORAGE_KEYS.isAuthenticated)).toBe('true');
     expect(client.userData()).toMatchObject({ username: 'Ada' });
+  });
+
+  it('accepts an invitation: the new account is stored like a login, without sending any credentials', async () => {
+    localStorage.clear();
+    const session = { accessToken: 'a2', refreshToken: 'r2', userData: { id: 'u2', username: 'Bo', email: 'bo@example.test', role: 'client', clientId: 'c1', teamRole: 'viewer' } };
+    const calls: [string, RequestInit | undefined][] = [];
+    const client = createHttpClient({ fetch: async (input, init) => (calls.push([String(input), init]), json(200, session)) });
+    await client.acceptInvitation({ token: 'fsi_x', username: 'Bo', password: 'a long password' });
+    expect(calls[0]![0]).toBe('/team/invitations/accept');
+    expect(new Headers(calls[0]![1]?.headers).has('authorization')).toBe(false);
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('a2');
+    expect(localStorage.getItem(STORAGE_KEYS.isAuthenticated)).toBe('true');
+    expect(client.userData()).toMatchObject({ teamRole: 'viewer' });
+  });
+
+  it('changes the password and keeps the new pair it answers', async () => {
+    localStorage.clear();
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'old-a');
+    localStorage.setItem(STORAGE_KEYS.refreshToken, 'old-r');
+    const client = createHttpClient({ fetch: async () => json(200, { accessToken: 'new-a', refreshToken: 'new-r' }) });
+    await client.changePassword({ currentPassword: 'old one', newPassword: 'a new password' });
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('new-a');
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('new-r');
   });
 });

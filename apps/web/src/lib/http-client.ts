@@ -3,6 +3,9 @@ import {
   loginResponse,
   paths,
   refreshResponse,
+  teamApiPaths,
+  type AcceptInvitationRequest,
+  type ChangePasswordRequest,
   type LoginRequest,
   type LoginResponse,
   type UserData,
@@ -230,6 +233,21 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     return session;
   }
 
+  /** Accepts a team invitation: the new account is logged in at once, stored like a login. */
+  async function acceptInvitation(request: AcceptInvitationRequest): Promise<LoginResponse> {
+    const session = loginResponse.parse(await client.request(teamApiPaths.acceptInvitation, { method: 'POST', auth: 'none', json: request }));
+    storage.storeLogin(session);
+    sessionEnded = false;
+    return session;
+  }
+
+  /** Changes the signed-in user's password: every other session ends, this one goes on with the new pair. */
+  async function changePassword(request: ChangePasswordRequest): Promise<void> {
+    // A wrong current password is a 400, never a 401: no renewal is tried for it.
+    const tokens = refreshResponse.parse(await client.request(teamApiPaths.changePassword, { method: 'POST', json: request }));
+    storage.storeTokens(tokens);
+  }
+
   /**
    * The spec's logout, in its order: the three server cache clears together (a failure is only logged), then the
    * stored auth removed, the caches reset, and a full page load of /login so no state survives in memory.
@@ -252,6 +270,8 @@ export function createHttpClient(deps: HttpClientDeps = {}) {
     request,
     upload,
     startSession,
+    acceptInvitation,
+    changePassword,
     endSession,
     endServerSession,
     /** Keeps the client's API key, the one its CI sends, for the `apiKey` calls. */

@@ -23,6 +23,10 @@ export const clients = pgTable('clients', {
 export const userRoles = ['client', 'operator'] as const;
 export type UserRole = (typeof userRoles)[number];
 
+/** A client user's place in their team: owners manage it, members work, viewers only read. Null for operators. */
+export const teamRoles = ['owner', 'member', 'viewer'] as const;
+export type TeamRole = (typeof teamRoles)[number];
+
 /** A person who logs in: a client's user (clientId set) or an operator (clientId null). */
 export const users = pgTable(
   'users',
@@ -33,6 +37,7 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: userRoles }).notNull().default('client'),
     clientId: text('client_id').references(() => clients.id, { onDelete: 'cascade' }),
+    teamRole: text('team_role', { enum: teamRoles }),
     createdAt: createdAtColumn(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
   },
@@ -41,6 +46,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     index('users_client_idx').on(t.clientId),
     check('users_client_role_check', sql`${t.role} = 'operator' OR ${t.clientId} IS NOT NULL`),
+    // Every client user has a team role; an operator has none.
+    check('users_team_role_check', sql`(${t.role} = 'client') = (${t.teamRole} IS NOT NULL)`),
   ],
 );
 

@@ -8,3 +8,4 @@ export * from './requests.ts';
 export * from './bugs.ts';
 export * from './integrations.ts';
 export * from './ops.ts';
+export * from './team.ts';

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { clients, type UserRole, users } from '../../db/schema/index.ts';
+import { clients, type TeamRole, type UserRole, users } from '../../db/schema/index.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 
 /** Clients and their users: every query on the two tables. */
@@ -54,6 +54,7 @@ export interface UserValues {
   passwordHash: string;
   role: UserRole;
   clientId: string | null;
+  teamRole: TeamRole | null;
 }
 
 /** The new user's id, or null when the email is taken. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { UserRole } from '../../db/schema/index.ts';
+import type { TeamRole, UserRole } from '../../db/schema/index.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { replaceApiKey } from '../auth/api-key-repository.ts';
@@ -30,6 +30,8 @@ export interface NewUser {
   username?: string | undefined;
   role?: UserRole;
   clientId: string | null;
+  /** A client user's role in their team: member unless given (the client's first user is its owner). */
+  teamRole?: TeamRole | undefined;
 }
 
 export async function createUser(db: Db, input: NewUser): Promise<{ userId: string }> {
@@ -45,20 +47,21 @@ export async function createUser(db: Db, input: NewUser): Promise<{ userId: stri
     passwordHash: await hashPassword(input.password),
     role,
     clientId: role === 'operator' ? null : input.clientId,
+    teamRole: role === 'operator' ? null : (input.teamRole ?? 'member'),
   });
   if (!userId) throw new ConflictError('A user with this email already exists', 'email');
   return { userId };
 }
 
-/** A client, its first user and API key, all or nothing. */
+/** A client, its first user (the team's owner) and API key, all or nothing. */
 export async function createClientWithUser(
   db: Db,
   keys: ServerKeys,
-  input: { name: string; website: string } & Omit<NewUser, 'clientId' | 'role'>,
+  input: { name: string; website: string } & Omit<NewUser, 'clientId' | 'role' | 'teamRole'>,
 ): Promise<{ clientId: string; userId: string; apiKey: string }> {
   return db.transaction(async (tx) => {
     const { clientId, apiKey } = await createClient(tx, keys, input);
-    const { userId } = await createUser(tx, { ...input, clientId });
+    const { userId } = await createUser(tx, { ...input, clientId, teamRole: 'owner' });
     return { clientId, userId, apiKey };
   });
 }

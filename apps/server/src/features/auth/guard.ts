@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
+import { VIEWER_READ_ONLY } from '@fullstop/contracts';
+import type { TeamRole } from '../../db/schema/index.ts';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/token.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
@@ -15,6 +17,8 @@ export interface Principal {
   userId: string | null;
   clientId: string | null;
   role: 'client' | 'operator';
+  /** A client user's team role; a client's API key counts as a member; null for operators. */
+  teamRole: TeamRole | null;
   via: 'bearer' | 'api-key' | 'operator-token';
   /** The login session of a bearer access token. */
   sessionId?: string;
@@ -69,7 +73,7 @@ export const authGuard = fp(async (app) => {
     const bearer = bearerOf(request);
     if (bearer) {
       if (timingSafeEqual(Buffer.from(sha256(bearer), 'hex'), operatorHash)) {
-        return { userId: null, clientId: null, role: 'operator', via: 'operator-token' };
+        return { userId: null, clientId: null, role: 'operator', teamRole: null, via: 'operator-token' };
       }
       const claims = await verifyAccessToken(keys.jwt, bearer);
       if (!claims || !(await sessions.isLive(claims.sessionId, claims.userId))) {
@@ -84,7 +88,7 @@ export const authGuard = fp(async (app) => {
       const clientId = (memo && memo.get(hash)) ?? (await findClientIdByApiKey(app.db, keys, key));
       if (clientId && memo) memo.set(hash, clientId);
       if (!clientId) throw new UnauthorizedError('Invalid API key', 'INVALID_API_KEY');
-      return { userId: null, clientId, role: 'client', via: 'api-key' };
+      return { userId: null, clientId, role: 'client', teamRole: 'member', via: 'api-key' };
     }
     throw new UnauthorizedError('Authentication required: send a bearer token or an x-api-key header');
   };
@@ -96,8 +100,16 @@ export const authGuard = fp(async (app) => {
     request.principal = await resolve(request);
     if (request.principal.role !== 'operator') throw new ForbiddenError('Operators only');
   };
+  const requireMember = (action: string): preHandlerAsyncHookHandler =>
+    async (request: FastifyRequest, _reply: FastifyReply) => {
+      request.principal = await resolve(request);
+      if (request.principal.teamRole === 'viewer') {
+        throw new AppError(403, VIEWER_READ_ONLY, `Viewers cannot ${action}: ask an owner of your team for the member role`);
+      }
+    };
   app.decorate('authenticate', authenticate);
   app.decorate('requireOperator', requireOperator);
+  app.decorate('requireMember', requireMember);
 });
 
 declare module 'fastify' {
@@ -111,6 +123,11 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler: like authenticate, then 403 unless the caller is an operator. */
     requireOperator: preHandlerAsyncHookHandler;
+    /**
+     * preHandler: like authenticate, then 403 VIEWER_READ_ONLY for a team's viewer; `action` completes "Viewers
+     * cannot …" (e.g. 'run tests'). Members, owners, API keys and operators pass.
+     */
+    requireMember(action: string): preHandlerAsyncHookHandler;
   }
   interface FastifyRequest {
     /** Who is calling; set by app.authenticate / app.requireOperator, null before. */

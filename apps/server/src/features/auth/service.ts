@@ -1,4 +1,4 @@
-import { INVALID_CREDENTIALS_MESSAGE, type RefreshResponse, type UserData } from '@fullstop/contracts';
+import { INVALID_CREDENTIALS_MESSAGE, type LoginResponse, type RefreshResponse, type UserData } from '@fullstop/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Env, publicUrl } from '../../config/env.ts';
 import type { Db } from '../../db/database.ts';
@@ -42,6 +42,15 @@ export interface Caller {
   log: FastifyBaseLogger;
 }
 
+export const userDataOf = (user: UserRow): UserData => ({
+  id: user.id,
+  username: user.username,
+  email: user.email,
+  role: user.role,
+  clientId: user.clientId,
+  teamRole: user.teamRole,
+});
+
 const invalidRefreshToken = () => new UnauthorizedError('Invalid or expired refresh token', 'INVALID_REFRESH_TOKEN');
 
 /**
@@ -69,8 +78,17 @@ export function authService(deps: AuthDeps) {
     await giveBack(db, [addressKey(address)]);
   };
   const issueTokens = async (user: UserRow, sessionId: string): Promise<RefreshResponse> => ({
-    accessToken: await signAccessToken(deps.keys.jwt, { userId: user.id, clientId: user.clientId, role: user.role, sessionId }, env.ACCESS_TOKEN_TTL),
+    accessToken: await signAccessToken(
+      deps.keys.jwt,
+      { userId: user.id, clientId: user.clientId, role: user.role, teamRole: user.teamRole, sessionId },
+      env.ACCESS_TOKEN_TTL,
+    ),
     refreshToken: await issueRefreshToken(db, user.id, env.REFRESH_TOKEN_TTL, sessionId),
+  });
+  /** A new session for a user who just proved who they are (a login, an accepted invitation): the login's answer. */
+  const startLogin = async (user: UserRow): Promise<LoginResponse> => ({
+    ...(await issueTokens(user, await sessions.start(user.id))),
+    userData: userDataOf(user),
   });
 
   // Reset mails are sent after the answer, so the answer's timing says nothing about the account.
@@ -90,7 +108,7 @@ export function authService(deps: AuthDeps) {
   };
 
   return {
-    async login(rawEmail: string, password: string, { address, log }: Caller): Promise<RefreshResponse & { userData: UserData }> {
+    async login(rawEmail: string, password: string, { address, log }: Caller): Promise<LoginResponse> {
       const email = normaliseEmail(rawEmail);
       const accountLimitKey = await accountLimitKeyOf(email, address);
       // Counted before the password is checked, so concurrent guesses cannot all slip under the limit.
@@ -107,13 +125,12 @@ export function authService(deps: AuthDeps) {
       }
       await forgiveAttempt(accountLimitKey, address);
       await trustAddress(db, email, address);
-      const tokens = await issueTokens(user, await sessions.start(user.id));
+      const answer = await startLogin(user);
       await audit(db, log, { type: 'login.success', userId: user.id, clientId: user.clientId, address });
-      return {
-        ...tokens,
-        userData: { id: user.id, username: user.username, email: user.email, role: user.role, clientId: user.clientId },
-      };
+      return answer;
     },
+
+    startLogin,
 
     /** A new pair for a refresh token; a token used twice revokes its whole session. */
     async refresh(token: string, { address, log }: Caller): Promise<RefreshResponse> {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { UserRole } from '../../db/schema/index.ts';
+import { type TeamRole, teamRoles, type UserRole } from '../../db/schema/index.ts';
 
 const ISSUER = 'fullstop';
 const AUDIENCE = 'fullstop-api';
@@ -9,12 +9,17 @@ export interface AccessClaims {
   userId: string;
   clientId: string | null;
   role: UserRole;
+  /**
+   * A client user's team role when the token was issued (null for operators). A role change revokes the user's
+   * sessions, so a token never outlives the role it carries.
+   */
+  teamRole: TeamRole | null;
   /** The login session (refresh-token family) the token belongs to: revoking it ends the token too. */
   sessionId: string;
 }
 
 export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ cid: claims.clientId, role: claims.role, sid: claims.sessionId })
+  return new SignJWT({ cid: claims.clientId, role: claims.role, tr: claims.teamRole, sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -50,8 +55,17 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
     if (typeof payload.sub !== 'string' || (role !== 'client' && role !== 'operator') || typeof payload.exp !== 'number') return null;
     // A token without a session id (issued before sessions existed) cannot be revoked: refused, the portal refreshes.
     if (typeof payload.sid !== 'string') return null;
+    // A client's token without a team role (issued before teams existed) is refused the same way: the portal refreshes.
+    const teamRole = teamRoles.find((r) => r === payload.tr) ?? null;
+    if (role === 'client' && !teamRole) return null;
     const cid = payload.cid;
-    const claims: AccessClaims = { userId: payload.sub, clientId: typeof cid === 'string' ? cid : null, role, sessionId: payload.sid };
+    const claims: AccessClaims = {
+      userId: payload.sub,
+      clientId: typeof cid === 'string' ? cid : null,
+      role,
+      teamRole: role === 'client' ? teamRole : null,
+      sessionId: payload.sid,
+    };
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
     verified.set(token, { claims, expiresAt: payload.exp * 1000 });
     return claims;

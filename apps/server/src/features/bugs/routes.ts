@@ -113,16 +113,16 @@ function clientRoutes(app: App, service: BugService, asClient: (request: Fastify
   );
   app.post(
     '/bugs/:id/transition',
-    { preHandler, schema: { tags, summary: 'Answer a bug: accept, reject, fixed, wont-fix, not-a-bug, request-retest, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
+    { preHandler: app.requireMember('answer bugs or ask for retests'), schema: { tags, summary: 'Answer a bug: accept, reject, fixed, wont-fix, not-a-bug, request-retest, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
     async (request) => service.transition(asClient(request), request.params.id, request.body.action, request.body.reason),
   );
-  app.patch('/bugs/:id/severity', { preHandler, schema: { tags, summary: "Change a bug's severity", params: bugParams, body: bugSeverityBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
+  app.patch('/bugs/:id/severity', { preHandler: app.requireMember("change a bug's severity"), schema: { tags, summary: "Change a bug's severity", params: bugParams, body: bugSeverityBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.setSeverity(asClient(request), request.params.id, request.body.severity),
   );
   app.post('/bugs/:id/comments', { preHandler, schema: { tags, summary: "Write in a bug's thread", params: bugParams, body: newBugComment, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.comment(asClient(request), request.params.id, request.body.body),
   );
-  app.post('/bugs/:id/attachments', { preHandler, schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
+  app.post('/bugs/:id/attachments', { preHandler: app.requireMember('upload files'), schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
     reply.code(201).send(await upload(app, service, request, asClient(request), request.params.id)),
   );
   app.get('/bugs/:id/attachments/:attachmentId', { preHandler, schema: { tags, summary: "Download a bug's attachment", params: bugAttachmentParams, response: errorResponses(401, 403, 404) } }, async (request, reply) =>

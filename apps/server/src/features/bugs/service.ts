@@ -89,7 +89,8 @@ export function attachmentOf(a: BugAttachmentRow): BugAttachment {
 export function bugService(app: FastifyInstance) {
   const db = app.db;
 
-  async function bugOf(row: BugRow, side: BugSide): Promise<Bug> {
+  /** `readOnly`: a viewer of the client's team, who reads bugs and writes in their thread but answers nothing. */
+  async function bugOf(row: BugRow, side: BugSide, readOnly = false): Promise<Bug> {
     const [thread, exports] = await Promise.all([bugThread(db, row.id), listBugExports(db, row.id)]);
     return {
       ...summaryOf(row),
@@ -110,7 +111,7 @@ export function bugService(app: FastifyInstance) {
       })),
       events: thread.events.map((e) => ({ from: e.fromStatus, to: e.toStatus, by: e.by, reason: e.reason, createdAt: e.createdAt.toISOString() })),
       exports,
-      actions: allowedActions(row.status, side),
+      actions: readOnly ? [] : allowedActions(row.status, side),
     };
   }
 
@@ -226,7 +227,7 @@ export function bugService(app: FastifyInstance) {
     async get(caller: Caller, id: string): Promise<Bug> {
       const row = await visible(caller, id);
       await record(caller, 'bug.viewed', row);
-      return bugOf(row, caller.side);
+      return bugOf(row, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async prefill(clientId: string, runTestId: string, ruleId: string | undefined): Promise<BugPrefill> {
@@ -272,7 +273,7 @@ export function bugService(app: FastifyInstance) {
       await record(caller, 'bug.created', row, { status, runTestId: rt?.id ?? null });
       await emit({ bugId: row.id, clientId, kind: 'created', from: null, to: status });
       await notify('operator', row, 'new bug report', `Our QA team reported a new bug (severity ${row.severity}).`, caller.log);
-      return bugOf(row, caller.side);
+      return bugOf(row, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async update(caller: Caller, id: string, body: UpdateBugBody): Promise<Bug> {
@@ -280,7 +281,7 @@ export function bugService(app: FastifyInstance) {
       const row = (await updateBug(db, id, body))!;
       await record(caller, 'bug.updated', row, { fields: Object.keys(body) });
       await emit({ bugId: row.id, clientId: row.clientId, kind: 'fields', from: row.status, to: row.status });
-      return bugOf(row, caller.side);
+      return bugOf(row, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async setSeverity(caller: Caller, id: string, severity: BugRow['severity']): Promise<Bug> {
@@ -290,7 +291,7 @@ export function bugService(app: FastifyInstance) {
       if (current.severity !== severity) {
         await notify(caller.side, row, `severity changed to ${severity}`, `${await byName(caller)} changed the severity from ${current.severity} to ${severity}.`, caller.log);
       }
-      return bugOf(row, caller.side);
+      return bugOf(row, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async transition(caller: Caller, id: string, action: BugAction, reason: string | undefined): Promise<Bug> {
@@ -331,7 +332,7 @@ export function bugService(app: FastifyInstance) {
         const status = await runStatusOf(db, retestRunId);
         if (status) await settle(retestRunId, status);
       }
-      return bugOf((await findBug(db, id))!, caller.side);
+      return bugOf((await findBug(db, id))!, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async comment(caller: Caller, id: string, body: string): Promise<Bug> {
@@ -343,7 +344,7 @@ export function bugService(app: FastifyInstance) {
       await record(caller, 'bug.comment', current);
       await emit({ bugId: id, clientId: current.clientId, kind: 'comment', from: current.status, to: current.status });
       await notify(caller.side, current, 'new comment', `${await byName(caller)} wrote:\n\n${body}`, caller.log);
-      return bugOf((await findBug(db, id))!, caller.side);
+      return bugOf((await findBug(db, id))!, caller.side, caller.principal.teamRole === 'viewer');
     },
 
     async attached(caller: Caller, row: BugRow, attachment: BugAttachmentRow): Promise<void> {

@@ -58,10 +58,11 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clientProfile/generateAPIKey/:id',
     {
       ...clientKeyRoute,
+      preHandler: app.requireMember('generate API keys'),
       schema: {
         ...clientKeySchema,
         summary: 'Replace the client API key; the old key stops working at once (an operator sees the new one masked)',
-        response: { 200: generateApiKeyResponse, ...errorResponses(400, 401, 404) },
+        response: { 200: generateApiKeyResponse, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {

@@ -34,7 +34,7 @@ export const demo = fp(async (app) => {
     } else if (!(await hasAnyClient(app.db))) {
       try {
         const { clientId } = await createClient(app.db, app.keys, { name: DEMO_CLIENT_NAME, website: publicUrl(env) });
-        await createUser(app.db, { email, password: env.FULLSTOP_DEMO_PASSWORD, username: 'demo', clientId });
+        await createUser(app.db, { email, password: env.FULLSTOP_DEMO_PASSWORD, username: 'demo', clientId, teamRole: 'owner' });
         demoClientId = clientId;
         app.log.info({ email }, 'created the demo client and its user');
       } catch (err) {

@@ -68,9 +68,9 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { clientId, email, password, username, role } = request.body;
-      const { userId } = await createUser(app.db, { email, password, username, role, clientId: clientId ?? null });
-      await audit(app.db, request.log, { type: 'user.created', clientId, userId, address: request.ip, details: { role, by: request.principal?.via } });
+      const { clientId, email, password, username, role, teamRole } = request.body;
+      const { userId } = await createUser(app.db, { email, password, username, role, teamRole, clientId: clientId ?? null });
+      await audit(app.db, request.log, { type: 'user.created', clientId, userId, address: request.ip, details: { role, teamRole, by: request.principal?.via } });
       return reply.code(201).send({ userId });
     },
   );

@@ -47,14 +47,14 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/upload/:platform/:id',
     {
-      preHandler: app.authenticate,
+      preHandler: app.requireMember('upload builds'),
       schema: {
         tags: ['uploads'],
         summary: 'Upload the Android APK or iOS IPA build (multipart/form-data, field "file")',
         security: [{ bearer: [] }, { apiKey: [] }],
         consumes: ['multipart/form-data'],
         params: uploadParams,
-        response: { 200: uploadResponse, ...errorResponses(400, 401, 404, 413, 415) },
+        response: { 200: uploadResponse, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },
     async (request) => {

@@ -54,7 +54,8 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
             if (!claims || hub.isRevoked(claims, claims.issuedAtMs)) {
               throw new UnauthorizedError('Invalid or expired events token', 'INVALID_TOKEN');
             }
-            request.principal = { userId: claims.userId, clientId: claims.clientId, role: 'client', via: claims.userId ? 'bearer' : 'api-key' };
+            // The events token carries no team role: the stream only reads, so the least one will do.
+            request.principal = { userId: claims.userId, clientId: claims.clientId, role: 'client', teamRole: 'viewer', via: claims.userId ? 'bearer' : 'api-key' };
             return;
           }
           await app.authenticate.call(app, request, reply);

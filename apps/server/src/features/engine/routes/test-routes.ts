@@ -61,7 +61,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/run/all',
       {
-        preHandler: app.authenticate,
+        preHandler: app.requireMember('run tests'),
         schema: { tags: ['tests'], summary: 'Queue every test; with wait=true answer when the run ends', querystring: runQuery, response: runResponses },
       },
       async (request) => run(request, request.query, undefined),
@@ -69,7 +69,7 @@ export function testRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/run/:testName',
       {
-        preHandler: app.authenticate,
+        preHandler: app.requireMember('run tests'),
         schema: { tags: ['tests'], summary: 'Queue one test by name', params: testNameParams, querystring: runQuery, response: runResponses },
       },
       async (request) => run(request, request.query, request.params.testName),

@@ -9,7 +9,7 @@ import { LoginForm } from './login-form.tsx';
 const session = {
   accessToken: 'access-1',
   refreshToken: 'refresh-1',
-  userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1' },
+  userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1', teamRole: 'owner' },
 };
 
 function reply(status: number, body: unknown) {

@@ -1,6 +1,7 @@
 import type { ClientProfile } from '@fullstop/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { useViewerReason } from '../store/viewer.ts';
 import { maskKey } from './mask-key.ts';
 import { useGenerateApiKeyMutation } from './setup-api.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
@@ -25,6 +26,7 @@ async function copyText(text: string): Promise<void> {
  */
 export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
   const [generate, { isLoading }] = useGenerateApiKeyMutation();
+  const viewerNote = useViewerReason('generate API keys');
   const [shown, setShown] = useState(false);
   const [confirming, setConfirming] = useState(false);
   return (
@@ -71,12 +73,18 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
         <button
           type="button"
           className="btn btn--primary"
-          disabled={isLoading}
+          disabled={isLoading || viewerNote !== null}
+          aria-describedby={viewerNote ? 'api-key-viewer-note' : undefined}
           onClick={() => setConfirming(true)}
         >
           {isLoading ? 'Generating…' : 'Generate New Key'}
         </button>
       </div>
+      {viewerNote && (
+        <p id="api-key-viewer-note" className="portal-muted portal-field__hint">
+          {viewerNote}
+        </p>
+      )}
       {confirming && (
         <ConfirmDialog
           title="Generate a new API key?"

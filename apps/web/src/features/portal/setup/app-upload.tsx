@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { describeError, http } from '@/lib/http-client.ts';
 import { useAppDispatch } from '../store/hooks.ts';
 import { profileApi } from '../store/profile-api.ts';
+import { useViewerReason } from '../store/viewer.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
 import { UploadedBuild } from './uploaded-build.tsx';
 
@@ -34,6 +35,7 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
   const config = PLATFORM[platform];
   const dispatch = useAppDispatch();
   const inputId = useId();
+  const viewerNote = useViewerReason('upload builds');
   const [progress, setProgress] = useState<number | null>(null);
   const [cleared, setCleared] = useState(false);
   const filePath = cleared ? null : profile[config.path];
@@ -83,6 +85,7 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
             id={inputId}
             type="file"
             accept={config.accept}
+            disabled={viewerNote !== null}
             aria-describedby={`${inputId}-accepts`}
             onChange={(event) => {
               const file = event.target.files?.[0];
@@ -91,7 +94,7 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
             }}
           />
           <p id={`${inputId}-accepts`} className="portal-muted portal-field__hint">
-            {config.accepts}
+            {viewerNote ?? config.accepts}
           </p>
         </div>
       )}

@@ -1,10 +1,110 @@
+import { changePasswordRequest } from '@fullstop/contracts';
+import { useState, type FormEvent } from 'react';
+import { describeError, http, HttpError } from '@/lib/http-client.ts';
+import { FormError } from '../components/form-error.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
+import { PasswordField } from '../components/text-field.tsx';
+import { useAppSelector } from '../store/hooks.ts';
+import { failedField, sentence } from './team-texts.ts';
 
-// Placeholder: replaced by the feature that owns this page.
+type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'confirm', string>>;
+
+/** /dashboard/account: the signed-in user's details and a password change (which signs out their other sessions). */
 export function AccountPage() {
+  const user = useAppSelector((state) => state.session.userData);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setDone(false);
+    setFailure(null);
+    const parsed = changePasswordRequest.safeParse({ currentPassword, newPassword });
+    const next: Errors = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
+    if (newPassword !== confirm) next.confirm = 'The two new passwords do not match.';
+    setErrors(next);
+    if (!parsed.success || next.confirm) return;
+    setBusy(true);
+    try {
+      await http.changePassword(parsed.data);
+      setCurrentPassword('');
+      setNewPassword('');
+      setConfirm('');
+      setDone(true);
+    } catch (error) {
+      if (error instanceof HttpError && failedField(error.responseText) === 'currentPassword') {
+        setErrors({ currentPassword: describeError(error) });
+      } else {
+        setFailure(`Could not change your password: ${describeError(error, 'please try again later.')}`);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <PortalPage id="account-page-title" title="Your account">
-      <p className="portal-empty">Not built yet.</p>
+      <div className="portal-stack">
+        {user && (
+          <dl className="portal-card portal-summary">
+            <div>
+              <dt>Name</dt>
+              <dd>{user.username}</dd>
+            </div>
+            <div>
+              <dt>E-mail</dt>
+              <dd>{user.email}</dd>
+            </div>
+          </dl>
+        )}
+        <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="password-form-title">
+          <h2 id="password-form-title" className="portal-card__title">
+            Change your password
+          </h2>
+          <p className="portal-muted">Your other sessions, on other devices or browsers, are signed out when it changes.</p>
+          <PasswordField
+            id="account-current-password"
+            label="Current password"
+            autoComplete="current-password"
+            value={currentPassword}
+            onValueChange={setCurrentPassword}
+            error={errors.currentPassword}
+          />
+          <PasswordField
+            id="account-new-password"
+            label="New password (at least 10 characters)"
+            autoComplete="new-password"
+            value={newPassword}
+            onValueChange={setNewPassword}
+            error={errors.newPassword}
+          />
+          <PasswordField
+            id="account-confirm-password"
+            label="Repeat the new password"
+            autoComplete="new-password"
+            value={confirm}
+            onValueChange={setConfirm}
+            error={errors.confirm}
+          />
+          <FormError message={failure} />
+          {done && (
+            <p className="portal-alert portal-alert--success" role="status">
+              Your password has been changed. Your other sessions have been signed out.
+            </p>
+          )}
+          <div className="portal-actions">
+            <button type="submit" className="btn btn--primary" disabled={busy}>
+              {busy ? 'Saving…' : 'Change password'}
+            </button>
+          </div>
+        </form>
+      </div>
     </PortalPage>
   );
 }

@@ -1,10 +1,138 @@
-import { PortalPage } from '../components/portal-page.tsx';
+import { acceptInvitationRequest } from '@fullstop/contracts';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths.ts';
+import { formatDate } from '@/lib/format-date.ts';
+import { describeError, http } from '@/lib/http-client.ts';
+import { FormError } from '../components/form-error.tsx';
+import { FullLogo } from '../components/full-logo.tsx';
+import { PasswordField, TextField } from '../components/text-field.tsx';
+import { useAppDispatch } from '../store/hooks.ts';
+import { loggedIn } from '../store/session-slice.ts';
+import { usePreviewInvitationQuery } from './team-api.ts';
+import { failureMessage, ROLE_LABELS, sentence } from './team-texts.ts';
 
-// Placeholder: replaced by the feature that owns this page.
+type Errors = Partial<Record<'username' | 'password' | 'confirm', string>>;
+
+const NO_TOKEN = 'This invitation link is not complete. Please open the whole link from the invitation e-mail.';
+
+/**
+ * /invite?token=…: the link of an invitation mail. Shows the team and the e-mail it is for, asks for a name and a
+ * password, then logs the new user in and opens the dashboard. The token is taken into the page and dropped from
+ * the address, so it stays out of the history and of any Referer.
+ */
 export function InvitePage() {
+  const [params, setParams] = useSearchParams();
+  const [token] = useState(() => params.get('token'));
+  const hasToken = params.has('token');
+  useEffect(() => {
+    if (hasToken) setParams({}, { replace: true });
+  }, [hasToken, setParams]);
+  const preview = usePreviewInvitationQuery(token ?? skipToken);
+
   return (
-    <PortalPage id="invite-page-title" title="Join your team">
-      <p className="portal-empty">Not built yet.</p>
-    </PortalPage>
+    <div className="portal-auth">
+      <section className="portal-auth__card" aria-labelledby="invite-page-title">
+        <FullLogo />
+        <h1 id="invite-page-title" className="portal-auth__title">
+          Join your team
+        </h1>
+        {!token ? (
+          <FormError message={NO_TOKEN} />
+        ) : preview.isLoading ? (
+          <p className="portal-muted" role="status">
+            Checking your invitation…
+          </p>
+        ) : preview.error || !preview.data ? (
+          <>
+            <FormError message={failureMessage(preview.error, 'Your invitation could not be checked. Please try again later.')} />
+            <p className="portal-auth__aside">
+              Already have an account? <Link to={paths.login}>Log in</Link>
+            </p>
+          </>
+        ) : (
+          <AcceptForm
+            token={token}
+            clientName={preview.data.clientName}
+            email={preview.data.email}
+            role={ROLE_LABELS[preview.data.role]}
+            expiresAt={preview.data.expiresAt}
+          />
+        )}
+      </section>
+    </div>
+  );
+}
+
+function AcceptForm({ token, clientName, email, role, expiresAt }: { token: string; clientName: string; email: string; role: string; expiresAt: string }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = acceptInvitationRequest.safeParse({ token, username, password });
+    const next: Errors = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
+    if (password !== confirm) next.confirm = 'The two passwords do not match.';
+    setErrors(next);
+    if (!parsed.success || next.confirm) return;
+    setBusy(true);
+    try {
+      const session = await http.acceptInvitation(parsed.data);
+      dispatch(loggedIn(session.userData));
+      void navigate(paths.dashboard, { replace: true });
+    } catch (error) {
+      setFailure(describeError(error, 'Your account could not be created. Please try again later.'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Accept the invitation">
+      <p className="portal-auth__hint">
+        You are invited to join <strong>{clientName}</strong> on Fullstop QA as {role.toLowerCase() === 'owner' ? 'an' : 'a'} {role.toLowerCase()}. Choose
+        your name and a password to finish. This invitation works until {formatDate(expiresAt)}.
+      </p>
+      <TextField id="invite-page-email" label="E-mail" type="email" value={email} readOnly autoComplete="username" />
+      <TextField
+        id="invite-page-username"
+        label="Your name"
+        autoComplete="name"
+        value={username}
+        maxLength={100}
+        onChange={(e) => setUsername(e.target.value)}
+        error={errors.username}
+      />
+      <PasswordField
+        id="invite-page-password"
+        label="Password (at least 10 characters)"
+        autoComplete="new-password"
+        value={password}
+        onValueChange={setPassword}
+        error={errors.password}
+      />
+      <PasswordField
+        id="invite-page-confirm"
+        label="Repeat the password"
+        autoComplete="new-password"
+        value={confirm}
+        onValueChange={setConfirm}
+        error={errors.confirm}
+      />
+      <FormError message={failure} />
+      <div className="portal-actions">
+        <button type="submit" className="btn btn--primary portal-btn-block" disabled={busy}>
+          {busy ? 'Creating your account…' : 'Join the team'}
+        </button>
+      </div>
+    </form>
   );
 }

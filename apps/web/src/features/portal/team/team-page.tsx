@@ -1,10 +1,152 @@
+import { teamRole, type TeamMember, type TeamResponse, type TeamRole } from '@fullstop/contracts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths.ts';
+import { formatDate } from '@/lib/format-date.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { FormError } from '../components/form-error.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
+import { useAppSelector } from '../store/hooks.ts';
+import { InviteForm } from './invite-form.tsx';
+import { useCancelInvitationMutation, useChangeRoleMutation, useGetTeamQuery, useRemoveMemberMutation } from './team-api.ts';
+import { failureMessage, ROLE_LABELS } from './team-texts.ts';
+import './team.css';
 
-// Placeholder: replaced by the feature that owns this page.
+const failureText = (error: unknown) => failureMessage(error, 'Please try again later.');
+
+/** /dashboard/team: who is in the team with which role; owners invite, change roles and remove. */
 export function TeamPage() {
+  const team = useGetTeamQuery();
   return (
     <PortalPage id="team-page-title" title="Team">
-      <p className="portal-empty">Not built yet.</p>
+      <p className="portal-muted team-intro">
+        Manage your own password on <Link to={paths.account}>your account page</Link>.
+      </p>
+      {team.isLoading ? (
+        <p className="portal-muted" role="status">
+          Loading your team…
+        </p>
+      ) : team.error || !team.data ? (
+        <FormError message={`Could not load your team: ${failureText(team.error)}`} />
+      ) : (
+        <TeamView team={team.data} />
+      )}
     </PortalPage>
+  );
+}
+
+function TeamView({ team }: { team: TeamResponse }) {
+  const me = useAppSelector((state) => state.session.userData?.id);
+  const owner = team.yourRole === 'owner';
+  const [changeRole] = useChangeRoleMutation();
+  const [removeMember] = useRemoveMemberMutation();
+  const [cancelInvitation] = useCancelInvitationMutation();
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (work: Promise<unknown>) => {
+    setError(null);
+    try {
+      await work;
+    } catch (failure) {
+      setError(failureText(failure));
+    }
+  };
+
+  return (
+    <div className="portal-stack">
+      {owner ? (
+        <InviteForm />
+      ) : (
+        <p className="portal-alert portal-alert--info">
+          You are a {ROLE_LABELS[team.yourRole].toLowerCase()} of this team. Only an owner can invite people, change roles or remove members.
+        </p>
+      )}
+      <FormError message={error} />
+      <section className="portal-card" aria-labelledby="team-members-title">
+        <h2 id="team-members-title" className="portal-card__title">
+          Members
+        </h2>
+        <ul className="portal-rows">
+          {team.members.map((member) => (
+            <li key={member.userId} className="portal-row team-row">
+              <div className="team-row__who">
+                <span className="portal-row__name">
+                  {member.username}
+                  {member.userId === me && <span className="portal-muted"> (you)</span>}
+                </span>
+                <span className="portal-muted team-row__email">{member.email}</span>
+                <span className="portal-muted team-row__meta">Joined {formatDate(member.joinedAt)}</span>
+              </div>
+              {owner ? (
+                <div className="team-row__actions">
+                  <label className="visually-hidden" htmlFor={`role-${member.userId}`}>
+                    Role of {member.username}
+                  </label>
+                  <select
+                    id={`role-${member.userId}`}
+                    value={member.role}
+                    onChange={(e) => void act(changeRole({ userId: member.userId, role: teamRole.parse(e.target.value) }).unwrap())}
+                  >
+                    {teamRole.options.map((role: TeamRole) => (
+                      <option key={role} value={role}>
+                        {ROLE_LABELS[role]}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => setRemoving(member)}>
+                    Remove
+                  </button>
+                </div>
+              ) : (
+                <span className="portal-badge">{ROLE_LABELS[member.role]}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="portal-card" aria-labelledby="team-invitations-title">
+        <h2 id="team-invitations-title" className="portal-card__title">
+          Pending invitations
+        </h2>
+        {team.invitations.length === 0 ? (
+          <p className="portal-muted">No invitation is waiting for an answer.</p>
+        ) : (
+          <ul className="portal-rows">
+            {team.invitations.map((invitation) => (
+              <li key={invitation.id} className="portal-row team-row">
+                <div className="team-row__who">
+                  <span className="portal-row__name">{invitation.email}</span>
+                  <span className="portal-muted team-row__meta">
+                    {ROLE_LABELS[invitation.role]} · the link works until {formatDate(invitation.expiresAt)}
+                    {invitation.invitedBy ? ` · invited by ${invitation.invitedBy}` : ''}
+                  </span>
+                </div>
+                {owner && (
+                  <div className="team-row__actions">
+                    <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => void act(cancelInvitation(invitation.id).unwrap())}>
+                      Cancel invitation
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.username}?`}
+          message={`${removing.email} will lose access to this team at once and be signed out. You can invite them again later.`}
+          confirmText="Remove"
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const userId = removing.userId;
+            setRemoving(null);
+            void act(removeMember(userId).unwrap());
+          }}
+        />
+      )}
+    </div>
   );
 }

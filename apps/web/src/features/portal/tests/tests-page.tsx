@@ -5,6 +5,7 @@ import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
+import { useViewerReason } from '../store/viewer.ts';
 import { isGoing, useLiveTests } from './live-status.ts';
 import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
 import { TestRow } from './test-row.tsx';
@@ -26,6 +27,7 @@ export function TestsPage() {
   const live = useLiveTests(total > 0);
   const [runAll, runAllState] = useRunAllTestsMutation();
   const [runOne] = useRunTestMutation();
+  const viewerNote = useViewerReason('run tests');
 
   const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
   const progress = runAllProgress(startedRunId, newest.data?.runs[0], live, total);
@@ -109,12 +111,23 @@ export function TestsPage() {
                 {runAllProgressText(progress)}
               </span>
             )}
-            <button type="button" className="btn btn--primary" onClick={onRunAll} disabled={runAllState.isLoading || progress !== null}>
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={onRunAll}
+              disabled={runAllState.isLoading || progress !== null || viewerNote !== null}
+              aria-describedby={viewerNote ? 'tests-viewer-note' : undefined}
+            >
               Run All Tests
             </button>
           </div>
         )}
       </div>
+      {viewerNote && total > 0 && (
+        <p id="tests-viewer-note" className="portal-alert portal-alert--info">
+          {viewerNote}
+        </p>
+      )}
       {loading ? (
         <p className="portal-muted" role="status">
           Loading tests…
@@ -133,7 +146,7 @@ export function TestsPage() {
                     live={live[testName]}
                     latest={latestByName.get(testName)}
                     resultsRead={latest.isSuccess}
-                    busy={busy(testName)}
+                    busy={busy(testName) || viewerNote !== null}
                     onRun={() => void onRunTest(testName)}
                     onOpenReport={() => void onOpenReport(testName)}
                   />

@@ -1,0 +1,142 @@
+import {
+  acceptInvitationRequest,
+  changeRoleRequest,
+  invitationParams,
+  invitationPreview,
+  invitationPreviewQuery,
+  inviteRequest,
+  loginResponse,
+  memberParams,
+  messageResponse,
+  teamInvitation,
+  teamResponse,
+} from '@fullstop/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../lib/route-schemas.ts';
+import { noStore } from '../auth/no-store.ts';
+import { authService, type Caller } from '../auth/service.ts';
+import { teamService } from './service.ts';
+
+/**
+ * A client's team: any of its users sees who is in it; its owners invite people by e-mail, change roles and
+ * remove members. The invitation's link is public: it shows whom it is for, and accepting it makes the account.
+ */
+export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
+  const auth = authService({ db: app.db, env: app.env, keys: app.keys, sessions: app.authSessions, mailer: app.mailer });
+  const team = teamService({ db: app.db, env: app.env, mailer: app.mailer, sessions: app.authSessions, startLogin: (user) => auth.startLogin(user) });
+  const caller = (request: { ip: string; log: Caller['log'] }): Caller => ({ address: request.ip, log: request.log });
+  const tags = ['team'];
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/team',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "The caller's team: its members with their roles and the invitations not yet accepted",
+        response: { 200: teamResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => team.view(request.principal),
+  );
+
+  app.post(
+    '/team/invitations',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Owners: invite a person by e-mail with a role; the mailed link works once, for 7 days',
+        body: inviteRequest,
+        response: { 201: teamInvitation, ...errorResponses(400, 401, 403, 409, 502) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await team.invite(request.principal, request.body.email, request.body.role, caller(request))),
+  );
+
+  app.delete(
+    '/team/invitations/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Owners: cancel an invitation not yet accepted; its link stops working',
+        params: invitationParams,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await team.cancelInvitation(request.principal, request.params.id, caller(request));
+      return { message: 'Invitation cancelled' };
+    },
+  );
+
+  app.get(
+    '/team/invitations/preview',
+    {
+      onSend: noStore,
+      schema: {
+        tags,
+        summary: "What an invitation's link is for: the team, the e-mail and the role (410 once used or expired)",
+        querystring: invitationPreviewQuery,
+        response: { 200: invitationPreview, ...errorResponses(400, 404, 410) },
+      },
+    },
+    async (request) => team.preview(request.query.token),
+  );
+
+  app.post(
+    '/team/invitations/accept',
+    {
+      onSend: noStore,
+      schema: {
+        tags,
+        summary: "Accept an invitation: makes the account with this username and password and logs it in (the login's answer)",
+        body: acceptInvitationRequest,
+        response: { 200: loginResponse, ...errorResponses(400, 404, 409, 410, 429) },
+      },
+    },
+    async (request) => team.accept(request.body.token, request.body.username, request.body.password, caller(request)),
+  );
+
+  app.patch(
+    '/team/members/:userId',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "Owners: change a member's role; their sessions end, so the new role applies at once (409 for the last owner)",
+        params: memberParams,
+        body: changeRoleRequest,
+        response: { 200: teamResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await team.changeRole(request.principal, request.params.userId, request.body.role, caller(request));
+      return team.view(request.principal);
+    },
+  );
+
+  app.delete(
+    '/team/members/:userId',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "Owners: remove a member's account; their sessions end at once (409 for the last owner)",
+        params: memberParams,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await team.remove(request.principal, request.params.userId, caller(request));
+      return { message: 'Member removed' };
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import type { TeamRole } from '@fullstop/contracts';
+
+export const ROLE_LABELS: Record<TeamRole, string> = { owner: 'Owner', member: 'Member', viewer: 'Viewer' };
+
+export const ROLE_HINTS: Record<TeamRole, string> = {
+  owner: 'Manages the team, and does everything a member does.',
+  member: 'Runs tests, uploads builds, manages the API key and sends requests.',
+  viewer: 'Reads results, reports and bugs, and sends requests; cannot run tests, upload or change the API key.',
+};
+
+/** The first letter up and a full stop, for a schema's message shown under a field. */
+export function sentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The field a server's 400 answer names (`{ field }`), read from its response text; null when none. */
+export function failedField(responseText: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(responseText);
+    const field = parsed && typeof parsed === 'object' ? (parsed as { field?: unknown }).field : undefined;
+    return typeof field === 'string' ? field : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A failed store call's message (the server's words), or `generic` when it has none. */
+export function failureMessage(error: unknown, generic: string): string {
+  const message = error && typeof error === 'object' && 'message' in error ? error.message : undefined;
+  return typeof message === 'string' && message ? message : generic;
+}
