@@ -46,7 +46,11 @@ describe('team roles: what a viewer may not do', () => {
 
   it('a viewer still reads the tests and the profile, and sends requests', async () => {
     expect((await app.inject({ url: '/test/fetch/all', headers: bearer(viewer) })).statusCode).toBe(200);
-    expect((await app.inject({ url: `/clientProfile/${c.clientId}`, headers: bearer(viewer) })).statusCode).toBe(200);
+    const profile = await app.inject({ url: `/clientProfile/${c.clientId}`, headers: bearer(viewer) });
+    expect(profile.statusCode).toBe(200);
+    // No key for a viewer (it would run tests as "the API key"); a member reads it whole.
+    expect(profile.json().apiToken).toBe('');
+    expect((await app.inject({ url: `/clientProfile/${c.clientId}`, headers: bearer(member) })).json().apiToken).toBe(c.apiKey);
     const sent = await app.inject({
       method: 'POST',
       url: '/requests',

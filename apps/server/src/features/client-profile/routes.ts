@@ -30,7 +30,7 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
       ...clientKeyRoute,
       schema: {
         ...clientKeySchema,
-        summary: "A client's profile: website, API key (masked for operators), uploaded apps",
+        summary: "A client's profile: website, API key (masked for operators, empty for viewers), uploaded apps",
         response: { 200: clientProfile, ...errorResponses(400, 401, 404) },
       },
     },
@@ -39,14 +39,21 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
       assertClientAccess(request.principal, id);
       // Operators see the key masked: the whole key takes the audited reveal route (operator API).
       const operator = request.principal?.role === 'operator';
-      const variant = operator ? 'json-masked' : 'json';
+      // A viewer of the client's team gets no key at all: with it they could run tests as "the API key". The portal
+      // then reads with their bearer token, which the server holds to what a viewer may do.
+      const viewer = request.principal?.teamRole === 'viewer';
+      const variant = operator ? 'json-masked' : viewer ? 'json-viewer' : 'json';
       // The hot read: the serialized answer is cached too, so a hit skips the response schema's work.
       const json =
         app.cache.get<string>(id, 'profile', variant) ??
         app.cache.set(
           id,
           'profile',
-          JSON.stringify(clientProfile.parse(await profileOf(id).then((p) => (operator ? { ...p, apiToken: maskApiKey(p.apiToken) } : p)))),
+          JSON.stringify(
+            clientProfile.parse(
+              await profileOf(id).then((p) => (operator ? { ...p, apiToken: maskApiKey(p.apiToken) } : viewer ? { ...p, apiToken: '' } : p)),
+            ),
+          ),
           variant,
         );
       // A string is sent as it is (already checked against the schema when it was cached).

@@ -38,38 +38,45 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
         <label htmlFor="setup-website">Website</label>
         <input id="setup-website" value={profile.website} readOnly />
       </div>
-      <div className="portal-field">
-        <label htmlFor="setup-api-key">API Key</label>
-        <div className="portal-key-field">
-          <input
-            id="setup-api-key"
-            className="portal-mono"
-            value={shown ? profile.apiToken : maskKey(profile.apiToken)}
-            readOnly
-            spellCheck={false}
-            autoComplete="off"
-          />
-          <button type="button" className="btn btn--ghost portal-btn-sm" aria-pressed={shown} aria-controls="setup-api-key" onClick={() => setShown((v) => !v)}>
-            {shown ? 'Hide' : 'Show'}
-          </button>
+      {/* A viewer is sent no key (it would let them run tests): the portal reads with their login instead. */}
+      {profile.apiToken === '' ? (
+        <p className="portal-muted">Your role (viewer) does not show the API key. An owner or a member of your team can read it here.</p>
+      ) : (
+        <div className="portal-field">
+          <label htmlFor="setup-api-key">API Key</label>
+          <div className="portal-key-field">
+            <input
+              id="setup-api-key"
+              className="portal-mono"
+              value={shown ? profile.apiToken : maskKey(profile.apiToken)}
+              readOnly
+              spellCheck={false}
+              autoComplete="off"
+            />
+            <button type="button" className="btn btn--ghost portal-btn-sm" aria-pressed={shown} aria-controls="setup-api-key" onClick={() => setShown((v) => !v)}>
+              {shown ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <p className="portal-muted portal-field__hint">
+            Send it in the <code>x-api-key</code> header to run your tests from CI. A new key replaces this one at once.
+          </p>
         </div>
-        <p className="portal-muted portal-field__hint">
-          Send it in the <code>x-api-key</code> header to run your tests from CI. A new key replaces this one at once.
-        </p>
-      </div>
+      )}
       <div className="portal-actions">
-        <button
-          type="button"
-          className="btn btn--ghost"
-          onClick={() =>
-            copyText(profile.apiToken).then(
-              () => window.alert(SETUP_TEXT.tokenCopied),
-              (error: unknown) => console.error('Could not copy the token', error),
-            )
-          }
-        >
-          Copy Token
-        </button>
+        {profile.apiToken !== '' && (
+          <button
+            type="button"
+            className="btn btn--ghost"
+            onClick={() =>
+              copyText(profile.apiToken).then(
+                () => window.alert(SETUP_TEXT.tokenCopied),
+                (error: unknown) => console.error('Could not copy the token', error),
+              )
+            }
+          >
+            Copy Token
+          </button>
+        )}
         <button
           type="button"
           className="btn btn--primary"
