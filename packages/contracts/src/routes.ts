@@ -39,6 +39,7 @@ export const paths = {
   opsRequests: '/ops/requests',
   opsSuites: '/ops/suites',
   opsAudit: '/ops/audit',
+  opsAccount: '/ops/account',
 } as const;
 
 /** The address of one run's detail page. */

@@ -94,6 +94,8 @@ export const opsRoutes = inShell({
     { path: 'requests', ...page('Requests'), lazy: async () => ({ Component: (await import('./ops/requests/requests-page.tsx')).OpsRequestsPage }) },
     { path: 'suites', ...page('Suites'), lazy: async () => ({ Component: (await import('./ops/suites/suites-page.tsx')).OpsSuitesPage }) },
     { path: 'audit', ...page('Audit log'), lazy: async () => ({ Component: (await import('./ops/audit/audit-page.tsx')).OpsAuditPage }) },
+    // The same page as the portal's: an operator changes their password here.
+    { path: 'account', ...page('Your account'), lazy: async () => ({ Component: (await import('./team/account-page.tsx')).AccountPage }) },
     {
       path: '*',
       ...page('Page not found'),

@@ -17,6 +17,8 @@ interface AppLayoutProps {
   label: string;
   /** Where the logo leads. */
   home: string;
+  /** The signed-in user's account page (password change), where their name leads. */
+  account: string;
   /** The tab title when the page declares none. */
   title: string;
   /** A line above every page (the dashboard's welcome). */
@@ -28,7 +30,7 @@ interface AppLayoutProps {
  * on phones, the logo, the user and Logout), the side menu and the page. No marketing header or footer: these are
  * applications, not pages of the site.
  */
-export function AppLayout({ pages, label, home, title, banner }: AppLayoutProps) {
+export function AppLayout({ pages, label, home, account, title, banner }: AppLayoutProps) {
   const user = useAppSelector((state) => state.session.userData);
   const username = user?.username ?? '';
   const [menuOpen, setMenuOpen] = useState(false);
@@ -62,10 +64,10 @@ export function AppLayout({ pages, label, home, title, banner }: AppLayoutProps)
           <span className="portal-topbar__avatar" aria-hidden="true">
             {username.charAt(0).toUpperCase() || '?'}
           </span>
-          <span className="portal-topbar__who">
+          <Link to={account} className="portal-topbar__who" title="Your account: change your password">
             <span className="portal-topbar__name">{username}</span>
             {user?.email && <span className="portal-topbar__email">{user.email}</span>}
-          </span>
+          </Link>
           <LogoutButton className="portal-topbar__logout" />
         </div>
       </header>

@@ -6,5 +6,5 @@ const welcome = (username: string) => <p className="portal-dashboard__welcome">W
 
 /** The client portal's shell: the spec's side menu (then ours) and its welcome line above every page. */
 export function DashboardLayout() {
-  return <AppLayout pages={DASHBOARD_PAGES} label="Dashboard" home={paths.dashboard} title="Dashboard" banner={welcome} />;
+  return <AppLayout pages={DASHBOARD_PAGES} label="Dashboard" home={paths.dashboard} account={paths.account} title="Dashboard" banner={welcome} />;
 }

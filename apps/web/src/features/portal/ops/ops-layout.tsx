@@ -6,5 +6,5 @@ const banner = () => <p className="portal-dashboard__welcome">Fullstop QA consol
 
 /** The operators' console: the portal's shell with the console's own menu. */
 export function OpsLayout() {
-  return <AppLayout pages={OPS_PAGES} label="Console" home={paths.ops} title="Console" banner={banner} />;
+  return <AppLayout pages={OPS_PAGES} label="Console" home={paths.ops} account={paths.opsAccount} title="Console" banner={banner} />;
 }

@@ -8,4 +8,5 @@ export const OPS_PAGES = [
   { to: paths.opsRequests, label: 'Requests', icon: 'M4 5h16v11H8l-4 4zM8 9h8M8 12h5' },
   { to: paths.opsSuites, label: 'Suites', icon: 'M4 6h16M4 12h16M4 18h10' },
   { to: paths.opsAudit, label: 'Audit log', icon: 'M7 3h10v18H7zM10 8h4M10 12h4M10 16h2' },
+  { to: paths.opsAccount, label: 'Your account', icon: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0' },
 ] as const;
