@@ -24,7 +24,7 @@ test.describe('the dashboard shell', () => {
 
     // The spec's entries in its order, then History, then Logout.
     const menu = page.getByRole('navigation', { name: 'Dashboard' });
-    await expect(menu.getByRole('listitem')).toHaveText(['Insights', 'Setup', 'Tests', 'Reports', 'Requests', 'History', 'Logout']);
+    await expect(menu.getByRole('listitem')).toHaveText(['Insights', 'Setup', 'Tests', 'Reports', 'Requests', 'History', 'Bugs', 'Team', 'Logout']);
 
     for (const [path, title] of TITLES) {
       await page.goto(path);
