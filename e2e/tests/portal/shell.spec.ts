@@ -22,7 +22,7 @@ test.describe('the dashboard shell', () => {
     await expect(header).toContainText(client.username);
     await expect(header.getByRole('button', { name: 'Logout' })).toBeVisible();
 
-    // The spec's entries in its order, then History, then Logout.
+    // The spec's entries in its order, then ours (History, Bugs, Team), then Logout.
     const menu = page.getByRole('navigation', { name: 'Dashboard' });
     await expect(menu.getByRole('listitem')).toHaveText(['Insights', 'Setup', 'Tests', 'Reports', 'Requests', 'History', 'Bugs', 'Team', 'Logout']);
 
