@@ -22,6 +22,7 @@ import { integrationsFeature } from './features/integrations/routes.ts';
 import { operatorAccessAudit } from './features/operator/access-audit.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
+import { retentionFeature } from './features/retention/routes.ts';
 import { teamRoutes } from './features/team/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { apiPrefixes } from './plugins/app/api-prefixes.ts';
@@ -102,6 +103,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     requestsFeature,
     integrationsFeature,
     teamRoutes,
+    retentionFeature,
   ];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Text ids (random UUIDs): an id of any shape in a URL is simply not found, never a database type error. */
 export const idColumn = () =>
@@ -17,6 +17,8 @@ export const clients = pgTable('clients', {
   androidAppUploaded: timestamp('android_app_uploaded', { withTimezone: true }),
   iosAppPath: text('ios_app_path'),
   iosAppUploaded: timestamp('ios_app_uploaded', { withTimezone: true }),
+  /** Days its runs and builds are kept (features/retention); null: RETENTION_DEFAULT_DAYS. */
+  retentionDays: integer('retention_days'),
   createdAt: createdAtColumn(),
 });
 

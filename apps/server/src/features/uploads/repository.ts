@@ -1,7 +1,7 @@
 import type { AppInfo, UploadPlatform } from '@fullstop/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { uploads } from '../../db/schema/index.ts';
+import { auditEvents, clients, uploads } from '../../db/schema/index.ts';
 import { setCurrentApp } from '../accounts/repository.ts';
 
 export interface AcceptedUpload {
@@ -39,4 +39,47 @@ export async function currentBuild(db: Db, clientId: string, platform: UploadPla
     .orderBy(desc(uploads.createdAt))
     .limit(1);
   return row ?? null;
+}
+
+export interface DeletedBuild {
+  fileName: string;
+  sizeBytes: number;
+}
+
+/**
+ * Deletes the client's current build of a platform: its record, and the client no longer has a build for that
+ * platform (tests that need one say so). The audit row is written in the same transaction; the caller removes
+ * the file after the commit. Null when the client has no build for that platform.
+ */
+export async function deleteCurrentBuild(
+  db: Db,
+  clientId: string,
+  platform: UploadPlatform,
+  auditRow: { userId: string | null; address: string | null },
+): Promise<DeletedBuild | null> {
+  return db.transaction(async (tx) => {
+    const [client] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('update');
+    const filePath = platform === 'android' ? client?.androidAppPath : client?.iosAppPath;
+    if (!client || !filePath) return null;
+    const [row] = await tx
+      .select({ id: uploads.id, sizeBytes: uploads.sizeBytes })
+      .from(uploads)
+      .where(and(eq(uploads.clientId, clientId), eq(uploads.platform, platform)))
+      .orderBy(desc(uploads.createdAt), desc(uploads.id))
+      .limit(1);
+    if (row) await tx.delete(uploads).where(eq(uploads.id, row.id));
+    await tx
+      .update(clients)
+      .set(platform === 'android' ? { androidAppPath: null, androidAppUploaded: null } : { iosAppPath: null, iosAppUploaded: null })
+      .where(eq(clients.id, clientId));
+    const deleted = { fileName: filePath, sizeBytes: row?.sizeBytes ?? 0 };
+    await tx.insert(auditEvents).values({
+      type: 'upload.deleted',
+      clientId,
+      userId: auditRow.userId,
+      address: auditRow.address,
+      details: { platform, size: deleted.sizeBytes },
+    });
+    return deleted;
+  });
 }

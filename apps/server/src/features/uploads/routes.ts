@@ -1,15 +1,16 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
-import { idParam, UPLOAD_SUCCESS_MESSAGE, uploadPlatform, uploadResponse } from '@fullstop/contracts';
+import { idParam, messageResponse, UPLOAD_SUCCESS_MESSAGE, uploadPlatform, uploadResponse } from '@fullstop/contracts';
 import type { ArchiveLimits } from '@fullstop/engine';
+import { rm, stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
-import { UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/repository.ts';
 import { assertClientAccess } from '../auth/guard.ts';
-import { recordUpload } from './repository.ts';
-import { displayPath, fileNameOf } from './storage.ts';
+import { deleteCurrentBuild, recordUpload } from './repository.ts';
+import { displayPath, fileNameOf, uploadedAppFile } from './storage.ts';
 import { storeBuild } from './store-build.ts';
 
 const uploadParams = idParam.extend({ platform: uploadPlatform });
@@ -87,6 +88,35 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       app.cache.invalidate(id, 'profile');
       await audit(app.db, request.log, { type: 'upload.accepted', ...who, details: { platform, size } });
       return { message: UPLOAD_SUCCESS_MESSAGE, filePath, uploadTime: uploadTime.toISOString(), fileName: fileNameOf(filePath), sizeBytes: size, app: appInfo };
+    },
+  );
+
+  app.delete(
+    '/upload/:platform/:id',
+    {
+      preHandler: app.requireMember('delete builds'),
+      schema: {
+        tags: ['uploads'],
+        summary: 'Delete the current Android or iOS build: its file is removed and tests that need it say so',
+        security: [{ bearer: [] }, { apiKey: [] }],
+        params: uploadParams,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { platform, id } = request.params;
+      assertClientAccess(request.principal, id);
+      await getClient(app.db, id);
+      const file = uploadedAppFile(app.paths, id, platform);
+      // The file as it is now: an upload that replaces it while this runs brings a new file, which stays.
+      const before = await stat(file).catch(() => null);
+      const deleted = await deleteCurrentBuild(app.db, id, platform, { userId: request.principal?.userId ?? null, address: request.ip });
+      if (!deleted) throw new NotFoundError(`No ${platform === 'android' ? 'Android' : 'iOS'} build to delete`);
+      app.cache.invalidate(id, 'profile');
+      // The record went first: no build is shown that has no file. A crash here leaves a file nothing points at.
+      const now = await stat(file).catch(() => null);
+      if (before && now && before.ino === now.ino && before.mtimeMs === now.mtimeMs) await rm(file, { force: true });
+      return { message: `${fileNameOf(deleted.fileName)} deleted` };
     },
   );
 };

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { RETENTION_DEFAULT_DAYS, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '@fullstop/contracts';
 import { paths } from '@/config/paths.ts';
 import { LegalPage, type LegalSection } from './legal-page.tsx';
 
@@ -68,7 +69,16 @@ const SECTIONS: LegalSection[] = [
     body: (
       <ul>
         <li>Test data and test material are deleted after testing, and in any case within 30 days after the client relationship ends.</li>
-        <li>Test reports are kept while the client account is active, so the history of runs stays available, and deleted with the account.</li>
+        <li>
+          Test runs, with their reports, logs, screenshots and traces, and uploaded app builds are deleted automatically
+          once they are {RETENTION_DEFAULT_DAYS} days old. A client may agree a different retention period with us, between{' '}
+          {RETENTION_MIN_DAYS} days and {RETENTION_MAX_DAYS / 365} years; its portal states the period that applies to it.
+        </li>
+        <li>
+          Each test&apos;s latest run is kept, however old, so its latest result and report stay available; the build in
+          use is kept until it is replaced or deleted. Everything else is deleted with the account.
+        </li>
+        <li>A client can delete an uploaded build at any time from its portal; the file is removed at once.</li>
         <li>Contact requests that do not lead to a contract are deleted within 12 months.</li>
         <li>Server logs are kept for at most 30 days; invoices for as long as tax law requires.</li>
       </ul>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { RETENTION_DEFAULT_DAYS } from '@fullstop/contracts';
 import { paths } from '@/config/paths.ts';
 import { LegalPage, type LegalSection } from './legal-page.tsx';
 
@@ -49,8 +50,9 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         We use your material only to provide the Service. Test data is deleted after testing, and in any case within 30
-        days after the Service ends, as described in our <Link to={paths.privacyPolicy}>Privacy Policy</Link>. Reports
-        remain available in the portal while your account is active.
+        days after the Service ends, as described in our <Link to={paths.privacyPolicy}>Privacy Policy</Link>. Runs, their
+        reports and uploaded builds are deleted after {RETENTION_DEFAULT_DAYS} days unless we agree another period with you;
+        each test&apos;s latest run stays available in the portal while your account is active.
       </p>
     ),
   },

@@ -1,4 +1,4 @@
-import { uploadResponse, type ClientProfile, type UploadPlatform } from '@fullstop/contracts';
+import { messageResponse, retentionApiPaths, uploadResponse, type ClientProfile, type UploadPlatform } from '@fullstop/contracts';
 import { useId, useState } from 'react';
 import { describeError, http } from '@/lib/http-client.ts';
 import { useAppDispatch } from '../store/hooks.ts';
@@ -37,6 +37,7 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
   const inputId = useId();
   const viewerNote = useViewerReason('upload builds');
   const [progress, setProgress] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState(false);
   const [cleared, setCleared] = useState(false);
   const filePath = cleared ? null : profile[config.path];
   const uploadedAt = cleared ? null : profile[config.time];
@@ -68,6 +69,26 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
     }
   }
 
+  async function remove() {
+    setDeleting(true);
+    try {
+      const result = messageResponse.parse(await http.request(retentionApiPaths.build(platform, profile.id), { method: 'DELETE' }));
+      dispatch(
+        profileApi.util.updateQueryData('getProfile', profile.id, (draft) => {
+          draft[config.path] = null;
+          draft[config.time] = null;
+          draft[config.size] = null;
+          draft[config.app] = null;
+        }),
+      );
+      window.alert(result.message);
+    } catch (error) {
+      window.alert(SETUP_TEXT.deleteErrorPrefix + describeError(error));
+    } finally {
+      setDeleting(false);
+    }
+  }
+
   return (
     <div className="portal-upload">
       <h3 className="portal-upload__title">{config.title}</h3>
@@ -77,7 +98,15 @@ export function AppUpload({ platform, profile }: { platform: UploadPlatform; pro
           <span aria-live="polite">{Math.round(progress * 100)}%</span>
         </div>
       ) : filePath ? (
-        <UploadedBuild filePath={filePath} uploadedAt={uploadedAt} size={size} app={app} onReupload={() => setCleared(true)} />
+        <UploadedBuild
+          filePath={filePath}
+          uploadedAt={uploadedAt}
+          size={size}
+          app={app}
+          onReupload={() => setCleared(true)}
+          onDelete={viewerNote === null ? () => void remove() : undefined}
+          deleting={deleting}
+        />
       ) : (
         <div className="portal-field">
           <label htmlFor={inputId}>Choose the {config.title} file</label>

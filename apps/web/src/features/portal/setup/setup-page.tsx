@@ -2,6 +2,7 @@ import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { ApiKeyPanel } from './api-key-panel.tsx';
 import { AppUpload } from './app-upload.tsx';
+import { RetentionNote } from './retention-note.tsx';
 import { TrackerPanel } from './tracker-panel.tsx';
 
 export function SetupPage() {
@@ -26,6 +27,7 @@ export function SetupPage() {
               <AppUpload platform="android" profile={profile.data} />
               <AppUpload platform="ios" profile={profile.data} />
             </div>
+            <RetentionNote clientId={profile.data.id} />
           </section>
           <TrackerPanel />
         </div>

@@ -1,6 +1,7 @@
 import type { AppInfo } from '@fullstop/contracts';
 import { formatBytes } from '@/lib/format-bytes.ts';
 import { formatDate } from '@/lib/format-date.ts';
+import './uploaded-build.css';
 
 /** The uploaded file's own name: the profile keeps it as "android/<name>". */
 const fileNameOf = (filePath: string) => filePath.slice(filePath.lastIndexOf('/') + 1);
@@ -12,13 +13,16 @@ interface UploadedBuildProps {
   /** What the server read from the build; null (or all fields null) when the build does not say. */
   app: AppInfo | null;
   onReupload(): void;
+  /** Deletes the build after the user confirms; absent when the user may not (a viewer). */
+  onDelete?: (() => void) | undefined;
+  deleting?: boolean;
 }
 
 /**
  * The current build: the app it holds ("Acme Shop 2.4.1 (241) · com.acme.shop") as its main line, with the file's
  * name, size and upload time beneath. A build the server could not read is named by its file.
  */
-export function UploadedBuild({ filePath, uploadedAt, size, app, onReupload }: UploadedBuildProps) {
+export function UploadedBuild({ filePath, uploadedAt, size, app, onReupload, onDelete, deleting = false }: UploadedBuildProps) {
   const fileName = fileNameOf(filePath);
   const known = app && (app.name || app.version || app.packageId);
   return (
@@ -58,9 +62,23 @@ export function UploadedBuild({ filePath, uploadedAt, size, app, onReupload }: U
           <dd>{formatDate(uploadedAt)}</dd>
         </div>
       </dl>
-      <button type="button" className="btn btn--ghost" onClick={onReupload}>
-        Re-upload
-      </button>
+      <div className="portal-upload__actions">
+        <button type="button" className="btn btn--ghost" onClick={onReupload} disabled={deleting}>
+          Re-upload
+        </button>
+        {onDelete && (
+          <button
+            type="button"
+            className="btn btn--ghost"
+            disabled={deleting}
+            onClick={() => {
+              if (window.confirm(`Delete ${fileName}? The file is removed from our servers, and tests that need this app cannot run until you upload a build again.`)) onDelete();
+            }}
+          >
+            {deleting ? 'Deleting…' : 'Delete this build'}
+          </button>
+        )}
+      </div>
     </div>
   );
 }

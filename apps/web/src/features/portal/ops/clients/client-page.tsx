@@ -8,6 +8,7 @@ import '../ops.css';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientOrigins } from './client-origins.tsx';
 import { ClientUsers } from './client-users.tsx';
+import { RetentionSection } from './retention-section.tsx';
 import { countText } from './health-texts.ts';
 
 /** One client in the console: profile, health, users, origins, API key and secrets' names. */
@@ -106,6 +107,7 @@ export function OpsClientPage() {
             <div className="portal-grid-2">
               <ClientUsers clientId={data.id} users={data.users} />
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
+              <RetentionSection clientId={data.id} />
             </div>
           </>
         )}

@@ -1,0 +1,85 @@
+import {
+  RETENTION_MAX_DAYS,
+  RETENTION_MIN_DAYS,
+  retentionApiPaths,
+  retentionResponse,
+  type RetentionResponse,
+  type SetRetentionRequest,
+} from '@fullstop/contracts';
+import { useState, type FormEvent } from 'react';
+import { TextField } from '../../components/text-field.tsx';
+import { portalApi } from '../../store/portal-api.ts';
+import { failureMessage } from '../ops-api.ts';
+
+const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsRetention'] }).injectEndpoints({
+  endpoints: (build) => ({
+    getOpsRetention: build.query<RetentionResponse, string>({
+      query: (clientId) => ({ url: retentionApiPaths.operator(clientId), schema: retentionResponse }),
+      providesTags: (_r, _e, clientId) => [{ type: 'OpsRetention', id: clientId }],
+    }),
+    setOpsRetention: build.mutation<RetentionResponse, { clientId: string } & SetRetentionRequest>({
+      query: ({ clientId, days }) => ({ url: retentionApiPaths.operator(clientId), method: 'PUT', json: { days }, schema: retentionResponse }),
+      invalidatesTags: (_r, _e, { clientId }) => [{ type: 'OpsRetention', id: clientId }],
+    }),
+  }),
+});
+
+/** How long the client's runs and builds are kept: the agreed number of days, or the default. */
+export function RetentionSection({ clientId }: { clientId: string }) {
+  const { data, isLoading: loading } = api.useGetOpsRetentionQuery(clientId);
+  const [save, { isLoading }] = api.useSetOpsRetentionMutation();
+  const [days, setDays] = useState('');
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  async function apply(value: number | null) {
+    try {
+      const result = await save({ clientId, days: value }).unwrap();
+      setNotice({ tone: 'success', text: result.isDefault ? `Back to the default: ${result.days} days.` : `Retention set to ${result.days} days.` });
+      setDays('');
+    } catch (error) {
+      setNotice({ tone: 'error', text: failureMessage(error) });
+    }
+  }
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = Number(days);
+    if (!/^\d+$/.test(days.trim()) || value < RETENTION_MIN_DAYS || value > RETENTION_MAX_DAYS) {
+      setNotice({ tone: 'error', text: `Enter a whole number of days from ${RETENTION_MIN_DAYS} to ${RETENTION_MAX_DAYS}.` });
+      return;
+    }
+    void apply(value);
+  };
+
+  return (
+    <section className="portal-card" aria-labelledby="ops-retention-title">
+      <h2 id="ops-retention-title" className="portal-card__title">
+        Retention
+      </h2>
+      <p className="portal-muted">
+        {loading || !data
+          ? 'Loading…'
+          : data.isDefault
+            ? `Runs and builds are deleted after ${data.days} days (the default).`
+            : `Runs and builds are deleted after ${data.days} days, as agreed with this client (default ${data.defaultDays}).`}{' '}
+        Each test’s latest run and the build in use are kept.
+      </p>
+      <form className="ops-inline-form" onSubmit={onSubmit} noValidate aria-label="Set the retention">
+        <TextField id="ops-retention-days" label="Days" inputMode="numeric" placeholder={String(data?.days ?? '')} value={days} onChange={(e) => setDays(e.target.value)} />
+        <button type="submit" className="btn btn--primary portal-btn-sm" disabled={isLoading}>
+          Save
+        </button>
+        {data && !data.isDefault && (
+          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={isLoading} onClick={() => void apply(null)}>
+            Use the default
+          </button>
+        )}
+      </form>
+      {notice && (
+        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} style={{ marginTop: 12 }}>
+          {notice.text}
+        </p>
+      )}
+    </section>
+  );
+}
