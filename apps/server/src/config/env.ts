@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { RETENTION_DEFAULT_DAYS, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '@fullstop/contracts';
 import { z } from 'zod';
 
 const bool = z
@@ -106,7 +105,6 @@ const envSchema = z.object({
 
   // Deletion of old runs and builds (features/retention; the privacy policy states the default).
   /** Days a client's runs and uploaded builds are kept unless an operator set its own retention. */
-  RETENTION_DEFAULT_DAYS: z.coerce.number().int().min(RETENTION_MIN_DAYS).max(RETENTION_MAX_DAYS).default(RETENTION_DEFAULT_DAYS),
   /** How often this process sweeps (seconds; 0: never). Unset: hourly, never under NODE_ENV=test (tests call the sweep). */
   RETENTION_SWEEP_INTERVAL: z.coerce.number().int().min(0).optional(),
 });

@@ -1,4 +1,4 @@
-import { idParam, retentionResponse, retentionSummary, setRetentionRequest } from '@fullstop/contracts';
+import { idParam, RETENTION_DEFAULT_DAYS, retentionResponse, retentionSummary, setRetentionRequest } from '@fullstop/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
@@ -9,7 +9,7 @@ import { getRetentionDays, setRetentionDays } from './repository.ts';
 import { RetentionService } from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const defaultDays = app.env.RETENTION_DEFAULT_DAYS;
+  const defaultDays = RETENTION_DEFAULT_DAYS;
   const operatorRoute = <S extends object>(summary: string, schema: S) => ({
     preHandler: app.requireOperator,
     schema: { tags: ['operator'], params: idParam, summary, ...schema },
@@ -71,7 +71,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
  * every RETENTION_SWEEP_INTERVAL seconds in this process. Several API processes may each sweep: see service.ts.
  */
 export const retentionFeature = fp(async (app) => {
-  const service = new RetentionService({ db: app.db, paths: app.paths, log: app.log.child({ feature: 'retention' }), defaultDays: app.env.RETENTION_DEFAULT_DAYS });
+  const service = new RetentionService({ db: app.db, paths: app.paths, log: app.log.child({ feature: 'retention' }), defaultDays: RETENTION_DEFAULT_DAYS });
   app.decorate('retention', service);
   await app.register(routes);
   const interval = app.env.RETENTION_SWEEP_INTERVAL ?? (app.env.NODE_ENV === 'test' ? 0 : 3600);
