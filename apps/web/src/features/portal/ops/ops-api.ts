@@ -81,6 +81,10 @@ export const opsApi = api.injectEndpoints({
       query: ({ clientId, testName }) => ({ url: opsApiPaths.flakyMark(clientId, testName), method: 'DELETE', schema: messageResponse }),
       invalidatesTags: ['OpsRuns'],
     }),
+    confirmFlaky: build.mutation<FlakyMark, { clientId: string; testName: string }>({
+      query: ({ clientId, testName }) => ({ url: opsApiPaths.flakyConfirm(clientId, testName), method: 'POST', schema: flakyMark }),
+      invalidatesTags: ['OpsRuns'],
+    }),
     markFalsePositive: build.mutation<MessageResponse, FalsePositiveRequest & { clientId: string }>({
       query: ({ clientId, ...json }) => ({ url: opsApiPaths.clientPart(clientId, 'false-positives'), method: 'POST', json, schema: messageResponse }),
       invalidatesTags: ['OpsRuns'],
@@ -106,6 +110,7 @@ export const {
   useGetOpsRunsQuery,
   useMarkFlakyMutation,
   useClearFlakyMutation,
+  useConfirmFlakyMutation,
   useMarkFalsePositiveMutation,
   useRerunTestMutation,
   useGetAuditLogQuery,
