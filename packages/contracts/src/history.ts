@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idString } from './common.ts';
 import { reportFileParams, securityAlert } from './reports.ts';
 import { isoDateTime, text } from './text.ts';
-import { runStatus, runSummary, runTestOutcome } from './tests.ts';
+import { runStatus, runSummary, runTestOutcome, testFlaky } from './tests.ts';
 
 // Run history, comparison between runs, the latest result of each test and the insight trends: what the portal's
 // History, run detail, Tests and Insights pages read beyond the spec's calls.
@@ -83,6 +83,8 @@ export const testLatestResult = runTestOutcome.extend({
   runId: z.string(),
   /** Formats of this test's latest report (open with GET /report/fetch/{testName}/{format}). */
   reportFormats: z.array(z.string()),
+  /** Flagged flaky (issue 10); absent from older servers. */
+  flaky: testFlaky.nullable().optional(),
 });
 export type TestLatestResult = z.infer<typeof testLatestResult>;
 
@@ -131,6 +133,8 @@ export const runHistoryDetail = runHistoryEntry.extend({
       reportFormats: z.array(z.string()),
       /** Evidence files (traces, screenshots) this test left, for GET .../evidence. */
       evidenceCount: z.number().int(),
+      /** Flagged flaky now (issue 10); absent from older servers. */
+      flaky: testFlaky.nullable().optional(),
     }),
   ),
   /** Formats of the whole run's report, when the run covered every test. */

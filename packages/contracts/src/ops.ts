@@ -3,7 +3,7 @@ import { idString } from './common.ts';
 import { runTrigger } from './history.ts';
 import { clientSummary } from './operator.ts';
 import { isoDateTime, text } from './text.ts';
-import { runStatus, runTotals } from './tests.ts';
+import { runStatus, runTotals, testFlaky } from './tests.ts';
 
 /**
  * The operators' console (/ops in the web app, /operator/... on the server): clients with their health, one runs
@@ -65,7 +65,19 @@ export type FlakyMarkBody = z.infer<typeof flakyMarkBody>;
 
 export const flakyParams = z.object({ id: idString, testName: testNameField });
 
-export const flakyMark = z.object({ testName: z.string(), note: z.string().nullable(), markedBy: z.string().nullable(), createdAt: z.string() });
+export const flakyMark = z.object({
+  testName: z.string(),
+  note: z.string().nullable(),
+  markedBy: z.string().nullable(),
+  createdAt: z.string(),
+  /** Issue 10: how it was flagged, why, and whether an operator confirmed it. */
+  source: z.enum(['detected', 'operator']).optional(),
+  reason: z.string().nullable().optional(),
+  confirmed: z.boolean().optional(),
+  confirmedBy: z.string().nullable().optional(),
+  confirmedAt: z.string().nullable().optional(),
+  detectedAt: z.string().nullable().optional(),
+});
 export type FlakyMark = z.infer<typeof flakyMark>;
 export const flakyMarkList = z.object({ marks: z.array(flakyMark) });
 export type FlakyMarkList = z.infer<typeof flakyMarkList>;
@@ -102,6 +114,8 @@ export const opsFailingTest = z.object({
   error: z.string().nullable(),
   findings: z.array(opsFinding),
   flaky: z.boolean(),
+  /** Why it is flagged flaky and whether an operator confirmed it; null when not flagged. */
+  flakyFlag: testFlaky.nullable().optional(),
 });
 export type OpsFailingTest = z.infer<typeof opsFailingTest>;
 
@@ -174,4 +188,5 @@ export const opsApiPaths = {
   clientPart: (clientId: string, part: 'flaky' | 'origins' | 'runs' | 'false-positives' | 'reveal-api-key') =>
     `/operator/clients/${encodeURIComponent(clientId)}/${part}`,
   flakyMark: (clientId: string, testName: string) => `/operator/clients/${encodeURIComponent(clientId)}/flaky/${encodeURIComponent(testName)}`,
+  flakyConfirm: (clientId: string, testName: string) => `/operator/clients/${encodeURIComponent(clientId)}/flaky/${encodeURIComponent(testName)}/confirm`,
 } as const;

@@ -82,6 +82,19 @@ export const runHistoryQuery = z.object({
 export const runHistoryResponse = z.object({ runs: z.array(runSummary) });
 export type RunHistoryResponse = z.infer<typeof runHistoryResponse>;
 
+/**
+ * Issue 10: a test flagged flaky (it passed on retry, or its result flipped at least twice in its last 10 runs on
+ * one suite version), by detection or by an operator; `confirmed` once an operator confirmed it. Null: not flagged.
+ */
+export const testFlaky = z.object({
+  reason: z.string(),
+  source: z.enum(['detected', 'operator']),
+  confirmed: z.boolean(),
+  /** When it was flagged (detection: the last time it was found flaky). */
+  since: z.string(),
+});
+export type TestFlaky = z.infer<typeof testFlaky>;
+
 /** One attempt of one test of a run, kept even when a retry followed. */
 export const runAttempt = z.object({
   attempt: z.number().int(),

@@ -6,7 +6,8 @@ import { getClient } from '../accounts/repository.ts';
 import { noStore } from '../auth/no-store.ts';
 import { auditLog } from './audit-log.ts';
 import { clientDetail } from './client-detail.ts';
-import { clearFlaky, listFlaky, markFlaky } from './flaky-repository.ts';
+import { clearFlaky, confirmFlaky, listFlaky, markFlaky } from './flaky-repository.ts';
+import { audit } from '../../lib/audit.ts';
 import { runsFeed } from './runs-feed.ts';
 
 /**
@@ -60,7 +61,22 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id, testName } = request.params;
       await getClient(app.db, id);
       if (!(await clearFlaky(app.db, id, testName))) throw new NotFoundError(`"${testName}" is not marked flaky`);
+      await audit(app.db, request.log, { type: 'flaky.cleared', clientId: id, userId: request.principal?.userId ?? null, address: request.ip, details: { testName } });
       return { message: `"${testName}" is no longer marked flaky` };
+    },
+  );
+
+  app.post(
+    '/operator/clients/:id/flaky/:testName/confirm',
+    { ...common, schema: { tags, security, summary: 'Confirm a flaky flag: it then stays until an operator clears it', params: flakyParams, response: { 200: flakyMark, ...errorResponses(400, 401, 403, 404) } } },
+    async (request) => {
+      const { id, testName } = request.params;
+      await getClient(app.db, id);
+      if (!(await confirmFlaky(app.db, id, testName, request.principal?.userId ?? null))) throw new NotFoundError(`"${testName}" is not marked flaky`);
+      await audit(app.db, request.log, { type: 'flaky.confirmed', clientId: id, userId: request.principal?.userId ?? null, address: request.ip, details: { testName } });
+      const mark = (await listFlaky(app.db, id)).find((m) => m.testName === testName);
+      if (!mark) throw new NotFoundError(`"${testName}" is not marked flaky`);
+      return mark;
     },
   );
 

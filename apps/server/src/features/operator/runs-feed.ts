@@ -5,7 +5,8 @@ import type { Db } from '../../db/database.ts';
 import { clients, engineRunTests, engineRuns } from '../../db/schema/index.ts';
 import { falsePositiveMatcher } from '../engine/alerts/false-positives.ts';
 import { findingsOf } from './findings.ts';
-import { flakyKey, flakyKeys } from './flaky-repository.ts';
+import { flakyKey } from './flaky-repository.ts';
+import { flakyFlagsOfClients } from '../engine/flaky/flaky-flags.ts';
 
 const FAILING = ['failed', 'error'] as const;
 
@@ -55,7 +56,7 @@ export async function runsFeed(db: Db, query: { status?: OpsRunsQuery['status'];
     : [];
 
   const clientIds = [...new Set(rows.map((r) => r.clientId))];
-  const flaky = await flakyKeys(db, clientIds);
+  const flaky = await flakyFlagsOfClients(db, clientIds);
   const scanClients = [...new Set(tests.filter((t) => t.summary?.kind === 'security-scan').map((t) => t.clientId))];
   const matchers = new Map<string, (f: Finding) => boolean>(await Promise.all(scanClients.map(async (id) => [id, await falsePositiveMatcher(db, id)] as const)));
 
@@ -76,6 +77,7 @@ export async function runsFeed(db: Db, query: { status?: OpsRunsQuery['status'];
           error: t.error,
           findings: findingsOf(t.summary, matchers.get(t.clientId) ?? (() => false)),
           flaky: flaky.has(flakyKey(t.clientId, t.testName)),
+          flakyFlag: flaky.get(flakyKey(t.clientId, t.testName)) ?? null,
         })),
     })),
     total: Number(counted?.total ?? 0),

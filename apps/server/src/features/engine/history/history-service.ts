@@ -7,6 +7,7 @@ import {
 import type { EngineDeps } from '../deps.ts';
 import { falsePositiveMatcher } from '../alerts/false-positives.ts';
 import { listEvidence } from '../evidence/evidence-files.ts';
+import { flakyFlagsOf } from '../flaky/flaky-flags.ts';
 import { runEventOf, runTestOutcomeOf } from '../runs/mappers.ts';
 import { runReportDir, runReportFormatsIn } from '../reports/report-service.ts';
 import { compareRuns } from './compare-runs.ts';
@@ -38,6 +39,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'paths'>, c
   const previous = await previousResults(deps.db, clientId, [...new Set(tests.map((t) => t.testName))], run.createdAt, runId);
   const scans = tests.some((t) => t.kind === 'security-scan');
   const isFalsePositive = scans ? await falsePositiveMatcher(deps.db, clientId) : () => false;
+  const flaky = await flakyFlagsOf(deps.db, clientId, [...new Set(tests.map((t) => t.testName))]);
   const evidenceCounts = await Promise.all(tests.map(async (t) => (t.reportFormats ? (await listEvidence(deps.paths, t)).length : 0)));
   return {
     ...entryOf(run),
@@ -50,6 +52,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'paths'>, c
       finishedAt: iso(t.finishedAt),
       reportFormats: t.reportFormats ?? [],
       evidenceCount: evidenceCounts[i] ?? 0,
+      flaky: flaky.get(t.testName) ?? null,
     })),
     runReportFormats: run.scope === 'all' ? await runReportFormatsIn(runReportDir(deps.paths, clientId, runId)) : [],
     comparison: compareRuns(

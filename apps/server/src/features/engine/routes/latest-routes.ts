@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import type { EngineDeps } from '../deps.ts';
+import { flakyFlagsOf } from '../flaky/flaky-flags.ts';
 import { latestTestResults } from '../latest/latest-repository.ts';
 import { currentSuite } from '../suites/suite-repository.ts';
 
@@ -25,7 +26,13 @@ export function latestRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         // Manifest order, as GET /test/fetch/all lists them; tests dropped from the suite are left out.
         const names = (manifest?.groups ?? []).flatMap((g) => g.tests.map((t) => t.name));
         const byName = new Map((await latestTestResults(deps.db, clientId, names)).map((r) => [r.testName, r]));
-        return { tests: names.flatMap((name) => byName.get(name) ?? []) };
+        const flaky = await flakyFlagsOf(deps.db, clientId);
+        return {
+          tests: names.flatMap((name) => {
+            const result = byName.get(name);
+            return result ? [{ ...result, flaky: flaky.get(name) ?? null }] : [];
+          }),
+        };
       },
     );
   };

@@ -9,6 +9,7 @@ import { readSecrets } from '../secrets/secret-repository.ts';
 import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
+import { keepAttemptArtifacts } from '../flaky/retry-evidence.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
 import { attemptFolder, attemptLog, runTestDir } from './run-paths.ts';
@@ -145,6 +146,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   // Whether a retry could help is the kind's fact: bad options, a refused target or the time limit would only repeat.
   const retry = status === 'error' && attempt < maxAttempts && isRetried(rt.kind, errorCode);
   if (retry) {
+    await keepAttemptArtifacts(dir, attempt, result?.artifacts).catch((err: unknown) => deps.log.warn({ err, runTestId: rt.id }, 'keeping the attempt artifacts failed'));
     const queued = await updateRunTest(
       db,
       rt.id,

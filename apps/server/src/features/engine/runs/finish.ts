@@ -7,6 +7,8 @@ import type { EngineDeps } from '../deps.ts';
 import { falsePositiveMatcher } from '../alerts/false-positives.ts';
 import { findClient } from '../../accounts/repository.ts';
 import { attemptsOf } from './attempt-repository.ts';
+import { detectFlaky } from '../flaky/flaky-detection.ts';
+import { earlierAttemptArtifacts } from '../flaky/retry-evidence.ts';
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { REPORTS_FOLDER, runTestDir } from './run-paths.ts';
 import { writeRunReportOf } from './run-report.ts';
@@ -52,7 +54,10 @@ export async function finishRunTest(
       totals,
       durationMs,
       finishedAt,
-      artifacts: (outcome.result?.artifacts ?? []).map((a) => ({ ...a, path: `attempt-${outcome.attempt}/${a.path}` })),
+      artifacts: [
+        ...(await earlierAttemptArtifacts(dir, outcome.attempt)),
+        ...(outcome.result?.artifacts ?? []).map((a) => ({ ...a, path: `attempt-${outcome.attempt}/${a.path}` })),
+      ],
     });
     await mkdir(outDir, { recursive: true });
     formats = Object.keys(await writeReports(report, { runDir: dir, outDir, ...reportBrowser(deps, { runTestId: rt.id }) }));
@@ -77,6 +82,12 @@ export async function finishRunTest(
     { notFinished: true },
   );
   if (!updated) return;
+  // Flaky detection (issue 10) here rather than in a listener: it must hold in whichever process finished the test.
+  try {
+    await detectFlaky(deps.db, deps.log, updated);
+  } catch (err) {
+    deps.log.error({ err, runTestId: rt.id }, 'flaky detection failed');
+  }
   deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(updated) });
   deps.onResultsChanged(rt.clientId);
   await finishRunIfDone(deps, rt.runId);

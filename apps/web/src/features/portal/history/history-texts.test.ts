@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsText, totalsText } from './history-texts.ts';
+import { attemptsText, retryText, totalsText } from './history-texts.ts';
 
 describe('history texts', () => {
   it('says how many checks passed and how often a test was tried', () => {
@@ -7,5 +7,11 @@ describe('history texts', () => {
     expect(totalsText(null)).toBeNull();
     expect(attemptsText(1)).toBeNull();
     expect(attemptsText(2)).toBe('2 attempts');
+  });
+
+  it('says when a test passed only on retry', () => {
+    expect(retryText({ status: 'passed', attempts: 2, maxAttempts: 3 })).toBe('Passed on retry (attempt 2 of 3)');
+    expect(retryText({ status: 'passed', attempts: 1, maxAttempts: 3 })).toBeNull();
+    expect(retryText({ status: 'error', attempts: 3, maxAttempts: 3 })).toBeNull();
   });
 });

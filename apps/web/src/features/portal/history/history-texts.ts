@@ -33,6 +33,11 @@ export function scopeText(scope: string, testCount: number): string {
 }
 
 /** "2 attempts" when a test was tried again; nothing for a first-time result. */
+/** "Passed on retry (attempt 2 of 3)": a pass that needed more than one attempt; null otherwise. */
+export function retryText(test: { status: string; attempts: number; maxAttempts: number }): string | null {
+  return test.status === 'passed' && test.attempts > 1 ? `Passed on retry (attempt ${test.attempts} of ${test.maxAttempts})` : null;
+}
+
 export function attemptsText(attempts: number): string | null {
   return attempts > 1 ? `${attempts} attempts` : null;
 }

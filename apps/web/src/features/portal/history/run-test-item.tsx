@@ -1,9 +1,10 @@
 import type { RunHistoryDetail } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
+import { FlakyBadge } from '../components/flaky-badge.tsx';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { runReportLink } from './history-api.ts';
 import { openFailed } from './open-failed.ts';
-import { attemptsText, totalsText } from './history-texts.ts';
+import { attemptsText, retryText, totalsText } from './history-texts.ts';
 import { TestEvidence } from './test-evidence.tsx';
 import { Verdict } from './verdict.tsx';
 
@@ -18,13 +19,16 @@ function openReport(runId: string, test: RunTest, format: string) {
 
 /** One test of a run: verdict, duration, attempts, its error, its evidence and this run's reports of it. */
 export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
-  const facts = [formatDuration(test.durationMs), attemptsText(test.attempts), totalsText(test.totals)].filter(Boolean);
+  const facts = [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), totalsText(test.totals)].filter(Boolean);
   const formats = SHOWN.filter((f) => test.reportFormats.includes(f));
   return (
     <li className="history-test">
       <div className="history-test__head">
         <h3 className="history-test__name">{test.testName}</h3>
-        <Verdict status={test.status} error={test.error} />
+        <span className="history-test__badges">
+          <FlakyBadge flaky={test.flaky} />
+          <Verdict status={test.status} error={test.error} />
+        </span>
       </div>
       <p className="history-test__facts">
         <span>{test.group}</span>

@@ -1,5 +1,6 @@
 import {
   flakyMark,
+  flakyMarkList,
   messageResponse,
   newClientResponse,
   newUserResponse,
@@ -10,6 +11,7 @@ import {
   revealApiKeyResponse,
   type FalsePositiveRequest,
   type FlakyMark,
+  type FlakyMarkList,
   type MessageResponse,
   type NewClientBody,
   type NewClientResponse,
@@ -73,12 +75,21 @@ export const opsApi = api.injectEndpoints({
       query: (q) => ({ url: `${opsApiPaths.runs}${queryString({ status: q.status, clientId: q.clientId, page: q.page })}`, schema: opsRunsPage }),
       providesTags: ['OpsRuns'],
     }),
+    getFlakyMarks: build.query<FlakyMarkList, string>({
+      query: (clientId) => ({ url: opsApiPaths.clientPart(clientId, 'flaky'), schema: flakyMarkList }),
+      // Marking, confirming and clearing invalidate the runs feed; the list goes with it.
+      providesTags: ['OpsRuns'],
+    }),
     markFlaky: build.mutation<FlakyMark, { clientId: string; testName: string; note?: string }>({
       query: ({ clientId, ...json }) => ({ url: opsApiPaths.clientPart(clientId, 'flaky'), method: 'POST', json, schema: flakyMark }),
       invalidatesTags: ['OpsRuns'],
     }),
     clearFlaky: build.mutation<MessageResponse, { clientId: string; testName: string }>({
       query: ({ clientId, testName }) => ({ url: opsApiPaths.flakyMark(clientId, testName), method: 'DELETE', schema: messageResponse }),
+      invalidatesTags: ['OpsRuns'],
+    }),
+    confirmFlaky: build.mutation<FlakyMark, { clientId: string; testName: string }>({
+      query: ({ clientId, testName }) => ({ url: opsApiPaths.flakyConfirm(clientId, testName), method: 'POST', schema: flakyMark }),
       invalidatesTags: ['OpsRuns'],
     }),
     markFalsePositive: build.mutation<MessageResponse, FalsePositiveRequest & { clientId: string }>({
@@ -106,6 +117,8 @@ export const {
   useGetOpsRunsQuery,
   useMarkFlakyMutation,
   useClearFlakyMutation,
+  useGetFlakyMarksQuery,
+  useConfirmFlakyMutation,
   useMarkFalsePositiveMutation,
   useRerunTestMutation,
   useGetAuditLogQuery,

@@ -77,4 +77,14 @@ describe('a test on the Tests page', () => {
     row({ latest: { ...latest, kind: 'security-scan', status: 'error', totals: null, reportFormats: [], error: why } });
     expect(screen.getByTestId('live-status').textContent).toBe(`Could not run: ${why}`);
   });
+
+  it('says a flaky test is flaky, with the reason as its tooltip', () => {
+    row({ latest: { ...latest, flaky: { reason: 'Passed on retry (attempt 2 of 3) in run r1', source: 'detected', confirmed: false, since: latest.finishedAt! } } });
+    const badge = screen.getByTestId('flaky-badge');
+    expect(badge.textContent).toContain('Flaky');
+    expect(badge.getAttribute('title')).toBe('Passed on retry (attempt 2 of 3) in run r1. Cleared after 10 passing runs in a row.');
+    cleanup();
+    row();
+    expect(screen.queryByTestId('flaky-badge')).toBeNull();
+  });
 });

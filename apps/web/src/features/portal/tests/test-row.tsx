@@ -1,6 +1,7 @@
 import type { TestLatestResult } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { FlakyBadge } from '../components/flaky-badge.tsx';
 import { RunStatusBadge, testStatusWords } from '../components/run-status-badge.tsx';
 import { liveTestDetails, type LiveTest } from './live-status.ts';
 
@@ -43,6 +44,7 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
         {status ? (
           <span className="test-row__status" data-testid="live-status" aria-live="polite">
             <RunStatusBadge status={status.status} error={status.error} />
+            <FlakyBadge flaky={latest?.flaky} />
             {details && (
               <>
                 <span className="visually-hidden">: </span>

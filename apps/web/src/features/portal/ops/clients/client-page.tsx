@@ -6,6 +6,7 @@ import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { queryString, useGetOpsClientQuery } from '../ops-api.ts';
 import '../ops.css';
 import { ClientApiKey } from './client-api-key.tsx';
+import { ClientFlaky } from './client-flaky.tsx';
 import { ClientOrigins } from './client-origins.tsx';
 import { ClientUsers } from './client-users.tsx';
 import { RetentionSection } from './retention-section.tsx';
@@ -109,6 +110,7 @@ export function OpsClientPage() {
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
               <RetentionSection clientId={data.id} />
             </div>
+            <ClientFlaky clientId={data.id} />
           </>
         )}
       </div>

@@ -1,7 +1,8 @@
 import type { OpsFailingTest } from '@fullstop/contracts';
 import { Link } from 'react-router';
+import { FlakyBadge } from '../../components/flaky-badge.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
-import { failureMessage, useClearFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
+import { failureMessage, useClearFlakyMutation, useConfirmFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
 import { canMarkFalsePositive, createBugLink, findingText, rerunLabel } from './triage-links.ts';
 
 /** Tells the page what an action did, or why it failed, in words. */
@@ -11,9 +12,10 @@ export type Report = (message: string) => void;
 export function FailingTest({ clientId, test, report }: { clientId: string; test: OpsFailingTest; report: Report }) {
   const [markFlaky, flakyState] = useMarkFlakyMutation();
   const [clearFlaky, clearState] = useClearFlakyMutation();
+  const [confirmFlaky, confirmState] = useConfirmFlakyMutation();
   const [markFalsePositive, fpState] = useMarkFalsePositiveMutation();
   const [rerun, rerunState] = useRerunTestMutation();
-  const busy = flakyState.isLoading || clearState.isLoading || fpState.isLoading || rerunState.isLoading;
+  const busy = flakyState.isLoading || clearState.isLoading || confirmState.isLoading || fpState.isLoading || rerunState.isLoading;
 
   async function act(action: () => Promise<{ message?: string }>, done: string) {
     try {
@@ -32,7 +34,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
           {testName} <span className="ops-muted">{test.kind}</span>
         </h4>
         <span className="ops-actions">
-          {test.flaky && <span className="ops-flaky">Flaky</span>}
+          {test.flakyFlag ? <FlakyBadge flaky={test.flakyFlag} /> : test.flaky && <span className="ops-flaky">Flaky</span>}
           <RunStatusBadge status={test.status} error={test.error} />
         </span>
       </div>
@@ -67,6 +69,16 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
         <Link className="btn btn--primary portal-btn-sm" to={createBugLink(clientId, test.runTestId)} aria-label={`Create bug from ${testName}`}>
           Create bug
         </Link>
+        {test.flakyFlag && !test.flakyFlag.confirmed && (
+          <button
+            type="button"
+            className="btn btn--ghost portal-btn-sm"
+            disabled={busy}
+            onClick={() => void act(async () => (await confirmFlaky({ clientId, testName }).unwrap(), { message: `“${testName}” confirmed flaky` }), 'Confirmed flaky')}
+          >
+            Confirm flaky
+          </button>
+        )}
         {test.flaky ? (
           <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} onClick={() => void act(() => clearFlaky({ clientId, testName }).unwrap(), 'Flaky mark cleared')}>
             Clear flaky
