@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,9 +80,9 @@ describe('fullstop run with a client API key (the CI kit)', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/Fullstop QA run \S+: 2 passed, 0 failed, 0 could not run, 0 not run \(exit 0\)/);
     const elements = parseXml(readFileSync(junit, 'utf8'));
-    expect(elements.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toEqual(['Frontend', 'API & <Backend>']);
+    expect(elements.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toEqual(['API & <Backend>', 'Frontend']);
     const cases = elements.filter((e) => e.name === 'testcase');
-    expect(cases.map((e) => e.attributes.name)).toEqual(['marketing pages', 'orders api']);
+    expect(cases.map((e) => e.attributes.name)).toEqual(['orders api', 'marketing pages']);
     expect(cases.every((e) => /^\d+\.\d{3}$/.test(e.attributes.time ?? ''))).toBe(true);
     expect(elements.some((e) => e.name === 'failure' || e.name === 'error')).toBe(false);
 
@@ -132,6 +132,35 @@ describe('fullstop run with a client API key (the CI kit)', () => {
     expect(unknown.stderr).toContain('Test "nope" not found');
     expect(down.code).toBe(2);
     expect(down.stderr).toContain('Cannot reach the Fullstop server at http://127.0.0.1:1');
+  }, 90_000);
+
+  it('serves the one-file CI runner, which a CI without this repository runs with plain Node', async () => {
+    const res = await fetch(`${server}/ci/fullstop-ci.mjs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const script = path.join(dir, 'fullstop-ci.mjs');
+    writeFileSync(script, await res.text());
+    const plain = (apiKey: string, ...args: string[]): Promise<CliResult> =>
+      new Promise((resolve) => {
+        // Outside this repository: no tsx, no node_modules, only Node.
+        execFile(process.execPath, [script, ...args], { cwd: dir, timeout: 60_000, env: { PATH: process.env.PATH, FULLSTOP_API_KEY: apiKey, FULLSTOP_SERVER: server, FULLSTOP_POLL_MS: '200' } }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+        );
+      });
+    const junit = path.join(dir, 'script.xml');
+    const [ok, failed, broke, refused] = await Promise.all([
+      plain(passing.apiKey, '--junit', junit),
+      plain(failing.apiKey),
+      plain(broken.apiKey),
+      plain('fsk_wrong'),
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/2 passed, 0 failed, 0 could not run, 0 not run \(exit 0\)/);
+    expect(parseXml(readFileSync(junit, 'utf8')).filter((e) => e.name === 'testcase').map((e) => e.attributes.name)).toEqual(['orders api', 'marketing pages']);
+    expect(failed.code).toBe(1);
+    expect(broke.code).toBe(2);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('The server refused the API key (401)');
   }, 90_000);
 
   it('exits 2 when the wait ends before the run does, the unfinished tests skipped', async () => {

@@ -12,6 +12,9 @@ export const CI_EXIT_CODES = {
   couldNotRun: 2,
 } as const;
 
+/** The one-file CI runner (Node 18+, no dependencies) every Fullstop server serves: `node fullstop-ci.mjs --junit results.xml`. */
+export const CI_SCRIPT_PATH = '/ci/fullstop-ci.mjs';
+
 /** The badge's address: `/badge/<token>.svg`; the token is the only credential and is kept hashed. */
 export const BADGE_PATH_PREFIX = '/badge/';
 export const BADGE_PATHS = {

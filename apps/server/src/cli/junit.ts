@@ -49,13 +49,15 @@ function testcase(t: CiTestResult): string[] {
 }
 
 /**
- * The run as JUnit XML: one testsuite per group, one testcase per test (its time, a failure, an error for a test
+ * The run as JUnit XML: one testsuite per group (sorted), one testcase per test (its time, a failure, an error for a test
  * that could not run, skipped for one that did not run). Every name and message is escaped and stripped of the
  * characters XML does not allow (the engine's reporter does both).
  */
 export function runToJunit(run: CiRun): string {
+  // Sorted by group, then name: the same file for the same results, whatever order the server listed them in.
+  const sorted = [...run.tests].sort((a, b) => a.group.localeCompare(b.group, 'en') || a.testName.localeCompare(b.testName, 'en'));
   const groups = new Map<string, CiTestResult[]>();
-  for (const t of run.tests) groups.set(t.group, [...(groups.get(t.group) ?? []), t]);
+  for (const t of sorted) groups.set(t.group, [...(groups.get(t.group) ?? []), t]);
   const count = (tests: CiTestResult[], v: Verdict) => tests.filter((t) => verdictOf(t.status) === v).length;
   const time = (tests: CiTestResult[]) => secs(tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0));
   const attrs = (tests: CiTestResult[]) =>

@@ -1,4 +1,5 @@
-import { BADGE_PATH_PREFIX, BADGE_PATHS, badgeResponse, type BadgeState } from '@fullstop/contracts';
+import { readFile } from 'node:fs/promises';
+import { BADGE_PATH_PREFIX, BADGE_PATHS, badgeResponse, type BadgeState, CI_SCRIPT_PATH } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrl } from '../../config/env.ts';
@@ -10,15 +11,24 @@ import { noStore } from '../auth/no-store.ts';
 import { type Badge, badgeOf, badgeStateOf, clientOfBadgeToken, regenerateBadge } from './repository.ts';
 import { badgeSvg } from './svg.ts';
 
+/** The one-file CI runner (no dependencies) a client's CI downloads from its Fullstop server. */
+const CI_SCRIPT = new URL('../../../ci/fullstop-ci.mjs', import.meta.url);
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const SVG_SUFFIX = '.svg';
 
 /**
- * The CI kit's status badge: `GET /badge/<token>.svg` for anyone holding the address (a README), and the client's
- * routes to read it and to replace its token.
+ * The CI kit: the status badge (`GET /badge/<token>.svg` for anyone holding the address, a README), the client's
+ * routes to read it and to replace its token, and the one-file CI runner.
  */
 export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['ci'];
+  const script = await readFile(CI_SCRIPT, 'utf8');
+
+  app.get(
+    CI_SCRIPT_PATH,
+    { schema: { tags, summary: 'The CI runner: `node fullstop-ci.mjs --junit results.xml` (Node 18+, no dependencies); exit 0 passed, 1 failed, 2 could not run', response: { 200: z.string() } } },
+    async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script),
+  );
   const answer = (badge: Badge, state: BadgeState) => {
     const url = `${publicUrl(app.env)}${BADGE_PATH_PREFIX}${badge.token}${SVG_SUFFIX}`;
     return { url, markdown: `[![Fullstop QA](${url})](${publicUrl(app.env)})`, state, createdAt: badge.createdAt.toISOString() };
