@@ -9,7 +9,7 @@ import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToJunit } from '../src/cli/junit.ts';
 import type { TestClient } from './helpers/app.ts';
-import { buildEngineApp, clientWithSuite } from './engine/helpers.ts';
+import { buildEngineApp, clientWithSuite, OPERATOR_TOKEN } from './engine/helpers.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/fullstop.js');
 
@@ -161,6 +161,22 @@ describe('fullstop run with a client API key (the CI kit)', () => {
     expect(broke.code).toBe(2);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('The server refused the API key (401)');
+  }, 90_000);
+
+  it('gives operators the same verdict with the operator token and --client', async () => {
+    const junit = path.join(dir, 'operator.xml');
+    const res = await new Promise<CliResult>((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, '--server', server, '--token', OPERATOR_TOKEN, 'run', '--client', failing.clientId, '--junit', junit],
+        { timeout: 60_000, env: { ...process.env, FULLSTOP_API_KEY: '' } },
+        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+      );
+    });
+    expect(res.code, res.stderr).toBe(1);
+    const elements = parseXml(readFileSync(junit, 'utf8'));
+    expect(elements.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toEqual(['Fullstop QA']);
+    expect(elements.filter((e) => e.name === 'failure')).toHaveLength(1);
   }, 90_000);
 
   it('exits 2 when the wait ends before the run does, the unfinished tests skipped', async () => {
