@@ -45,6 +45,7 @@ describe('the status badge', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(empty.headers['cache-control']).toMatch(/no-cache/);
+    expect(empty.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(empty.body).toMatch(/^<svg [^>]*aria-label="fullstop: no runs"/);
 
     for (const [test, want, color] of [

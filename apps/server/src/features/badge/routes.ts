@@ -83,6 +83,8 @@ export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', 'image/svg+xml; charset=utf-8')
         .header('cache-control', 'no-cache, max-age=0')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        // A README on another site (GitLab, a status page) shows it in an <img>: the default same-origin would block it.
+        .header('cross-origin-resource-policy', 'cross-origin')
         .send(svg);
     },
   );
