@@ -12,6 +12,7 @@ import { requestLogFields } from './lib/log-redaction.ts';
 import type { Database } from './db/database.ts';
 import { authGuard } from './features/auth/guard.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { badgeRoutes } from './features/badge/routes.ts';
 import { bugsFeature } from './features/bugs/routes.ts';
 import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
@@ -104,6 +105,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     integrationsFeature,
     teamRoutes,
     retentionFeature,
+    badgeRoutes,
   ];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });

@@ -19,3 +19,4 @@ export * from './integrations.ts';
 export * from './ops.ts';
 export * from './team.ts';
 export * from './retention.ts';
+export * from './ci.ts';

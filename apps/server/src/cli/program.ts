@@ -1,19 +1,21 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { registerEngineCommands } from '../features/engine/cli.ts';
 import { registerHealthCommands } from '../features/health/cli.ts';
 import { registerClientCommands } from './client-commands.ts';
+import { registerRunCommand } from './run-command.ts';
 import { registerSecretCommands } from './secret-commands.ts';
 
 /** The `fullstop` CLI: every command talks to the running server's operator API. */
 export function createProgram(): Command {
   const program = new Command('fullstop')
-    .description('Fullstop QA operator CLI (talks to the running server)')
-    .option('--server <url>', 'server address (default: http://127.0.0.1:$PORT)')
+    .description('Fullstop QA CLI: operator commands, and `run` for a client’s CI (talks to the running server)')
+    .addOption(new Option('--server <url>', 'server address (default: http://127.0.0.1:$PORT)').env('FULLSTOP_SERVER'))
     .option('--token <token>', 'operator token (default: read from $DATA_DIR/operator-token)')
     .option('--data-dir <dir>', 'data directory holding the operator token (default: $DATA_DIR or ./data)')
     .showHelpAfterError();
   registerClientCommands(program);
   registerEngineCommands(program);
+  registerRunCommand(program);
   registerHealthCommands(program);
   registerSecretCommands(program);
   return program;

@@ -1,20 +1,8 @@
-import { type Command, Option } from 'commander';
-import { RUN_TRIGGER_HEADER, type RunQueuedResponse, type RunResultResponse, type SuiteImportResponse } from '@fullstop/contracts';
-import { clientFor, defaultServer, OperatorApiError } from '../../cli/operator-client.ts';
+import type { Command } from 'commander';
+import type { SuiteImportResponse } from '@fullstop/contracts';
+import { clientFor, OperatorApiError } from '../../cli/operator-client.ts';
 
-type RunAnswer = RunResultResponse | RunQueuedResponse;
-
-function printResult(r: RunAnswer): void {
-  console.log(r.message);
-  if ('tests' in r) {
-    for (const t of r.tests) {
-      const totals = t.totals ? ` ${t.totals.passedTests}/${t.totals.totalTests} passed` : '';
-      console.log(`  ${t.status.padEnd(9)} ${t.testName}${totals}${t.error ? ` (${t.error})` : ''}`);
-    }
-  }
-}
-
-/** Operator commands of the engine: suite import, run, alerts, origins, worker. */
+/** Operator commands of the engine: suite import, alerts, origins, worker. */
 export function registerEngineCommands(program: Command): void {
   const suite = program.command('suite').description("a client's test suite");
   suite
@@ -46,45 +34,6 @@ export function registerEngineCommands(program: Command): void {
         `/operator/clients/${encodeURIComponent(opts.client)}/suite`,
       );
       for (const v of res.versions) console.log(`v${v.version}  ${v.createdAt}  ${v.fileCount} files`);
-    });
-
-  program
-    .command('run')
-    .description('run a client’s tests (all, or --test NAME); with --wait, exit 1 unless every test passed')
-    .option('--client <id>', 'client id (with the operator token)')
-    .addOption(new Option('--api-key <key>', "a client's API key instead of --client, as a client's CI would").env('FULLSTOP_API_KEY'))
-    .option('--test <name>', 'one test by name')
-    .option('--wait', 'wait for the run to end and report pass/fail', false)
-    .option('--timeout <seconds>', 'longest wait', '1800')
-    // CI services (GitHub Actions, GitLab, CircleCI, Travis, Buildkite ...) set CI in every job.
-    .addOption(new Option('--ci', 'with --api-key: record the run as started by CI (on whenever CI is set)').env('CI'))
-    .action(async (opts: { client?: string; apiKey?: string; test?: string; wait: boolean; timeout: string; ci?: boolean }, cmd: Command) => {
-      const timeout = Number(opts.timeout);
-      if (!Number.isInteger(timeout) || timeout < 1 || timeout > 3600) throw new OperatorApiError('--timeout must be 1-3600 seconds', 0, null);
-      let res: RunAnswer;
-      if (opts.client) {
-        res = await clientFor(cmd).post<RunAnswer>(`/operator/clients/${encodeURIComponent(opts.client)}/runs`, {
-          ...(opts.test ? { testName: opts.test } : {}),
-          wait: opts.wait,
-          timeout,
-        });
-      } else if (opts.apiKey) {
-        const server = cmd.optsWithGlobals<{ server?: string }>().server ?? defaultServer();
-        const url = new URL(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}`, server);
-        if (opts.wait) url.search = `wait=true&timeout=${timeout}`;
-        const headers: Record<string, string> = { 'x-api-key': opts.apiKey };
-        if (opts.ci) headers[RUN_TRIGGER_HEADER] = 'ci';
-        const r = await fetch(url, { headers }).catch((err: unknown) => {
-          throw new OperatorApiError(`Cannot reach the Fullstop server at ${server}: ${(err as Error).message}`, 0, null);
-        });
-        const body = (await r.json().catch(() => ({}))) as RunAnswer & { message?: string };
-        if (!r.ok) throw new OperatorApiError(`run failed (${r.status}): ${body.message ?? r.statusText}`, r.status, body);
-        res = body;
-      } else {
-        throw new OperatorApiError('say which client: --client <id> (operator) or --api-key <key> / FULLSTOP_API_KEY', 0, null);
-      }
-      printResult(res);
-      if (opts.wait && (!('passed' in res) || !res.passed)) process.exitCode = 1;
     });
 
   const alerts = program.command('alerts').description("security-scan alerts of a client's latest scan");

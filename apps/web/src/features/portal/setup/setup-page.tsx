@@ -2,6 +2,7 @@ import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { ApiKeyPanel } from './api-key-panel.tsx';
 import { AppUpload } from './app-upload.tsx';
+import { CiPanel } from './ci-panel.tsx';
 import { RetentionNote } from './retention-note.tsx';
 import { TrackerPanel } from './tracker-panel.tsx';
 
@@ -16,6 +17,7 @@ export function SetupPage() {
       ) : (
         <div className="portal-stack">
           <ApiKeyPanel profile={profile.data} />
+          <CiPanel />
           <section className="portal-card" aria-labelledby="mobile-testing-title">
             <h2 id="mobile-testing-title" className="portal-card__title">
               Mobile Testing
