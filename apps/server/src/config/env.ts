@@ -102,6 +102,8 @@ const envSchema = z.object({
   INTEGRATIONS_SYNC_INTERVAL: z.coerce.number().int().min(0).default(600),
   /** Work deliveries and syncs in this process. Unset: on, off under NODE_ENV=test (tests call them). */
   INTEGRATIONS_WORKER: bool.optional(),
+  /** Evaluate finished runs and deliver alerts in this process. Unset: on, off under NODE_ENV=test (tests call them). */
+  ALERTS_WORKER: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
