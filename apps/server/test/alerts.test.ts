@@ -176,6 +176,10 @@ describe('alerts', () => {
     r.answers.set('retry', [500]);
     await runAndAlert(c);
     expect(r.at('retry').map((x) => x.verified)).toEqual([true, true]);
+    // A retry is the same alert: the receiver drops a duplicate by its id.
+    const [first, second] = payloads('retry');
+    expect(first!.alertId).toEqual(expect.any(String));
+    expect(second!.alertId).toBe(first!.alertId);
     const [delivery] = (await app.inject({ url: '/alerts/deliveries', headers: bearer(await tokenOf(c)) })).json<{ deliveries: AlertDelivery[] }>().deliveries;
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, statusCode: 200, error: null, rule: 'test-failing' });
     expect((await listAlertAttempts(app.db, delivery!.id)).map((a) => [a.statusCode, a.error])).toEqual([

@@ -87,6 +87,8 @@ export type AlertTestResponse = z.infer<typeof alertTestResponse>;
 /** The generic webhook's JSON body (signed like the bug export's: docs/alerts.md). */
 export interface AlertWebhookPayload {
   event: 'alert' | 'test';
+  /** The alert's id: the same on every retry and every channel (null for a test alert). Drop a duplicate by it. */
+  alertId: string | null;
   rule: AlertRule | 'test';
   title: string;
   text: string;

@@ -5,6 +5,8 @@ import type { AlertChannelKind, AlertRule, AlertWebhookPayload } from '@fullstop
 
 /** One alert, before it is shaped for a channel. */
 export interface AlertMessage {
+  /** The alert event's id; null for a test alert. */
+  alertId: string | null;
   rule: AlertRule | 'test';
   title: string;
   text: string;
@@ -60,7 +62,7 @@ export function teamsBody(m: AlertMessage): Record<string, unknown> {
 }
 
 export function webhookBody(m: AlertMessage): AlertWebhookPayload {
-  return { event: m.rule === 'test' ? 'test' : 'alert', rule: m.rule, title: m.title, text: m.text, subject: m.subject, runId: m.runId, runUrl: m.runUrl, at: m.at };
+  return { event: m.rule === 'test' ? 'test' : 'alert', alertId: m.alertId ?? null, rule: m.rule, title: m.title, text: m.text, subject: m.subject, runId: m.runId, runUrl: m.runUrl, at: m.at };
 }
 
 export function emailOf(m: AlertMessage): { subject: string; text: string } {

@@ -176,6 +176,7 @@ export class AlertsService {
   /** "Send a test alert": one delivery now, recorded like any other, never retried. */
   async test(clientId: string, row: ChannelRow): Promise<AlertTestResponse> {
     const message: AlertMessage = {
+      alertId: null,
       rule: 'test',
       title: 'Test alert',
       text: `This is a test alert for the channel "${row.name}". Alerts about your runs will arrive here.`,
@@ -252,7 +253,7 @@ export class AlertsService {
           subject: 'run',
           state: 'failed',
           title: `A run failed: ${plural(runFailing.length, 'test')} of ${tests.length} did not pass`,
-          text: `A ${run.trigger} run of "${run.scope}" finished with ${plural(runFailing.length, 'failing test')}: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ` and ${names.length - 10} more` : ''}.`,
+          text: `The run of ${run.scope === 'all' ? 'all tests' : `"${run.scope}"`} (started by ${run.trigger}) finished with ${plural(runFailing.length, 'failing test')}: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ` and ${names.length - 10} more` : ''}.`,
         });
       }
       for (const test of tests) {
@@ -264,7 +265,7 @@ export class AlertsService {
       for (const alert of raised) {
         const eventId = await insertEvent(tx, { clientId: run.clientId, rule: alert.rule, subject: alert.subject, state: alert.state, lastRunId: run.id, title: alert.title });
         if (!eventId) continue;
-        const message: AlertMessage = { rule: alert.rule, title: alert.title, text: alert.text, subject: alert.subject, runId: run.id, runUrl: this.#runUrl(run.id), at: new Date().toISOString() };
+        const message: AlertMessage = { alertId: eventId, rule: alert.rule, title: alert.title, text: alert.text, subject: alert.subject, runId: run.id, runUrl: this.#runUrl(run.id), at: new Date().toISOString() };
         for (const channel of channels.filter((c) => c.rules.includes(alert.rule))) {
           await enqueueAlertDelivery(tx, { clientId: run.clientId, channel, eventId, rule: alert.rule, title: alert.title, runId: run.id, message: { ...message } });
           count += 1;

@@ -1,5 +1,6 @@
 import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
+import { AlertsPanel } from './alerts-panel.tsx';
 import { ApiKeyPanel } from './api-key-panel.tsx';
 import { AppUpload } from './app-upload.tsx';
 import { TrackerPanel } from './tracker-panel.tsx';
@@ -28,6 +29,7 @@ export function SetupPage() {
             </div>
           </section>
           <TrackerPanel />
+          <AlertsPanel />
         </div>
       )}
     </PortalPage>

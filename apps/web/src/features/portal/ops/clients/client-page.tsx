@@ -5,6 +5,7 @@ import { PortalPage } from '../../components/portal-page.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { queryString, useGetOpsClientQuery } from '../ops-api.ts';
 import '../ops.css';
+import { AlertsSection } from './alerts-section.tsx';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientOrigins } from './client-origins.tsx';
 import { ClientUsers } from './client-users.tsx';
@@ -107,6 +108,7 @@ export function OpsClientPage() {
               <ClientUsers clientId={data.id} users={data.users} />
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
             </div>
+            <AlertsSection clientId={data.id} />
           </>
         )}
       </div>
