@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AlertDelivery, AlertWebhookPayload } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testFlakyMarks } from '../src/db/schema/index.ts';
+import { engineFalsePositives, testFlakyMarks } from '../src/db/schema/index.ts';
 import { listAlertAttempts } from '../src/features/alerts/repository.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './engine/fixtures/fake-runners.ts';
 import { clientWithSuite, importSuite, manifest, OPERATOR_TOKEN, operator, runAndWait, type SuiteTest } from './engine/helpers.ts';
@@ -147,14 +147,17 @@ describe('alerts', () => {
     expect(r.at('flaky')).toEqual([]);
   });
 
-  it('tells a new High or Medium security alert, not one the previous scan already had, nor a Low one', async () => {
+  it('tells a new High or Medium security alert, not one the previous scan already had, a Low one or a false positive', async () => {
     const sqli = { ruleId: '40018', name: 'SQL Injection', risk: 'High' };
     const csp = { ruleId: '10038', name: 'Content Security Policy (CSP) Header Not Set', risk: 'Medium' };
     const low = { ruleId: '10036', name: 'Server Leaks Version Information', risk: 'Low' };
-    const c = await clientWithSuite(app, { Security: [scan('zap', [sqli, low])] });
+    const dismissed = { ruleId: '10020', name: 'Missing Anti-clickjacking Header', risk: 'Medium' };
+    const c = await clientWithSuite(app, { Security: [scan('zap', [sqli, low, dismissed])] });
     await webhookChannel(c, 'security', ['security-alert']);
+    // A rule the team marked a false positive is not news.
+    await app.db.insert(engineFalsePositives).values({ clientId: c.clientId, ruleId: '10020', url: '' });
     const run1 = await runAndAlert(c);
-    expect((await importSuite(app, c.clientId, { 'suite.json': manifest({ Security: [scan('zap', [sqli, csp, low])] }) })).statusCode).toBe(201);
+    expect((await importSuite(app, c.clientId, { 'suite.json': manifest({ Security: [scan('zap', [sqli, csp, low, dismissed])] }) })).statusCode).toBe(201);
     const run2 = await runAndAlert(c);
     expect(payloads('security').map((p) => [p.subject, p.title, p.runId])).toEqual([
       ['zap 40018', 'New High security alert: SQL Injection', run1.runId],

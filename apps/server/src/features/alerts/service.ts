@@ -9,6 +9,7 @@ import {
   historyRunPath,
   type UpdateAlertChannelBody,
 } from '@fullstop/contracts';
+import type { Finding } from '@fullstop/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { type Env, publicUrl } from '../../config/env.ts';
@@ -18,6 +19,7 @@ import type { Mailer } from '../../lib/mailer.ts';
 import { OutboundUnreachableError, outboundRequest, outboundUrlRefusal, sendSignedWebhook } from '../../lib/outbound-http.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { openApiKey, sealApiKey } from '../auth/api-keys.ts';
+import { falsePositiveMatcher } from '../engine/alerts/false-positives.ts';
 import { type AlertMessage, emailOf, webhookJson } from './messages.ts';
 import {
   type AlertDeliveryRow,
@@ -239,6 +241,8 @@ export class AlertsService {
    * A failure rolls all of it back, and the run is evaluated again on the next pass.
    */
   async evaluateRun(run: RunRow): Promise<boolean> {
+    // Read before the transaction: PGlite has one connection, which the transaction holds.
+    const isFalsePositive = await falsePositiveMatcher(this.deps.db, run.clientId);
     const queued = await this.deps.db.transaction(async (tx) => {
       if (!(await claimRun(tx, run))) return null;
       if (run.status === 'cancelled' || run.status === 'queued' || run.status === 'running') return 0;
@@ -258,7 +262,7 @@ export class AlertsService {
       }
       for (const test of tests) {
         if (flaky.has(test.testName)) continue;
-        raised.push(...(await this.#testAlerts(tx, test)));
+        raised.push(...(await this.#testAlerts(tx, test, isFalsePositive)));
       }
       const channels = (await listChannels(tx, run.clientId)).filter((c) => c.enabled);
       let count = 0;
@@ -277,7 +281,7 @@ export class AlertsService {
     return queued !== null;
   }
 
-  async #testAlerts(tx: Parameters<typeof runTestsOf>[0], test: RunTestRow): Promise<RaisedAlert[]> {
+  async #testAlerts(tx: Parameters<typeof runTestsOf>[0], test: RunTestRow, isFalsePositive: (f: Finding) => boolean): Promise<RaisedAlert[]> {
     const out: RaisedAlert[] = [];
     const previous = await previousResult(tx, test);
     const failing = FAILING.has(test.status);
@@ -302,8 +306,9 @@ export class AlertsService {
       const prev = previous?.summary;
       if (prev && 'findings' in prev && Array.isArray(prev.findings)) for (const f of prev.findings) if (f.risk === 'High' || f.risk === 'Medium') before.add(f.ruleId);
       const seen = new Set<string>();
+      // Instances marked false positives do not count; a rule with none left raises nothing.
       for (const f of summary.findings) {
-        if ((f.risk !== 'High' && f.risk !== 'Medium') || before.has(f.ruleId) || seen.has(f.ruleId)) continue;
+        if ((f.risk !== 'High' && f.risk !== 'Medium') || before.has(f.ruleId) || seen.has(f.ruleId) || isFalsePositive(f)) continue;
         seen.add(f.ruleId);
         const count = summary.findings.filter((g) => g.ruleId === f.ruleId).length;
         out.push({
