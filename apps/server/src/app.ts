@@ -10,6 +10,7 @@ import {
 import { type Env, loadEnv } from './config/env.ts';
 import { requestLogFields } from './lib/log-redaction.ts';
 import type { Database } from './db/database.ts';
+import { alertsFeature } from './features/alerts/routes.ts';
 import { authGuard } from './features/auth/guard.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { badgeRoutes } from './features/badge/routes.ts';
@@ -111,6 +112,8 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
   // After the engine: a bug's retest queues a run and hears when it ends.
   await app.register(bugsFeature);
+  // After the engine: alerts hear when a run ends in this process (and poll for runs other processes finished).
+  await app.register(alertsFeature);
 
   // The web app last: it owns the not-found handler.
   await app.register(spa, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST });

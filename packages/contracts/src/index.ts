@@ -20,3 +20,4 @@ export * from './ops.ts';
 export * from './team.ts';
 export * from './retention.ts';
 export * from './ci.ts';
+export * from './alerts.ts';

@@ -104,9 +104,10 @@ const envSchema = z.object({
   INTEGRATIONS_WORKER: bool.optional(),
 
   // Deletion of old runs and builds (features/retention; the privacy policy states the default).
-  /** Days a client's runs and uploaded builds are kept unless an operator set its own retention. */
   /** How often this process sweeps (seconds; 0: never). Unset: hourly, never under NODE_ENV=test (tests call the sweep). */
   RETENTION_SWEEP_INTERVAL: z.coerce.number().int().min(0).optional(),
+  /** Evaluate finished runs and deliver alerts in this process. Unset: on, off under NODE_ENV=test (tests call them). */
+  ALERTS_WORKER: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -10,3 +10,4 @@ export * from './integrations.ts';
 export * from './ops.ts';
 export * from './team.ts';
 export * from './badges.ts';
+export * from './alerts.ts';

@@ -17,7 +17,7 @@ import { ValidationError } from '../../lib/errors.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import type { BugChange, BugChanges } from '../../plugins/app/bug-changes.ts';
 import { openApiKey, sealApiKey } from '../auth/api-keys.ts';
-import { TrackerUnreachableError, trackerUrlRefusal } from './http.ts';
+import { OutboundUnreachableError as TrackerUnreachableError, outboundUrlRefusal as trackerUrlRefusal } from '../../lib/outbound-http.ts';
 import {
   type BugRow,
   claimDueDeliveries,

@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
 import type { BugStatus } from '@fullstop/contracts';
-import { type TrackerResponse, trackerRequest } from './http.ts';
+import { type OutboundResponse as TrackerResponse, outboundRequest as trackerRequest, sendSignedWebhook } from '../../lib/outbound-http.ts';
+
+export { webhookSignature } from '../../lib/outbound-http.ts';
 
 // The three trackers' APIs: GitHub Issues (REST v3), Jira Cloud (REST v3), and the client's signed webhook.
 
@@ -158,18 +159,7 @@ export function jiraClient(config: { siteUrl: string; projectKey: string; email:
   };
 }
 
-/** `sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`, the X-Fullstop-Signature header. */
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
-
 /** POSTs one signed JSON body to the client's webhook; the timestamp is the attempt's own. */
 export async function sendWebhook(url: string, secret: string, body: string, allowPrivate: boolean): Promise<TrackerResponse> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  return trackerRequest(url, {
-    method: 'POST',
-    allowPrivate,
-    headers: { 'content-type': 'application/json', 'x-fullstop-timestamp': String(timestamp), 'x-fullstop-signature': webhookSignature(secret, timestamp, body) },
-    body,
-  });
+  return sendSignedWebhook(url, secret, body, allowPrivate);
 }

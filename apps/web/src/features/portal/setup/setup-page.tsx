@@ -1,5 +1,6 @@
 import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
+import { AlertsPanel } from './alerts-panel.tsx';
 import { ApiKeyPanel } from './api-key-panel.tsx';
 import { AppUpload } from './app-upload.tsx';
 import { CiPanel } from './ci-panel.tsx';
@@ -32,6 +33,7 @@ export function SetupPage() {
             <RetentionNote clientId={profile.data.id} />
           </section>
           <TrackerPanel />
+          <AlertsPanel />
         </div>
       )}
     </PortalPage>

@@ -5,6 +5,7 @@ import { PortalPage } from '../../components/portal-page.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { queryString, useGetOpsClientQuery } from '../ops-api.ts';
 import '../ops.css';
+import { AlertsSection } from './alerts-section.tsx';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientFlaky } from './client-flaky.tsx';
 import { ClientOrigins } from './client-origins.tsx';
@@ -111,6 +112,7 @@ export function OpsClientPage() {
               <RetentionSection clientId={data.id} />
             </div>
             <ClientFlaky clientId={data.id} />
+            <AlertsSection clientId={data.id} />
           </>
         )}
       </div>

@@ -1,0 +1,181 @@
+import type { AlertChannelKind, AlertDelivery, AlertRule } from '@fullstop/contracts';
+import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
+
+// SQL of the alerts feature: channels, the evaluation of finished runs, alerts raised, deliveries and attempts.
+
+export type ChannelRow = typeof alertChannels.$inferSelect;
+export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
+export type RunRow = typeof engineRuns.$inferSelect;
+export type RunTestRow = typeof engineRunTests.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export async function listChannels(db: Db | Tx, clientId: string): Promise<ChannelRow[]> {
+  return db.select().from(alertChannels).where(eq(alertChannels.clientId, clientId)).orderBy(asc(alertChannels.createdAt), asc(alertChannels.id));
+}
+
+/** The client's channel, or null (another client's is null too). */
+export async function findChannel(db: Db, clientId: string, id: string): Promise<ChannelRow | null> {
+  const [row] = await db.select().from(alertChannels).where(and(eq(alertChannels.id, id), eq(alertChannels.clientId, clientId)));
+  return row ?? null;
+}
+
+export async function insertChannel(
+  db: Db,
+  input: { clientId: string; kind: AlertChannelKind; name: string; target: string; secret: string | null; secretHint: string | null; enabled: boolean; rules: AlertRule[] },
+): Promise<ChannelRow> {
+  const [row] = await db.insert(alertChannels).values(input).returning();
+  return row!;
+}
+
+export async function updateChannel(db: Db, id: string, set: Partial<Pick<ChannelRow, 'name' | 'target' | 'secret' | 'secretHint' | 'enabled' | 'rules'>>): Promise<ChannelRow> {
+  const [row] = await db.update(alertChannels).set({ ...set, updatedAt: sql`now()` }).where(eq(alertChannels.id, id)).returning();
+  return row!;
+}
+
+export async function deleteChannel(db: Db, clientId: string, id: string): Promise<boolean> {
+  const removed = await db.delete(alertChannels).where(and(eq(alertChannels.id, id), eq(alertChannels.clientId, clientId))).returning({ id: alertChannels.id });
+  return removed.length > 0;
+}
+
+/** Finished runs not evaluated yet, oldest first. */
+export async function unevaluatedRuns(db: Db, limit: number): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(engineRuns)
+    .where(and(isNotNull(engineRuns.finishedAt), sql`not exists (select 1 from ${alertRunEvaluations} e where e.run_id = ${engineRuns.id})`))
+    .orderBy(asc(engineRuns.finishedAt))
+    .limit(limit);
+}
+
+/**
+ * Claims a run for evaluation inside `tx`: true for exactly one caller. A concurrent claim waits for this
+ * transaction and then finds the row; if this one rolls back, the run stays to be evaluated again.
+ */
+export async function claimRun(tx: Tx, run: RunRow): Promise<boolean> {
+  const rows = await tx.insert(alertRunEvaluations).values({ runId: run.id, clientId: run.clientId }).onConflictDoNothing().returning({ runId: alertRunEvaluations.runId });
+  return rows.length > 0;
+}
+
+export async function runTestsOf(tx: Tx, runId: string): Promise<RunTestRow[]> {
+  return tx.select().from(engineRunTests).where(eq(engineRunTests.runId, runId)).orderBy(asc(engineRunTests.createdAt), asc(engineRunTests.id));
+}
+
+/** The finished result of the same client's test just before this one (from another run), or null. */
+export async function previousResult(tx: Tx, test: RunTestRow): Promise<RunTestRow | null> {
+  const [row] = await tx
+    .select()
+    .from(engineRunTests)
+    .where(
+      and(
+        eq(engineRunTests.clientId, test.clientId),
+        eq(engineRunTests.testName, test.testName),
+        sql`${engineRunTests.runId} <> ${test.runId}`,
+        inArray(engineRunTests.status, ['passed', 'failed', 'error']),
+        isNotNull(engineRunTests.finishedAt),
+        lt(engineRunTests.finishedAt, test.finishedAt ?? new Date()),
+      ),
+    )
+    .orderBy(desc(engineRunTests.finishedAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function flakyTestNames(tx: Tx, clientId: string): Promise<Set<string>> {
+  const rows = await tx.select({ name: testFlakyMarks.testName }).from(testFlakyMarks).where(eq(testFlakyMarks.clientId, clientId));
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Records an alert once per (client, rule, subject, run): the id when new, null when it was already raised. */
+export async function insertEvent(tx: Tx, input: { clientId: string; rule: AlertRule; subject: string; state: string; lastRunId: string; title: string }): Promise<string | null> {
+  const rows = await tx.insert(alertEvents).values(input).onConflictDoNothing().returning({ id: alertEvents.id });
+  return rows[0]?.id ?? null;
+}
+
+export async function enqueueAlertDelivery(
+  db: Db | Tx,
+  input: { clientId: string; channel: ChannelRow; eventId: string | null; rule: string; title: string; runId: string | null; message: Record<string, unknown>; due?: boolean },
+): Promise<AlertDeliveryRow> {
+  const { channel, due = true, ...rest } = input;
+  const [row] = await db
+    .insert(alertDeliveries)
+    .values({ ...rest, channelId: channel.id, channelName: channel.name, kind: channel.kind, nextAttemptAt: due ? sql`now()` : null })
+    .returning();
+  return row!;
+}
+
+/** Takes up to `limit` due deliveries for this process (held for `holdSeconds`; other processes skip them). */
+export async function claimDueAlertDeliveries(db: Db, limit: number, holdSeconds: number): Promise<AlertDeliveryRow[]> {
+  const due = db
+    .select({ id: alertDeliveries.id })
+    .from(alertDeliveries)
+    .where(
+      and(
+        eq(alertDeliveries.status, 'pending'),
+        sql`${alertDeliveries.nextAttemptAt} <= now()`,
+        sql`(${alertDeliveries.lockedUntil} is null or ${alertDeliveries.lockedUntil} < now())`,
+      ),
+    )
+    .orderBy(asc(alertDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(alertDeliveries)
+    .set({ lockedUntil: sql`now() + make_interval(secs => ${holdSeconds})` })
+    .where(inArray(alertDeliveries.id, due))
+    .returning();
+}
+
+/** Records one attempt; `retryInSeconds` null: no more (delivered or given up). */
+export async function recordAlertAttempt(
+  db: Db,
+  delivery: AlertDeliveryRow,
+  result: { statusCode: number | null; error: string | null; delivered: boolean; retryInSeconds: number | null },
+): Promise<void> {
+  const status = result.delivered ? 'delivered' : result.retryInSeconds === null ? 'failed' : 'pending';
+  await db.transaction(async (tx) => {
+    await tx.insert(alertAttempts).values({ deliveryId: delivery.id, statusCode: result.statusCode, error: result.error });
+    await tx
+      .update(alertDeliveries)
+      .set({
+        status,
+        attempts: sql`${alertDeliveries.attempts} + 1`,
+        statusCode: result.statusCode,
+        error: result.error,
+        lastAttemptAt: sql`now()`,
+        lockedUntil: null,
+        nextAttemptAt: result.retryInSeconds === null ? null : sql`now() + make_interval(secs => ${result.retryInSeconds})`,
+      })
+      .where(eq(alertDeliveries.id, delivery.id));
+  });
+}
+
+/** The client's last 50 alert deliveries, newest first. */
+export async function listAlertDeliveries(db: Db, clientId: string, limit = 50): Promise<AlertDelivery[]> {
+  const rows = await db
+    .select()
+    .from(alertDeliveries)
+    .where(eq(alertDeliveries.clientId, clientId))
+    .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
+    .limit(limit);
+  return rows.map((d) => ({
+    id: d.id,
+    channelId: d.channelId,
+    channelName: d.channelName,
+    kind: d.kind,
+    rule: d.rule,
+    title: d.title,
+    runId: d.runId,
+    status: d.status,
+    statusCode: d.statusCode,
+    error: d.error,
+    attempts: d.attempts,
+    createdAt: d.createdAt.toISOString(),
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+  }));
+}
+
+export async function listAlertAttempts(db: Db, deliveryId: string) {
+  return db.select().from(alertAttempts).where(eq(alertAttempts.deliveryId, deliveryId)).orderBy(asc(alertAttempts.createdAt));
+}

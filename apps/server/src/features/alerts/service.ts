@@ -1,0 +1,406 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ALERT_RULES,
+  type AlertChannel,
+  type AlertChannelKind,
+  type AlertRule,
+  type AlertTestResponse,
+  type CreateAlertChannelBody,
+  historyRunPath,
+  type UpdateAlertChannelBody,
+} from '@fullstop/contracts';
+import type { Finding } from '@fullstop/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import { type Env, publicUrl } from '../../config/env.ts';
+import type { Db } from '../../db/database.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { OutboundUnreachableError, outboundRequest, outboundUrlRefusal, sendSignedWebhook } from '../../lib/outbound-http.ts';
+import type { ServerKeys } from '../../lib/server-keys.ts';
+import { openApiKey, sealApiKey } from '../auth/api-keys.ts';
+import { falsePositiveMatcher } from '../engine/alerts/false-positives.ts';
+import { type AlertMessage, emailOf, webhookJson } from './messages.ts';
+import {
+  type AlertDeliveryRow,
+  type ChannelRow,
+  claimDueAlertDeliveries,
+  claimRun,
+  enqueueAlertDelivery,
+  flakyTestNames,
+  insertChannel,
+  insertEvent,
+  listChannels,
+  previousResult,
+  recordAlertAttempt,
+  type RunRow,
+  type RunTestRow,
+  runTestsOf,
+  unevaluatedRuns,
+  updateChannel,
+} from './repository.ts';
+
+const WORK_POLL_MS = 5000;
+const USER_AGENT = 'FullstopQA-Alerts';
+const KIND_NAMES: Record<AlertChannelKind, string> = { email: 'The e-mail', slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Your webhook' };
+const FAILING = new Set(['failed', 'error']);
+const emailAddress = z.email();
+
+export interface AlertsDeps {
+  db: Db;
+  keys: ServerKeys;
+  env: Env;
+  log: FastifyBaseLogger;
+  mailer: Mailer;
+}
+
+/** An alert a run raised, before it is fanned out to the channels subscribed to its rule. */
+interface RaisedAlert {
+  rule: AlertRule;
+  subject: string;
+  state: string;
+  title: string;
+  text: string;
+}
+
+export function channelView(row: ChannelRow): AlertChannel {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    target: row.target,
+    enabled: row.enabled,
+    rules: row.rules,
+    secretHint: row.secretHint ? `••••${row.secretHint}` : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+class AnswerError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function problemOf(err: unknown): { statusCode: number | null; error: string } {
+  if (err instanceof AnswerError) return { statusCode: err.status, error: err.message };
+  if (err instanceof OutboundUnreachableError) return { statusCode: null, error: `could not reach it: ${err.message}` };
+  return { statusCode: null, error: err instanceof Error ? err.message : String(err) };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Alerts: evaluates every finished run exactly once (from the database, whichever process finished it), raises
+ * each alert once per rule, subject and run, and delivers it to the client's channels subscribed to the rule,
+ * retried with exponential backoff (INTEGRATIONS_RETRY_DELAY, INTEGRATIONS_MAX_ATTEMPTS) like tracker deliveries.
+ */
+export class AlertsService {
+  #work: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | null = null;
+  #worker = false;
+
+  constructor(private readonly deps: AlertsDeps) {}
+
+  get #allowPrivate(): boolean {
+    return this.deps.env.ENGINE_ALLOW_PRIVATE_TARGETS;
+  }
+
+  async list(clientId: string): Promise<AlertChannel[]> {
+    return (await listChannels(this.deps.db, clientId)).map(channelView);
+  }
+
+  /** The target checked for its kind: an e-mail address, or an http(s) URL allowed by the target policy. */
+  async #checkTarget(kind: AlertChannelKind, target: string): Promise<string> {
+    if (kind === 'email') {
+      if (!emailAddress.safeParse(target).success) throw new ValidationError('target must be an e-mail address', 'target');
+      return target;
+    }
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new ValidationError('target must be an http(s) URL', 'target');
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) throw new ValidationError('target must be an http(s) URL without credentials', 'target');
+    const refusal = await outboundUrlRefusal(target, this.#allowPrivate);
+    if (refusal) throw new ValidationError(`target is refused: ${refusal}`, 'target');
+    return target;
+  }
+
+  #newSecret(): { secret: string; sealed: string; hint: string } {
+    const secret = `whsec_${randomBytes(24).toString('hex')}`;
+    return { secret, sealed: sealApiKey(this.deps.keys, secret), hint: secret.slice(-4) };
+  }
+
+  async create(clientId: string, body: CreateAlertChannelBody): Promise<{ channel: AlertChannel; secret?: string }> {
+    const target = await this.#checkTarget(body.kind, body.target);
+    const made = body.kind === 'webhook' ? this.#newSecret() : null;
+    const row = await insertChannel(this.deps.db, {
+      clientId,
+      kind: body.kind,
+      name: body.name,
+      target,
+      secret: made?.sealed ?? null,
+      secretHint: made?.hint ?? null,
+      enabled: body.enabled ?? true,
+      rules: orderRules(body.rules ?? ALERT_RULES),
+    });
+    return { channel: channelView(row), ...(made ? { secret: made.secret } : {}) };
+  }
+
+  async update(row: ChannelRow, body: UpdateAlertChannelBody): Promise<{ channel: AlertChannel; secret?: string }> {
+    const set: Parameters<typeof updateChannel>[2] = {};
+    if (body.name !== undefined) set.name = body.name;
+    if (body.target !== undefined) set.target = await this.#checkTarget(row.kind, body.target);
+    if (body.rules !== undefined) set.rules = orderRules(body.rules);
+    if (body.enabled !== undefined) set.enabled = body.enabled;
+    let shown: string | undefined;
+    if (body.rotateSecret) {
+      if (row.kind !== 'webhook') throw new ValidationError('Only a generic webhook has a signing secret', 'rotateSecret');
+      const made = this.#newSecret();
+      set.secret = made.sealed;
+      set.secretHint = made.hint;
+      shown = made.secret;
+    }
+    const updated = await updateChannel(this.deps.db, row.id, set);
+    return { channel: channelView(updated), ...(shown ? { secret: shown } : {}) };
+  }
+
+  #runUrl(runId: string): string {
+    return `${publicUrl(this.deps.env)}${historyRunPath(runId)}`;
+  }
+
+  /** "Send a test alert": one delivery now, recorded like any other, never retried. */
+  async test(clientId: string, row: ChannelRow): Promise<AlertTestResponse> {
+    const message: AlertMessage = {
+      alertId: null,
+      rule: 'test',
+      title: 'Test alert',
+      text: `This is a test alert for the channel "${row.name}". Alerts about your runs will arrive here.`,
+      subject: null,
+      runId: null,
+      runUrl: null,
+      at: new Date().toISOString(),
+    };
+    const delivery = await enqueueAlertDelivery(this.deps.db, { clientId, channel: row, eventId: null, rule: 'test', title: message.title, runId: null, message: { ...message }, due: false });
+    let outcome: { statusCode: number | null; error: string | null };
+    try {
+      outcome = { statusCode: await this.#send(row, message), error: null };
+    } catch (err) {
+      outcome = problemOf(err);
+    }
+    const delivered = outcome.error === null;
+    await recordAlertAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: null });
+    const name = KIND_NAMES[row.kind];
+    if (delivered) return { delivered, statusCode: outcome.statusCode, message: row.kind === 'email' ? `The test alert was sent to ${row.target}` : `${name} answered HTTP ${outcome.statusCode}` };
+    return { delivered, statusCode: outcome.statusCode, message: `${name} ${outcome.error}` };
+  }
+
+  /** One attempt: the HTTP status (null for e-mail) on success; throws otherwise. */
+  async #send(channel: ChannelRow, message: AlertMessage): Promise<number | null> {
+    if (channel.kind === 'email') {
+      const mail = emailOf(message);
+      await this.deps.mailer.send({ to: channel.target, subject: mail.subject, text: mail.text });
+      return null;
+    }
+    const body = webhookJson(channel.kind, message);
+    const res =
+      channel.kind === 'webhook'
+        ? await sendSignedWebhook(channel.target, openApiKey(this.deps.keys, channel.secret!), body, this.#allowPrivate, USER_AGENT)
+        : await outboundRequest(channel.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body, allowPrivate: this.#allowPrivate, userAgent: USER_AGENT });
+    if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `answered HTTP ${res.status}`);
+    return res.status;
+  }
+
+  /** Evaluates every finished run not evaluated yet (by any process), oldest first. The number evaluated here. */
+  async evaluatePending(): Promise<number> {
+    let evaluated = 0;
+    const broken = new Set<string>();
+    for (;;) {
+      const runs = (await unevaluatedRuns(this.deps.db, 20 + broken.size)).filter((r) => !broken.has(r.id));
+      if (!runs.length) return evaluated;
+      for (const run of runs) {
+        try {
+          if (await this.evaluateRun(run)) evaluated += 1;
+        } catch (err) {
+          // Rolled back: tried again on the next pass; the runs after it are not held up.
+          broken.add(run.id);
+          this.deps.log.error({ err, runId: run.id }, 'the alerts of a run could not be evaluated');
+        }
+      }
+    }
+  }
+
+  /**
+   * In one transaction: claims the run (exactly one process does), raises its alerts, queues their deliveries.
+   * A failure rolls all of it back, and the run is evaluated again on the next pass.
+   */
+  async evaluateRun(run: RunRow): Promise<boolean> {
+    // Read before the transaction: PGlite has one connection, which the transaction holds.
+    const isFalsePositive = await falsePositiveMatcher(this.deps.db, run.clientId);
+    const queued = await this.deps.db.transaction(async (tx) => {
+      if (!(await claimRun(tx, run))) return null;
+      if (run.status === 'cancelled' || run.status === 'queued' || run.status === 'running') return 0;
+      const tests = (await runTestsOf(tx, run.id)).filter((t) => t.finishedAt && ['passed', 'failed', 'error'].includes(t.status));
+      const flaky = await flakyTestNames(tx, run.clientId);
+      const raised: RaisedAlert[] = [];
+      const runFailing = tests.filter((t) => FAILING.has(t.status));
+      if (FAILING.has(run.status) && runFailing.some((t) => !flaky.has(t.testName))) {
+        const names = runFailing.map((t) => t.testName);
+        raised.push({
+          rule: 'run-failed',
+          subject: 'run',
+          state: 'failed',
+          title: `A run failed: ${plural(runFailing.length, 'test')} of ${tests.length} did not pass`,
+          text: `The run of ${run.scope === 'all' ? 'all tests' : `"${run.scope}"`} (started by ${run.trigger}) finished with ${plural(runFailing.length, 'failing test')}: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ` and ${names.length - 10} more` : ''}.`,
+        });
+      }
+      for (const test of tests) {
+        if (flaky.has(test.testName)) continue;
+        raised.push(...(await this.#testAlerts(tx, test, isFalsePositive)));
+      }
+      const channels = (await listChannels(tx, run.clientId)).filter((c) => c.enabled);
+      let count = 0;
+      for (const alert of raised) {
+        const eventId = await insertEvent(tx, { clientId: run.clientId, rule: alert.rule, subject: alert.subject, state: alert.state, lastRunId: run.id, title: alert.title });
+        if (!eventId) continue;
+        const message: AlertMessage = { alertId: eventId, rule: alert.rule, title: alert.title, text: alert.text, subject: alert.subject, runId: run.id, runUrl: this.#runUrl(run.id), at: new Date().toISOString() };
+        for (const channel of channels.filter((c) => c.rules.includes(alert.rule))) {
+          await enqueueAlertDelivery(tx, { clientId: run.clientId, channel, eventId, rule: alert.rule, title: alert.title, runId: run.id, message: { ...message } });
+          count += 1;
+        }
+      }
+      return count;
+    });
+    if (queued) this.#kick();
+    return queued !== null;
+  }
+
+  async #testAlerts(tx: Parameters<typeof runTestsOf>[0], test: RunTestRow, isFalsePositive: (f: Finding) => boolean): Promise<RaisedAlert[]> {
+    const out: RaisedAlert[] = [];
+    const previous = await previousResult(tx, test);
+    const failing = FAILING.has(test.status);
+    const wasFailing = previous ? FAILING.has(previous.status) : false;
+    const where = `"${test.testName}" (${test.groupName})`;
+    if (failing && !wasFailing) {
+      const firstCase = test.summary && 'cases' in test.summary ? test.summary.cases.find((c) => c.status === 'failed') : undefined;
+      out.push({
+        rule: 'test-failing',
+        subject: test.testName,
+        state: 'failing',
+        title: `${test.testName} started failing`,
+        text: `${where} ${test.status === 'error' ? 'could not run' : 'failed'}${previous ? ' after passing in its previous run' : ' in its first run'}.${firstCase ? ` First failing case: ${firstCase.name}.` : test.error ? ` ${test.error}` : ''}`,
+      });
+    }
+    if (!failing && previous && wasFailing) {
+      out.push({ rule: 'test-recovered', subject: test.testName, state: 'recovered', title: `${test.testName} recovered`, text: `${where} passed again after failing in its previous run.` });
+    }
+    const summary = test.summary;
+    if (summary && 'findings' in summary && Array.isArray(summary.findings)) {
+      const before = new Set<string>();
+      const prev = previous?.summary;
+      if (prev && 'findings' in prev && Array.isArray(prev.findings)) for (const f of prev.findings) if (f.risk === 'High' || f.risk === 'Medium') before.add(f.ruleId);
+      const seen = new Set<string>();
+      // Instances marked false positives do not count; a rule with none left raises nothing.
+      for (const f of summary.findings) {
+        if ((f.risk !== 'High' && f.risk !== 'Medium') || before.has(f.ruleId) || seen.has(f.ruleId) || isFalsePositive(f)) continue;
+        seen.add(f.ruleId);
+        const count = summary.findings.filter((g) => g.ruleId === f.ruleId).length;
+        out.push({
+          rule: 'security-alert',
+          subject: `${test.testName} ${f.ruleId}`,
+          state: 'open',
+          title: `New ${f.risk} security alert: ${f.name}`,
+          text: `${where} found a ${f.risk} risk that its previous run did not: ${f.name} (rule ${f.ruleId}), ${plural(count, 'instance')}${f.url ? `, e.g. at ${f.url}` : ''}.`,
+        });
+      }
+    }
+    if (summary?.kind === 'load' && summary.load.customMetricThresholdMet === false) {
+      const prev = previous?.summary;
+      const missedBefore = prev?.kind === 'load' && prev.load.customMetricThresholdMet === false;
+      if (!missedBefore) {
+        const missed = (summary.thresholdChecks ?? []).filter((c) => !c.met).map((c) => `${c.name}: ${c.actual} (limit ${c.limit})`);
+        out.push({
+          rule: 'load-threshold',
+          subject: test.testName,
+          state: 'missed',
+          title: `${test.testName} missed its load threshold`,
+          text: `${where} did not meet its thresholds${missed.length ? `: ${missed.join('; ')}` : ''}. Average response time ${summary.load.averageResponseTime} ms, p95 ${summary.load.ninetyFifthPercentileResponseTime} ms.`,
+        });
+      }
+    }
+    return out;
+  }
+
+  #kick(): void {
+    if (this.#worker) void this.drain().catch((err: unknown) => this.deps.log.error({ err }, 'alert deliveries failed'));
+  }
+
+  /** A run ended in this process: evaluate at once rather than at the next poll (worker processes are covered by the poll). */
+  onRunFinished(): void {
+    if (this.#worker) void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'alert evaluation failed'));
+  }
+
+  /** Evaluates pending runs, then works every delivery due now. */
+  async tick(): Promise<void> {
+    await this.evaluatePending();
+    await this.drain();
+  }
+
+  /** Works every delivery due now (one pass at a time in this process; other processes skip what this one holds). */
+  drain(): Promise<void> {
+    this.#work = this.#work.then(async () => {
+      for (;;) {
+        const batch = await claimDueAlertDeliveries(this.deps.db, 20, 120);
+        if (!batch.length) return;
+        for (const delivery of batch) await this.#deliver(delivery);
+      }
+    });
+    return this.#work;
+  }
+
+  async #deliver(delivery: AlertDeliveryRow): Promise<void> {
+    const channel = delivery.channelId ? (await listChannels(this.deps.db, delivery.clientId)).find((c) => c.id === delivery.channelId) : undefined;
+    let outcome: { statusCode: number | null; error: string | null };
+    let final = false;
+    if (!channel || !channel.enabled) {
+      outcome = { statusCode: null, error: channel ? 'the channel was turned off' : 'the channel was removed' };
+      final = true;
+    } else {
+      try {
+        outcome = { statusCode: await this.#send(channel, delivery.message as unknown as AlertMessage), error: null };
+      } catch (err) {
+        outcome = problemOf(err);
+      }
+    }
+    const delivered = outcome.error === null;
+    const attempts = delivery.attempts + 1;
+    const retry = !delivered && !final && attempts < this.deps.env.INTEGRATIONS_MAX_ATTEMPTS;
+    await recordAlertAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: retry ? this.deps.env.INTEGRATIONS_RETRY_DELAY * 2 ** (attempts - 1) : null });
+    if (!delivered) this.deps.log.warn({ deliveryId: delivery.id, kind: delivery.kind, attempts, statusCode: outcome.statusCode, error: outcome.error }, 'an alert delivery failed');
+  }
+
+  /** The loop of a worker process: evaluate finished runs and work due deliveries every few seconds. */
+  start(): void {
+    this.#worker = true;
+    this.#timer = setInterval(() => void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'alerts failed')), WORK_POLL_MS);
+    this.#timer.unref();
+    this.onRunFinished();
+  }
+
+  async stop(): Promise<void> {
+    this.#worker = false;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#work.catch(() => undefined);
+  }
+}
+
+function orderRules(rules: readonly AlertRule[]): AlertRule[] {
+  return ALERT_RULES.filter((r) => rules.includes(r));
+}

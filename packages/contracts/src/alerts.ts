@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { text } from './text.ts';
+
+// Alerts (issue 10): the channels a client is told through when its tests break, and every delivery to them.
+
+export const alertChannelKind = z.enum(['email', 'slack', 'teams', 'webhook'], { error: 'kind must be one of email, slack, teams, webhook' });
+export type AlertChannelKind = z.infer<typeof alertChannelKind>;
+export const ALERT_CHANNEL_KINDS = alertChannelKind.options;
+
+/** What a channel is told about: a run failed, a test started failing, it recovered, a new High/Medium security alert, a load threshold missed. */
+export const alertRule = z.enum(['run-failed', 'test-failing', 'test-recovered', 'security-alert', 'load-threshold'], {
+  error: 'rules must be among run-failed, test-failing, test-recovered, security-alert, load-threshold',
+});
+export type AlertRule = z.infer<typeof alertRule>;
+export const ALERT_RULES = alertRule.options;
+
+const name = text('name').trim().min(1, { error: 'name is required' }).max(100, { error: 'name must be at most 100 characters' });
+const target = text('target').trim().min(1, { error: 'target is required' }).max(2000, { error: 'target must be at most 2000 characters' });
+const rules = z.array(alertRule).min(1, { error: 'choose at least one rule' }).max(ALERT_RULES.length);
+
+/** POST /alerts/channels. `target`: an e-mail address for email, the webhook URL otherwise (checked per kind by the server). */
+export const createAlertChannelBody = z.object({
+  kind: alertChannelKind,
+  name,
+  target,
+  /** Default: all five. */
+  rules: rules.optional(),
+  enabled: z.boolean().optional(),
+});
+export type CreateAlertChannelBody = z.infer<typeof createAlertChannelBody>;
+
+/** PATCH /alerts/channels/:id; `rotateSecret` makes a webhook's new signing secret (shown once). */
+export const updateAlertChannelBody = z.object({
+  name: name.optional(),
+  target: target.optional(),
+  rules: rules.optional(),
+  enabled: z.boolean().optional(),
+  rotateSecret: z.boolean().optional(),
+});
+export type UpdateAlertChannelBody = z.infer<typeof updateAlertChannelBody>;
+
+export const alertChannel = z.object({
+  id: z.string(),
+  kind: alertChannelKind,
+  name: z.string(),
+  target: z.string(),
+  enabled: z.boolean(),
+  rules: z.array(alertRule),
+  /** Generic webhooks: the signing secret's last characters, e.g. "••••3f9a"; null for other kinds. */
+  secretHint: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertChannel = z.infer<typeof alertChannel>;
+export const alertChannelList = z.object({ channels: z.array(alertChannel) });
+export type AlertChannelList = z.infer<typeof alertChannelList>;
+
+/** POST and PATCH answer; `secret` is a generic webhook's new signing secret, given this once. */
+export const alertChannelResponse = z.object({ channel: alertChannel, secret: z.string().optional() });
+export type AlertChannelResponse = z.infer<typeof alertChannelResponse>;
+
+export const alertDelivery = z.object({
+  id: z.string(),
+  channelId: z.string().nullable(),
+  channelName: z.string().nullable(),
+  kind: alertChannelKind,
+  /** An alert rule, or "test" for "send a test alert". */
+  rule: z.string(),
+  title: z.string(),
+  runId: z.string().nullable(),
+  /** pending (a retry is due), delivered, failed (gave up). */
+  status: z.enum(['pending', 'delivered', 'failed']),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type AlertDelivery = z.infer<typeof alertDelivery>;
+export const alertDeliveryList = z.object({ deliveries: z.array(alertDelivery) });
+export type AlertDeliveryList = z.infer<typeof alertDeliveryList>;
+
+/** POST /alerts/channels/:id/test: what the channel answered. */
+export const alertTestResponse = z.object({ delivered: z.boolean(), statusCode: z.number().int().nullable(), message: z.string() });
+export type AlertTestResponse = z.infer<typeof alertTestResponse>;
+
+/** The generic webhook's JSON body (signed like the bug export's: docs/alerts.md). */
+export interface AlertWebhookPayload {
+  event: 'alert' | 'test';
+  /** The alert's id: the same on every retry and every channel (null for a test alert). Drop a duplicate by it. */
+  alertId: string | null;
+  rule: AlertRule | 'test';
+  title: string;
+  text: string;
+  subject: string | null;
+  runId: string | null;
+  runUrl: string | null;
+  at: string;
+}
+
+/** The API paths (the server registers the same strings). */
+export const alertPaths = {
+  channels: '/alerts/channels',
+  channel: (id: string) => `/alerts/channels/${encodeURIComponent(id)}`,
+  test: (id: string) => `/alerts/channels/${encodeURIComponent(id)}/test`,
+  deliveries: '/alerts/deliveries',
+  operatorChannels: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}/alert-channels`,
+  operatorDeliveries: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}/alert-deliveries`,
+} as const;
