@@ -18,3 +18,4 @@ export * from './suites.ts';
 export * from './integrations.ts';
 export * from './ops.ts';
 export * from './team.ts';
+export * from './schedules.ts';

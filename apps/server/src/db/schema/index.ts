@@ -9,3 +9,4 @@ export * from './bugs.ts';
 export * from './integrations.ts';
 export * from './ops.ts';
 export * from './team.ts';
+export * from './schedules.ts';

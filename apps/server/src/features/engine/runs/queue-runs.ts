@@ -21,6 +21,15 @@ export interface QueuedRun {
   testCount: number;
 }
 
+/** `claim` answered false: another process took this run's turn first; nothing was written. */
+export class RunNotClaimedError extends Error {
+  constructor() {
+    super('the run was claimed elsewhere');
+  }
+}
+
+type Tx = Parameters<Parameters<EngineDeps['db']['transaction']>[0]>[0];
+
 /**
  * Queues every test of the client's current suite (or of `scope.suite`, an operator's trial of another version),
  * or one test by name: the run, its tests and their jobs are written in one transaction, so a crash can never
@@ -29,8 +38,13 @@ export interface QueuedRun {
 export async function queueRun(
   deps: EngineDeps,
   clientId: string,
-  scope: { testName?: string; suite?: SuiteRow },
+  scope: { testName?: string; groupName?: string; suite?: SuiteRow },
   origin: RunOrigin,
+  /**
+   * Called last inside the run's transaction (schedules claim their tick there): false rolls everything back and
+   * queueRun throws RunNotClaimedError, so a run and its claim commit together or not at all.
+   */
+  claim?: (tx: Tx, runId: string) => Promise<boolean>,
 ): Promise<QueuedRun> {
   const suite = scope.suite ?? (await currentSuite(deps.db, clientId));
   if (suite && suite.clientId !== clientId) throw new NotFoundError('Suite not found');
@@ -39,6 +53,10 @@ export async function queueRun(
   if (scope.testName !== undefined) {
     tests = tests.filter((t) => t.name === scope.testName);
     if (tests.length === 0) throw new NotFoundError(`Test "${scope.testName}" not found`);
+  }
+  if (scope.groupName !== undefined) {
+    tests = tests.filter((t) => t.group === scope.groupName);
+    if (tests.length === 0) throw new NotFoundError(`Group "${scope.groupName}" not found`);
   }
   const boss = await deps.boss();
   const runId = randomUUID();
@@ -64,7 +82,7 @@ export async function queueRun(
     };
   });
   const inserted = await deps.db.transaction(async (tx) => {
-    const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: scope.testName ?? 'all', ...origin }, rows.map((r) => r.row));
+    const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: scope.testName ?? (scope.groupName !== undefined ? `group:${scope.groupName}` : 'all'), ...origin }, rows.map((r) => r.row));
     const bossDb = drizzleBossDb(tx);
     for (const r of rows) {
       await boss.send(RUN_QUEUE, { runTestId: r.row.id, clientId }, {
@@ -76,6 +94,7 @@ export async function queueRun(
         priority: r.priority,
       });
     }
+    if (claim && !(await claim(tx, runId))) throw new RunNotClaimedError();
     return written;
   });
   deps.wakeWorkers();
