@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerEngineCommands } from '../features/engine/cli.ts';
 import { registerHealthCommands } from '../features/health/cli.ts';
 import { registerClientCommands } from './client-commands.ts';
+import { registerScheduleCommands } from './schedule-commands.ts';
 import { registerSecretCommands } from './secret-commands.ts';
 
 /** The `fullstop` CLI: every command talks to the running server's operator API. */
@@ -16,5 +17,6 @@ export function createProgram(): Command {
   registerEngineCommands(program);
   registerHealthCommands(program);
   registerSecretCommands(program);
+  registerScheduleCommands(program);
   return program;
 }
