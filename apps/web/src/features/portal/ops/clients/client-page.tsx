@@ -7,6 +7,7 @@ import { queryString, useGetOpsClientQuery } from '../ops-api.ts';
 import '../ops.css';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientOrigins } from './client-origins.tsx';
+import { ClientSchedules } from './client-schedules.tsx';
 import { ClientUsers } from './client-users.tsx';
 import { countText } from './health-texts.ts';
 
@@ -107,6 +108,7 @@ export function OpsClientPage() {
               <ClientUsers clientId={data.id} users={data.users} />
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
             </div>
+            <ClientSchedules clientId={data.id} />
           </>
         )}
       </div>
