@@ -1,5 +1,5 @@
 import type { ScheduleScope } from '@fullstop/contracts';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/database.ts';
 import { clientSchedules } from '../../../db/schema/index.ts';
 
@@ -41,17 +41,4 @@ export async function deleteSchedule(db: Db, clientId: string, id: string): Prom
 /** Every schedule that is not paused: one query per tick, whatever the number of clients. */
 export function activeSchedules(db: Db): Promise<ScheduleRow[]> {
   return db.select().from(clientSchedules).where(eq(clientSchedules.paused, false));
-}
-
-/**
- * Takes the tick `due` of the schedule: moves `lastTickAt` to it unless it is paused, gone, or already there.
- * Inside the run's transaction the row lock makes a second claimer wait, then find the tick taken: one run per tick.
- */
-export async function claimTick(db: Db, id: string, due: Date, run?: { id: string }): Promise<boolean> {
-  const rows = await db
-    .update(clientSchedules)
-    .set({ lastTickAt: due, ...(run ? { lastRunId: run.id, lastRunAt: sql`now()` } : {}) })
-    .where(and(eq(clientSchedules.id, id), eq(clientSchedules.paused, false), lt(clientSchedules.lastTickAt, due)))
-    .returning({ id: clientSchedules.id });
-  return rows.length === 1;
 }
