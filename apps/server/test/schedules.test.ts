@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientSchedules, engineRunTests } from '../src/db/schema/index.ts';
 import { runScheduleTick } from '../src/features/engine/schedules/schedule-tick.ts';
 import { bearer, createTestClient, login, type TestClient } from './helpers/app.ts';
-import { buildEngineApp, clientWithSuite, key, operator } from './engine/helpers.ts';
+import { buildEngineApp, clientWithSuite, key, operator, waitForRunEnd } from './engine/helpers.ts';
 
 const suite = {
   Frontend: [
@@ -142,6 +142,18 @@ describe('schedules: operators set them, clients see them, each tick runs once',
     // The next minute's tick runs.
     await runScheduleTick(app.engine.deps, new Date(Date.now() + 60_000));
     expect(await history(c)).toHaveLength(1);
+  });
+
+  it('runs a scheduled run’s tests like any other run', { timeout: 90_000 }, async () => {
+    const c = await clientWithSuite(app, suite);
+    const s = (await add(c, { cron: '*/5 * * * *', timezone: 'Asia/Tokyo', scope: { kind: 'all' } })).json<OperatorSchedule>();
+    await dueNow(s.id);
+    await runScheduleTick(app.engine.deps);
+    const [run] = await history(c);
+    await app.engine.startWorkers(1);
+    const done = await waitForRunEnd(app, c.apiKey, run!.runId, 80_000);
+    expect(done.status).toBe('passed');
+    expect(done.tests.map((t: { testName: string }) => t.testName).sort()).toEqual(['checkout', 'home', 'scan']);
   });
 
   it('answers 404 for another client’s or an unknown client', async () => {
