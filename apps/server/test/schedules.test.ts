@@ -1,5 +1,5 @@
 import type { ClientScheduleListResponse, OperatorSchedule, RunHistoryPage } from '@fullstop/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientSchedules, engineRunTests } from '../src/db/schema/index.ts';
@@ -154,6 +154,12 @@ describe('schedules: operators set them, clients see them, each tick runs once',
     const done = await waitForRunEnd(app, c.apiKey, run!.runId, 80_000);
     expect(done.status).toBe('passed');
     expect(done.tests.map((t: { testName: string }) => t.testName).sort()).toEqual(['checkout', 'home', 'scan']);
+  });
+
+  it('registers its one-a-minute tick with pg-boss’s cron when the scheduler starts', async () => {
+    await app.engine.startScheduler({ cronMonitorIntervalSeconds: 1, pollSeconds: 1 });
+    const rows = await app.db.execute(sql`SELECT name, cron, timezone FROM pgboss.schedule`);
+    expect(Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).toEqual([{ name: 'fullstop-schedule-tick', cron: '* * * * *', timezone: 'UTC' }]);
   });
 
   it('answers 404 for another client’s or an unknown client', async () => {
