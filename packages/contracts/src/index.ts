@@ -21,3 +21,4 @@ export * from './team.ts';
 export * from './retention.ts';
 export * from './ci.ts';
 export * from './alerts.ts';
+export * from './schedules.ts';

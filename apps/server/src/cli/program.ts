@@ -3,6 +3,7 @@ import { registerEngineCommands } from '../features/engine/cli.ts';
 import { registerHealthCommands } from '../features/health/cli.ts';
 import { registerClientCommands } from './client-commands.ts';
 import { registerRunCommand } from './run-command.ts';
+import { registerScheduleCommands } from './schedule-commands.ts';
 import { registerSecretCommands } from './secret-commands.ts';
 
 /** The `fullstop` CLI: every command talks to the running server's operator API. */
@@ -18,5 +19,6 @@ export function createProgram(): Command {
   registerRunCommand(program);
   registerHealthCommands(program);
   registerSecretCommands(program);
+  registerScheduleCommands(program);
   return program;
 }

@@ -11,3 +11,4 @@ export * from './ops.ts';
 export * from './team.ts';
 export * from './badges.ts';
 export * from './alerts.ts';
+export * from './schedules.ts';

@@ -16,6 +16,8 @@ export interface EngineConfig {
   wapitiPath: string;
   runMemoryMb: number;
   runnersModule: string | undefined;
+  /** This process runs the clients' schedules (every API and worker process; the API tests tick by hand). */
+  scheduler: boolean;
 }
 
 /** Defaults: 4 in-process workers (most of a test's time is spent waiting on a browser or the network), none under NODE_ENV=test. */
@@ -36,5 +38,6 @@ export function engineConfig(env: Env): EngineConfig {
     wapitiPath: env.WAPITI_PATH,
     runMemoryMb: env.ENGINE_RUN_MEMORY_MB,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
+    scheduler: env.NODE_ENV !== 'test',
   };
 }

@@ -10,6 +10,7 @@ import type { EngineDeps } from './deps.ts';
 import { startBoss } from './queue/boss.ts';
 import { startWorkers, type WorkerPool } from './queue/workers.ts';
 import { EngineBus } from './runs/events.ts';
+import { type Scheduler, type SchedulerOptions, startScheduler } from './schedules/scheduler.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 
 /** How long a stopping process waits for its aborted runs to record their attempts. */
@@ -19,6 +20,8 @@ export interface Engine {
   deps: EngineDeps;
   /** Starts `count` in-process workers (the server does this from ENGINE_WORKERS; tests call it themselves). */
   startWorkers(count: number): Promise<void>;
+  /** Runs the clients' schedules from this process too (pg-boss's cron: one tick a minute whatever the number of processes). */
+  startScheduler(options?: SchedulerOptions): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function createEngine(input: {
 }): Engine {
   let boss: Promise<PgBoss> | null = null;
   const pools: WorkerPool[] = [];
+  let scheduler: Scheduler | null = null;
   const deps: EngineDeps = {
     db: input.db,
     raw: input.raw,
@@ -64,7 +68,12 @@ export function createEngine(input: {
     async startWorkers(count) {
       if (count > 0) pools.push(await startWorkers(deps, count, { embedded: input.raw.kind === 'pglite' }));
     },
+    async startScheduler(options) {
+      scheduler ??= await startScheduler(deps, options);
+    },
     async stop() {
+      await scheduler?.stop();
+      scheduler = null;
       for (const p of pools.splice(0)) await p.stop();
       if (boss) {
         const b = await boss.catch(() => null);

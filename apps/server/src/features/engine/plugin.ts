@@ -13,6 +13,7 @@ import { latestRoutes } from './routes/latest-routes.ts';
 import { operatorEngineRoutes } from './routes/operator-routes.ts';
 import { reportRoutes } from './routes/report-routes.ts';
 import { testRoutes } from './routes/test-routes.ts';
+import { scheduleRoutes } from './schedules/schedule-routes.ts';
 import { currentSuite } from './suites/suite-repository.ts';
 import { importSuite } from './suites/suite-service.ts';
 
@@ -61,6 +62,7 @@ export const engineFeature = fp<EngineOptions>(
   await app.register(historyRoutes(engine.deps));
   await app.register(insightTrendRoutes(engine.deps));
   await app.register(operatorEngineRoutes(engine.deps));
+  await app.register(scheduleRoutes(engine.deps));
 
   if (app.demoClientId && config.demoSuite && existsSync(DEMO_SUITE_DIR) && !(await currentSuite(app.db, app.demoClientId))) {
     try {
@@ -73,6 +75,7 @@ export const engineFeature = fp<EngineOptions>(
 
   app.addHook('onReady', async () => {
     await engine.startWorkers(config.workers);
+    if (config.scheduler) await engine.startScheduler();
   });
   app.addHook('preClose', async () => {
     await engine.stop();

@@ -37,6 +37,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     demoClientId: null,
   });
   await engine.startWorkers(concurrency);
+  await engine.startScheduler();
   log.info({ concurrency, workerId: engine.deps.workerId }, 'worker started');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

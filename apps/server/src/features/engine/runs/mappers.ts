@@ -61,7 +61,7 @@ export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultRes
   const totals = run.totals ?? ZERO_TOTALS;
   const finished = isTerminal(run.status);
   const passed = run.status === 'passed';
-  const what = run.scope === 'all' ? 'All tests' : `Test ${run.scope}`;
+  const what = run.scope === 'all' ? 'All tests' : run.scope.startsWith('group:') ? `Group ${run.scope.slice(6)}` : `Test ${run.scope}`;
   const message = !finished
     ? `${what}: still running (run ${run.id})`
     : passed

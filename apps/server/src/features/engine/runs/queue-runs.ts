@@ -4,7 +4,7 @@ import { kinds } from '@fullstop/engine/kinds';
 import type { RunResultResponse } from '@fullstop/contracts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { EngineDeps } from '../deps.ts';
-import { RUN_QUEUE } from '../queue/boss.ts';
+import { RUN_QUEUE, type RunJobData } from '../queue/boss.ts';
 import { drizzleBossDb } from '../queue/tx-boss-db.ts';
 import { currentSuite, type SuiteRow } from '../suites/suite-repository.ts';
 import { isTerminal, runEventOf, runResultOf, testEventOf } from './mappers.ts';
@@ -21,6 +21,48 @@ export interface QueuedRun {
   testCount: number;
 }
 
+type SuiteTestDefinition = ReturnType<typeof testsOf>[number];
+
+/** The tests a run of this scope runs: all of the suite's, one group's or one test's; 404 when none is left. */
+export function testsOfScope(suite: SuiteRow, scope: { testName?: string; groupName?: string }): SuiteTestDefinition[] {
+  let tests = testsOf(suite.manifest, suite.dir);
+  if (scope.testName !== undefined) {
+    tests = tests.filter((t) => t.name === scope.testName);
+    if (tests.length === 0) throw new NotFoundError(`Test "${scope.testName}" not found`);
+  }
+  if (scope.groupName !== undefined) {
+    tests = tests.filter((t) => t.group === scope.groupName);
+    if (tests.length === 0) throw new NotFoundError(`Group "${scope.groupName}" not found`);
+  }
+  return tests;
+}
+
+/** engine_runs.scope: 'all', the test's name, or `group:<name>`. */
+export function runScopeText(scope: { testName?: string; groupName?: string }): string {
+  return scope.testName ?? (scope.groupName !== undefined ? `group:${scope.groupName}` : 'all');
+}
+
+/** The run's test rows and their pg-boss jobs (one per test, the job's id written on the row). */
+export function planRunTests(deps: EngineDeps, clientId: string, runId: string, tests: SuiteTestDefinition[], lastSeconds: Map<string, number>) {
+  return tests.map((t) => {
+    const retries = t.retries ?? deps.config.retries;
+    const row = { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: randomUUID(), maxAttempts: retries + 1 };
+    const data: RunJobData = { runTestId: row.id, clientId };
+    return {
+      row,
+      job: {
+        name: RUN_QUEUE,
+        data,
+        id: row.jobId,
+        retryLimit: retries,
+        retryDelay: deps.config.retryDelaySeconds,
+        expireInSeconds: (t.timeoutSeconds ?? kinds[t.kind].timeLimitSeconds) + EXPIRY_MARGIN_SECONDS,
+        priority: Math.min(3600, lastSeconds.get(t.name) ?? kinds[t.kind].typicalSeconds),
+      },
+    };
+  });
+}
+
 /**
  * Queues every test of the client's current suite (or of `scope.suite`, an operator's trial of another version),
  * or one test by name: the run, its tests and their jobs are written in one transaction, so a crash can never
@@ -29,52 +71,25 @@ export interface QueuedRun {
 export async function queueRun(
   deps: EngineDeps,
   clientId: string,
-  scope: { testName?: string; suite?: SuiteRow },
+  scope: { testName?: string; groupName?: string; suite?: SuiteRow },
   origin: RunOrigin,
 ): Promise<QueuedRun> {
   const suite = scope.suite ?? (await currentSuite(deps.db, clientId));
   if (suite && suite.clientId !== clientId) throw new NotFoundError('Suite not found');
   if (!suite) throw new NotFoundError('No tests available: this client has no test suite yet');
-  let tests = testsOf(suite.manifest, suite.dir);
-  if (scope.testName !== undefined) {
-    tests = tests.filter((t) => t.name === scope.testName);
-    if (tests.length === 0) throw new NotFoundError(`Test "${scope.testName}" not found`);
-  }
+  const tests = testsOfScope(suite, scope);
   const boss = await deps.boss();
   const runId = randomUUID();
   // Longest first: with fewer workers than tests, starting the long tests first keeps run-all close to its
   // longest test (the classic LPT order). A test's last duration is its estimate; pg-boss takes higher priority first.
   const lastSeconds = tests.length > 1 ? await lastDurations(deps.db, clientId) : new Map<string, number>();
-  const rows = tests.map((t) => {
-    const retries = t.retries ?? deps.config.retries;
-    return {
-      row: {
-        id: randomUUID(),
-        runId,
-        clientId,
-        testName: t.name,
-        groupName: t.group,
-        kind: t.kind,
-        jobId: randomUUID(),
-        maxAttempts: retries + 1,
-      },
-      retries,
-      expire: (t.timeoutSeconds ?? kinds[t.kind].timeLimitSeconds) + EXPIRY_MARGIN_SECONDS,
-      priority: Math.min(3600, lastSeconds.get(t.name) ?? kinds[t.kind].typicalSeconds),
-    };
-  });
+  const rows = planRunTests(deps, clientId, runId, tests, lastSeconds);
   const inserted = await deps.db.transaction(async (tx) => {
-    const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: scope.testName ?? 'all', ...origin }, rows.map((r) => r.row));
+    const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: runScopeText(scope), ...origin }, rows.map((r) => r.row));
     const bossDb = drizzleBossDb(tx);
     for (const r of rows) {
-      await boss.send(RUN_QUEUE, { runTestId: r.row.id, clientId }, {
-        id: r.row.jobId,
-        db: bossDb,
-        retryLimit: r.retries,
-        retryDelay: deps.config.retryDelaySeconds,
-        expireInSeconds: r.expire,
-        priority: r.priority,
-      });
+      const { name, data, ...options } = r.job;
+      await boss.send(name, data, { ...options, db: bossDb });
     }
     return written;
   });

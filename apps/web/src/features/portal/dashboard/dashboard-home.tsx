@@ -13,6 +13,7 @@ import { FailingTestsCard } from './failing-tests-card.tsx';
 import { useGetHomeRunQuery } from './home-api.ts';
 import { alertsByRisk, failingTests } from './home-summary.ts';
 import { LastRunCard } from './last-run-card.tsx';
+import { NextScheduleNote } from './next-schedule-card.tsx';
 import { OpenBugsCard } from './open-bugs-card.tsx';
 import './dashboard-home.css';
 
@@ -85,6 +86,7 @@ export function DashboardHome() {
 
   return (
     <PortalPage id="dashboard-home-title" title="Overview">
+      <NextScheduleNote />
       {body}
       {/* Bugs are read with the session, not the API key: the count shows even before the first run. */}
       {!shownRun && (

@@ -9,6 +9,7 @@ import { useViewerReason } from '../store/viewer.ts';
 import { isGoing, useLiveTests } from './live-status.ts';
 import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
 import { TestRow } from './test-row.tsx';
+import { TestSchedules } from './test-schedules.tsx';
 import { useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 import './tests.css';
@@ -123,6 +124,7 @@ export function TestsPage() {
           </div>
         )}
       </div>
+      <TestSchedules />
       {viewerNote && total > 0 && (
         <p id="tests-viewer-note" className="portal-alert portal-alert--info">
           {viewerNote}

@@ -9,6 +9,7 @@ import { AlertsSection } from './alerts-section.tsx';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientFlaky } from './client-flaky.tsx';
 import { ClientOrigins } from './client-origins.tsx';
+import { ClientSchedules } from './client-schedules.tsx';
 import { ClientUsers } from './client-users.tsx';
 import { RetentionSection } from './retention-section.tsx';
 import { countText } from './health-texts.ts';
@@ -113,6 +114,7 @@ export function OpsClientPage() {
             </div>
             <ClientFlaky clientId={data.id} />
             <AlertsSection clientId={data.id} />
+            <ClientSchedules clientId={data.id} />
           </>
         )}
       </div>

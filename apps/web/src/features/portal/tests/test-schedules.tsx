@@ -1,0 +1,25 @@
+import { scheduleScopeLabel } from '@fullstop/contracts';
+import { formatRunDate } from '@/lib/format-date.ts';
+import { useGetMySchedulesQuery } from '../store/schedules-api.ts';
+
+/** The client's schedules, set by our QA team: what runs when, and the next run. Nothing shows without one. */
+export function TestSchedules() {
+  const { data } = useGetMySchedulesQuery();
+  if (!data || data.schedules.length === 0) return null;
+  return (
+    <section className="portal-card tests-schedules" aria-labelledby="tests-schedules-title">
+      <h2 id="tests-schedules-title" className="portal-card__title">
+        Scheduled runs
+      </h2>
+      <p className="portal-muted">{data.nextRunAt ? `Next run: ${formatRunDate(data.nextRunAt)}` : 'All schedules are paused.'}</p>
+      <ul className="tests-schedules__list">
+        {data.schedules.map((s) => (
+          <li key={s.id}>
+            <span>{scheduleScopeLabel(s.scope)}</span> <span className="portal-mono">{s.cron}</span> <span className="portal-muted">({s.timezone})</span>{' '}
+            <span className="portal-muted">{s.paused ? '— paused' : `— next ${formatRunDate(s.nextRunAt)}`}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
