@@ -140,6 +140,8 @@ describe('operators’ console', () => {
     const detail = res.json<OpsClientDetail>();
     expect(detail).toMatchObject({ clientName: 'Acme Shop', origins: ['https://api.acme.test'], suiteVersion: 1, secretNames: [] });
     expect(detail.users.map((u) => u.email)).toEqual([a.email]);
+    // A client's user by their team role: the first one is its owner.
+    expect(detail.users.map((u) => u.role)).toEqual(['owner']);
     expect(detail.health.failingTests).toBe(2);
     expect(res.body).not.toContain(a.apiKey);
     expect((await app.inject({ method: 'GET', url: '/operator/clients/no-such-client', headers: operator })).statusCode).toBe(404);

@@ -1,5 +1,5 @@
 import type { OpsClientDetail } from '@fullstop/contracts';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
@@ -16,7 +16,8 @@ export async function clientDetail(db: Db, keys: ServerKeys, clientId: string): 
   const client = await getClient(db, clientId);
   const [people, origins, apiKey, suite, secrets, health] = await Promise.all([
     db
-      .select({ id: users.id, name: users.username, email: users.email, role: users.role, createdAt: users.createdAt })
+      // A client's users are shown by their team role (owner, member, viewer).
+      .select({ id: users.id, name: users.username, email: users.email, role: sql<string>`coalesce(${users.teamRole}, ${users.role})`, createdAt: users.createdAt })
       .from(users)
       .where(eq(users.clientId, clientId))
       .orderBy(asc(users.createdAt), asc(users.email)),
