@@ -148,3 +148,13 @@ export const historyRunParams = z.object({ runId: idString });
 export const historyReportParams = z.object({ runId: idString, runTestId: idString, format: reportFileParams.shape.format });
 /** POST /test/history/{runId}/report/{format}/link: the report of a whole run (Run all), html or pdf. */
 export const historyRunReportParams = z.object({ runId: idString, format: reportFileParams.shape.format });
+
+/** How a run's scope is stored: 'all', one test's name, or this prefix and a group's name (scheduled group runs). */
+export const GROUP_SCOPE_PREFIX = 'group:';
+
+/** A run's scope in words: "All tests", "Group Checkout", or the test's name. */
+export function runScopeLabel(scope: string): string {
+  if (scope === 'all') return 'All tests';
+  if (scope.startsWith(GROUP_SCOPE_PREFIX)) return `Group ${scope.slice(GROUP_SCOPE_PREFIX.length)}`;
+  return scope;
+}

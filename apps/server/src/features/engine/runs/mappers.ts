@@ -1,4 +1,4 @@
-import { isIncompleteScanError, type RunDetailResponse, type RunResultResponse, type RunStatus, type RunTestOutcome, type RunTotals } from '@fullstop/contracts';
+import { GROUP_SCOPE_PREFIX, isIncompleteScanError, runScopeLabel, type RunDetailResponse, type RunResultResponse, type RunStatus, type RunTestOutcome, type RunTotals } from '@fullstop/contracts';
 import type { RunDetail, RunRow, RunTestRow } from './run-repository.ts';
 import type { RunEvent, TestEvent } from './events.ts';
 
@@ -61,7 +61,7 @@ export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultRes
   const totals = run.totals ?? ZERO_TOTALS;
   const finished = isTerminal(run.status);
   const passed = run.status === 'passed';
-  const what = run.scope === 'all' ? 'All tests' : run.scope.startsWith('group:') ? `Group ${run.scope.slice(6)}` : `Test ${run.scope}`;
+  const what = run.scope === 'all' || run.scope.startsWith(GROUP_SCOPE_PREFIX) ? runScopeLabel(run.scope) : `Test ${run.scope}`;
   const message = !finished
     ? `${what}: still running (run ${run.id})`
     : passed

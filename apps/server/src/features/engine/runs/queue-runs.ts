@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { testsOf } from '@fullstop/engine';
 import { kinds } from '@fullstop/engine/kinds';
-import type { RunResultResponse } from '@fullstop/contracts';
+import { GROUP_SCOPE_PREFIX, type RunResultResponse } from '@fullstop/contracts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { EngineDeps } from '../deps.ts';
 import { RUN_QUEUE, type RunJobData } from '../queue/boss.ts';
@@ -37,9 +37,9 @@ export function testsOfScope(suite: SuiteRow, scope: { testName?: string; groupN
   return tests;
 }
 
-/** engine_runs.scope: 'all', the test's name, or `group:<name>`. */
+/** engine_runs.scope: 'all', the test's name, or GROUP_SCOPE_PREFIX and the group's name. */
 export function runScopeText(scope: { testName?: string; groupName?: string }): string {
-  return scope.testName ?? (scope.groupName !== undefined ? `group:${scope.groupName}` : 'all');
+  return scope.testName ?? (scope.groupName !== undefined ? `${GROUP_SCOPE_PREFIX}${scope.groupName}` : 'all');
 }
 
 /** The run's test rows and their pg-boss jobs (one per test, the job's id written on the row). */

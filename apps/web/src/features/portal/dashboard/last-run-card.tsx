@@ -1,4 +1,4 @@
-import type { RunDetailResponse, RunSummary } from '@fullstop/contracts';
+import { runScopeLabel, type RunDetailResponse, type RunSummary } from '@fullstop/contracts';
 import { Link } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
 import { RunStatusBadge } from '../components/run-status-badge.tsx';
@@ -19,7 +19,7 @@ export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetai
       </p>
       {detail && <p className="home-last-run__totals">{runTotalsText(run.status, tests)}</p>}
       <p className="home-card__meta">
-        {run.scope === 'all' ? 'All tests' : run.scope}
+        {runScopeLabel(run.scope)}
         {' · '}
         {run.finishedAt ? 'finished ' : 'started '}
         <time dateTime={when}>{formatRunDate(when)}</time>

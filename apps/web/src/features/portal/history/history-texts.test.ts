@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsText, retryText, totalsText } from './history-texts.ts';
+import { attemptsText, retryText, scopeText, totalsText } from './history-texts.ts';
 
 describe('history texts', () => {
+  it('names what a run covered: every test, a scheduled group, or one test', () => {
+    expect(scopeText('all', 8)).toBe('All tests (8)');
+    expect(scopeText('group:Checkout', 3)).toBe('Group Checkout');
+    expect(scopeText('Marketing pages', 1)).toBe('Marketing pages');
+  });
+
   it('says how many checks passed and how often a test was tried', () => {
     expect(totalsText({ totalTests: 28, passedTests: 24, failedTests: 4, skippedTests: 0 })).toBe('24 of 28 passed');
     expect(totalsText(null)).toBeNull();

@@ -1,4 +1,4 @@
-import type { RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
+import { runScopeLabel, type RunStatus, type RunTotals, type RunTrigger } from '@fullstop/contracts';
 
 export const TRIGGER_LABELS: Record<RunTrigger, string> = {
   portal: 'Portal',
@@ -29,7 +29,7 @@ export function totalsText(totals: RunTotals | null): string | null {
 
 /** What a run covered: every test, or one by name. */
 export function scopeText(scope: string, testCount: number): string {
-  return scope === 'all' ? `All tests (${testCount})` : scope;
+  return scope === 'all' ? `All tests (${testCount})` : runScopeLabel(scope);
 }
 
 /** "2 attempts" when a test was tried again; nothing for a first-time result. */

@@ -1,4 +1,4 @@
-import { opsClientPath, runStatus, type OpsRun } from '@fullstop/contracts';
+import { opsClientPath, runScopeLabel, runStatus, type OpsRun } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
@@ -30,7 +30,7 @@ function RunCard({ run, report }: { run: OpsRun; report: Report }) {
       </div>
       <p className="ops-run__facts">
         <span>{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
-        <span>{run.scope === 'all' ? 'All tests' : run.scope}</span>
+        <span>{runScopeLabel(run.scope)}</span>
         <span>Started by {TRIGGERS[run.trigger]}</span>
         {totalsText(run) && <span>{totalsText(run)}</span>}
       </p>
