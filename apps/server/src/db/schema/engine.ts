@@ -57,6 +57,8 @@ export const engineRuns = pgTable(
     index('engine_runs_client_created_idx').on(t.clientId, t.createdAt),
     // The History page's status filter, newest first.
     index('engine_runs_client_status_created_idx').on(t.clientId, t.status, t.createdAt),
+    // Alerts look for the last day's finished runs they have not evaluated yet.
+    index('engine_runs_finished_idx').on(t.finishedAt),
   ],
 );
 

@@ -44,7 +44,15 @@ export async function unevaluatedRuns(db: Db, limit: number): Promise<RunRow[]> 
   return db
     .select()
     .from(engineRuns)
-    .where(and(isNotNull(engineRuns.finishedAt), sql`not exists (select 1 from ${alertRunEvaluations} e where e.run_id = ${engineRuns.id})`))
+    // Only the last day's runs (an index range, not the whole history every few seconds): a run that ended longer
+    // ago than that, while no process evaluated alerts, is old news and raises none.
+    .where(
+      and(
+        isNotNull(engineRuns.finishedAt),
+        sql`${engineRuns.finishedAt} > now() - interval '1 day'`,
+        sql`not exists (select 1 from ${alertRunEvaluations} e where e.run_id = ${engineRuns.id})`,
+      ),
+    )
     .orderBy(asc(engineRuns.finishedAt))
     .limit(limit);
 }

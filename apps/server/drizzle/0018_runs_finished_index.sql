@@ -1,0 +1,1 @@
+CREATE INDEX "engine_runs_finished_idx" ON "engine_runs" USING btree ("finished_at");
