@@ -50,6 +50,20 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
 }
 
 /**
+ * The badge's address on this page's own origin: the address to publish is built from the server's PUBLIC_URL,
+ * which the portal may be reached by another name of (localhost, 127.0.0.1), and the portal's CSP loads images
+ * from its own origin only.
+ */
+function sameOriginPath(url: string): string {
+  try {
+    const { pathname, search } = new URL(url, window.location.origin);
+    return `${pathname}${search}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Setup → CI and badge: ready-made GitHub Actions and GitLab CI jobs (the API key stays a CI secret), and the
  * status badge for a README, whose address can be replaced.
  */
@@ -86,7 +100,7 @@ export function CiPanel() {
             It shows the result of your latest finished run. Anyone with its address can see it: regenerate it to retire the old address.
           </p>
           <p className="ci-badge__preview">
-            <img src={badge.data.url} alt={`Fullstop QA: ${badge.data.state}`} height={20} />
+            <img src={sameOriginPath(badge.data.url)} alt={`Fullstop QA: ${badge.data.state}`} height={20} />
           </p>
           <CopyBlock label="Markdown for your README" text={badge.data.markdown} />
           <div className="portal-actions">
