@@ -2,6 +2,7 @@ import type { AlertChannelKind, AlertDelivery, AlertRule } from '@fullstop/contr
 import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
+import { afterAttempt, type AttemptResult, dueDelivery, secondsFromNow } from '../../lib/delivery-retry.ts';
 
 // SQL of the alerts feature: channels, the evaluation of finished runs, alerts raised, deliveries and attempts.
 
@@ -118,19 +119,13 @@ export async function claimDueAlertDeliveries(db: Db, limit: number, holdSeconds
   const due = db
     .select({ id: alertDeliveries.id })
     .from(alertDeliveries)
-    .where(
-      and(
-        eq(alertDeliveries.status, 'pending'),
-        sql`${alertDeliveries.nextAttemptAt} <= now()`,
-        sql`(${alertDeliveries.lockedUntil} is null or ${alertDeliveries.lockedUntil} < now())`,
-      ),
-    )
+    .where(dueDelivery(alertDeliveries))
     .orderBy(asc(alertDeliveries.nextAttemptAt))
     .limit(limit)
     .for('update', { skipLocked: true });
   return db
     .update(alertDeliveries)
-    .set({ lockedUntil: sql`now() + make_interval(secs => ${holdSeconds})` })
+    .set({ lockedUntil: secondsFromNow(holdSeconds) })
     .where(inArray(alertDeliveries.id, due))
     .returning();
 }
@@ -139,22 +134,13 @@ export async function claimDueAlertDeliveries(db: Db, limit: number, holdSeconds
 export async function recordAlertAttempt(
   db: Db,
   delivery: AlertDeliveryRow,
-  result: { statusCode: number | null; error: string | null; delivered: boolean; retryInSeconds: number | null },
+  result: AttemptResult,
 ): Promise<void> {
-  const status = result.delivered ? 'delivered' : result.retryInSeconds === null ? 'failed' : 'pending';
   await db.transaction(async (tx) => {
     await tx.insert(alertAttempts).values({ deliveryId: delivery.id, statusCode: result.statusCode, error: result.error });
     await tx
       .update(alertDeliveries)
-      .set({
-        status,
-        attempts: sql`${alertDeliveries.attempts} + 1`,
-        statusCode: result.statusCode,
-        error: result.error,
-        lastAttemptAt: sql`now()`,
-        lockedUntil: null,
-        nextAttemptAt: result.retryInSeconds === null ? null : sql`now() + make_interval(secs => ${result.retryInSeconds})`,
-      })
+      .set({ ...afterAttempt(result), attempts: sql`${alertDeliveries.attempts} + 1` })
       .where(eq(alertDeliveries.id, delivery.id));
   });
 }

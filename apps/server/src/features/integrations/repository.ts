@@ -2,6 +2,7 @@ import type { BugStatus, IntegrationDelivery, IntegrationKind } from '@fullstop/
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { bugEvents, bugExports, bugs, integrationAttempts, integrationDeliveries, integrations } from '../../db/schema/index.ts';
+import { afterAttempt, type AttemptResult, dueDelivery, secondsFromNow } from '../../lib/delivery-retry.ts';
 
 // SQL of the integrations feature: connections, deliveries and their attempts, and the issues bugs became.
 
@@ -116,19 +117,13 @@ export async function claimDueDeliveries(db: Db, limit: number, holdSeconds: num
   const due = db
     .select({ id: integrationDeliveries.id })
     .from(integrationDeliveries)
-    .where(
-      and(
-        eq(integrationDeliveries.status, 'pending'),
-        sql`${integrationDeliveries.nextAttemptAt} <= now()`,
-        sql`(${integrationDeliveries.lockedUntil} is null or ${integrationDeliveries.lockedUntil} < now())`,
-      ),
-    )
+    .where(dueDelivery(integrationDeliveries))
     .orderBy(asc(integrationDeliveries.nextAttemptAt))
     .limit(limit)
     .for('update', { skipLocked: true });
   return db
     .update(integrationDeliveries)
-    .set({ lockedUntil: sql`now() + make_interval(secs => ${holdSeconds})` })
+    .set({ lockedUntil: secondsFromNow(holdSeconds) })
     .where(inArray(integrationDeliveries.id, due))
     .returning();
 }
@@ -137,22 +132,13 @@ export async function claimDueDeliveries(db: Db, limit: number, holdSeconds: num
 export async function recordAttempt(
   db: Db,
   delivery: DeliveryRow,
-  result: { statusCode: number | null; error: string | null; delivered: boolean; retryInSeconds: number | null },
+  result: AttemptResult,
 ): Promise<void> {
-  const status = result.delivered ? 'delivered' : result.retryInSeconds === null ? 'failed' : 'pending';
   await db.transaction(async (tx) => {
     await tx.insert(integrationAttempts).values({ deliveryId: delivery.id, statusCode: result.statusCode, error: result.error });
     await tx
       .update(integrationDeliveries)
-      .set({
-        status,
-        attempts: sql`${integrationDeliveries.attempts} + 1`,
-        statusCode: result.statusCode,
-        error: result.error,
-        lastAttemptAt: sql`now()`,
-        lockedUntil: null,
-        nextAttemptAt: result.retryInSeconds === null ? null : sql`now() + make_interval(secs => ${result.retryInSeconds})`,
-      })
+      .set({ ...afterAttempt(result), attempts: sql`${integrationDeliveries.attempts} + 1` })
       .where(eq(integrationDeliveries.id, delivery.id));
   });
 }
