@@ -12,6 +12,7 @@ import {
   useUpdateAlertChannelMutation,
 } from './alerts-api.ts';
 import './alerts-panel.css';
+import { DeliveryResult, deliveryWhen } from './delivery-result.tsx';
 
 export const ALERT_KIND_NAMES: Record<AlertChannelKind, string> = { email: 'E-mail', slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Webhook (signed)' };
 export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
@@ -27,7 +28,6 @@ const TARGET_LABELS: Record<AlertChannelKind, { label: string; type: 'email' | '
   teams: { label: 'Teams incoming webhook URL', type: 'url', placeholder: 'https://example.webhook.office.com/…' },
   webhook: { label: 'Webhook URL', type: 'url', placeholder: 'https://hooks.example.com/fullstop-alerts' },
 };
-const STATUS_TEXT: Record<AlertDelivery['status'], string> = { pending: 'Retrying', delivered: 'Delivered', failed: 'Failed' };
 
 function failureMessage(error: unknown): string {
   return (error as ApiFailure | undefined)?.message ?? 'Something went wrong. Please try again.';
@@ -236,13 +236,11 @@ export function AlertDeliveries({ deliveries }: { deliveries: AlertDelivery[] })
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.id}>
-              <td data-label="When">{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}</td>
+              <td data-label="When">{deliveryWhen(d)}</td>
               <td data-label="Channel">{d.channelName ?? ALERT_KIND_NAMES[d.kind]}</td>
               <td data-label="Alert">{d.title}</td>
               <td data-label="Result">
-                <span className={`alerts-status alerts-status--${d.status}`}>{STATUS_TEXT[d.status]}</span>
-                {d.statusCode !== null ? <span className="portal-muted"> HTTP {d.statusCode}</span> : null}
-                {d.error && !d.error.endsWith(`HTTP ${d.statusCode}`) ? <span className="alerts-deliveries__error">{d.error}</span> : null}
+                <DeliveryResult delivery={d} block="alerts" />
               </td>
               <td data-label="Attempts">{d.attempts}</td>
             </tr>

@@ -11,6 +11,7 @@ import {
   useTestIntegrationMutation,
 } from './tracker-api.ts';
 import './tracker-panel.css';
+import { DeliveryResult, deliveryWhen } from './delivery-result.tsx';
 
 interface FieldSpec {
   name: string;
@@ -213,8 +214,6 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
   );
 }
 
-const STATUS_TEXT: Record<IntegrationDelivery['status'], string> = { pending: 'Retrying', delivered: 'Delivered', failed: 'Failed' };
-
 function Deliveries({ deliveries }: { deliveries: IntegrationDelivery[] }) {
   if (!deliveries.length) return <p className="portal-muted">Nothing has been sent yet.</p>;
   return (
@@ -233,14 +232,12 @@ function Deliveries({ deliveries }: { deliveries: IntegrationDelivery[] }) {
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.id}>
-              <td data-label="When">{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}</td>
+              <td data-label="When">{deliveryWhen(d)}</td>
               <td data-label="Tracker">{KIND_TITLES[d.kind]}</td>
               <td data-label="Bug">{d.bugNumber === null ? '—' : `BUG-${d.bugNumber}`}</td>
               <td data-label="Event">{d.event}</td>
               <td data-label="Result">
-                <span className={`tracker-status tracker-status--${d.status}`}>{STATUS_TEXT[d.status]}</span>
-                {d.statusCode !== null ? <span className="portal-muted"> HTTP {d.statusCode}</span> : null}
-                {d.error && !d.error.endsWith(`HTTP ${d.statusCode}`) ? <span className="tracker-deliveries__error">{d.error}</span> : null}
+                <DeliveryResult delivery={d} block="tracker" />
               </td>
               <td data-label="Attempts">{d.attempts}</td>
             </tr>

@@ -1,4 +1,5 @@
 import { type AlertChannelKind, type AlertChannelList, alertChannelList, type AlertDeliveryList, alertDeliveryList, alertPaths } from '@fullstop/contracts';
+import { formatDate } from '@/lib/format-date.ts';
 import { portalApi } from '../../store/portal-api.ts';
 
 /** A client's alert channels and deliveries, read-only: the console shows what the client set up and what was sent. */
@@ -55,7 +56,7 @@ export function AlertsSection({ clientId }: { clientId: string }) {
         <ul className="ops-list">
           {sent.map((d) => (
             <li key={d.id}>
-              <span>{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString()}</span> · <strong>{d.channelName ?? KIND_NAMES[d.kind]}</strong> · <span className="ops-wrap">{d.title}</span> ·{' '}
+              <span>{formatDate(d.lastAttemptAt ?? d.createdAt)}</span> · <strong>{d.channelName ?? KIND_NAMES[d.kind]}</strong> · <span className="ops-wrap">{d.title}</span> ·{' '}
               {STATUS_TEXT[d.status]}
               {d.statusCode !== null ? ` HTTP ${d.statusCode}` : ''} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
               {d.error ? <span className="ops-wrap portal-muted"> · {d.error}</span> : null}
