@@ -41,10 +41,11 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
     <li className="portal-row test-row">
       <span className="portal-row__main">
         <span className="portal-row__name">{testName}</span>
+        {/* Beside the live status, not in it: the status reads "Passed: …", the flag is a note of its own. */}
+        <FlakyBadge flaky={latest?.flaky} />
         {status ? (
           <span className="test-row__status" data-testid="live-status" aria-live="polite">
             <RunStatusBadge status={status.status} error={status.error} />
-            <FlakyBadge flaky={latest?.flaky} />
             {details && (
               <>
                 <span className="visually-hidden">: </span>
