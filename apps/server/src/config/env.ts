@@ -67,6 +67,21 @@ const envSchema = z.object({
   /** How often one shared query looks for other processes' run changes for every open stream (ms). */
   EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(2000),
 
+  // Artifacts: reports, traces, screenshots, uploaded builds, attachments (lib/artifact-store).
+  /** data-dir: under DATA_DIR/storage (one machine). s3: S3-compatible object storage shared by every process. */
+  ARTIFACT_STORE: z.enum(['data-dir', 's3']).default('data-dir'),
+  /** The S3 API's address (MinIO, Ceph, R2, a local test server); unset: AWS's own for S3_REGION. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z 0-9 . -)').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Both or neither; neither: the AWS SDK's own chain (instance role, AWS_PROFILE, ...). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** bucket in the path instead of the host name. Unset: on when S3_ENDPOINT is set (MinIO and most others). */
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** Prepended to every key, for several installations in one bucket. */
+  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._\/-]*$/, 'may hold only A-Z a-z 0-9 . _ - /').default(''),
+
   // The test engine (features/engine/config.ts shapes these for it).
   /** In-process workers: how many tests this process runs at once. 0 = this process only queues. Unset: 4, none under NODE_ENV=test. */
   ENGINE_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
@@ -108,6 +123,14 @@ const envSchema = z.object({
   RETENTION_SWEEP_INTERVAL: z.coerce.number().int().min(0).optional(),
   /** Evaluate finished runs and deliver alerts in this process. Unset: on, off under NODE_ENV=test (tests call them). */
   ALERTS_WORKER: bool.optional(),
+}).superRefine((env, ctx) => {
+  if (env.ARTIFACT_STORE === 's3' && !env.S3_BUCKET) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with ARTIFACT_STORE=s3' });
+  }
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+    const missing = env.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other S3 credential (set both, or neither for the AWS chain)' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,39 @@
+import type { Env } from '../../config/env.ts';
+import type { Paths } from '../data-dir.ts';
+import type { ArtifactStore } from './artifact-store.ts';
+import { DataDirStore } from './data-dir-store.ts';
+import { S3Store } from './s3-store.ts';
+
+export * from './artifact-store.ts';
+export { DataDirStore } from './data-dir-store.ts';
+
+/** The store the configuration names: the data directory unless ARTIFACT_STORE=s3 (validated in env.ts). */
+export function createArtifactStore(env: Env, paths: Paths): ArtifactStore {
+  if (env.ARTIFACT_STORE === 's3') return new S3Store(s3ConfigOf(env));
+  return new DataDirStore(paths.storage);
+}
+
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+  /** Prepended to every key (several installations in one bucket); empty or ending with `/`. */
+  prefix: string;
+}
+
+export function s3ConfigOf(env: Env): S3Config {
+  if (!env.S3_BUCKET) throw new Error('S3_BUCKET is required with ARTIFACT_STORE=s3');
+  const prefix = env.S3_PREFIX.replace(/^\/+|\/+$/g, '');
+  return {
+    endpoint: env.S3_ENDPOINT,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
+    prefix: prefix ? `${prefix}/` : '',
+  };
+}
