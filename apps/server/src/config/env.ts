@@ -80,7 +80,7 @@ const envSchema = z.object({
   /** bucket in the path instead of the host name. Unset: on when S3_ENDPOINT is set (MinIO and most others). */
   S3_FORCE_PATH_STYLE: bool.optional(),
   /** Prepended to every key, for several installations in one bucket. */
-  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._\/-]*$/, 'may hold only A-Z a-z 0-9 . _ - /').default(''),
+  S3_PREFIX: z.string().regex(/^[A-Za-z0-9._/-]*$/, 'may hold only A-Z a-z 0-9 . _ - /').default(''),
 
   // The test engine (features/engine/config.ts shapes these for it).
   /** In-process workers: how many tests this process runs at once. 0 = this process only queues. Unset: 4, none under NODE_ENV=test. */
