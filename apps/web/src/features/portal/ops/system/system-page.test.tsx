@@ -57,6 +57,7 @@ describe('the console’s System page', () => {
     expect(screen.getByText('S3-compatible storage')).toBeTruthy();
     expect(screen.getByText('s3://fullstop at minio:9000')).toBeTruthy();
     expect(screen.getByText('1 API, 1 worker')).toBeTruthy();
+    expect(within(rows[0]!).getByText('api-1').className).toBe('portal-mono');
   });
 
   it('says so when the installation cannot be read', async () => {

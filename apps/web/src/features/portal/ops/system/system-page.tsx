@@ -9,6 +9,8 @@ const REFRESH_MS = 15_000;
 
 const ROLE_LABEL: Record<SystemProcess['role'], string> = { api: 'API', worker: 'Worker' };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function testsOf(p: SystemProcess): string {
   if (p.workers === 0) return 'Queues only';
   return `${p.running} of ${p.workers} running`;
@@ -34,7 +36,7 @@ function Facts({ system }: { system: OpsSystem }) {
         <div>
           <dt>Processes running</dt>
           <dd>
-            {alive.filter((p) => p.role === 'api').length} API, {alive.filter((p) => p.role === 'worker').length} worker
+            {alive.filter((p) => p.role === 'api').length} API, {plural(alive.filter((p) => p.role === 'worker').length, 'worker')}
           </dd>
         </div>
         <div>
@@ -91,11 +93,15 @@ export function OpsSystemPage() {
                   {data.processes.map((p) => (
                     <tr key={p.id}>
                       <td data-label="Process">
-                        {ROLE_LABEL[p.role]}
-                        <span className="ops-muted portal-mono">pid {p.pid} · v{p.version}</span>
+                        <div>
+                          {ROLE_LABEL[p.role]}
+                          <span className="ops-muted portal-mono">
+                            pid {p.pid} · v{p.version}
+                          </span>
+                        </div>
                       </td>
-                      <td data-label="Host" className="portal-mono">
-                        {p.host}
+                      <td data-label="Host">
+                        <span className="portal-mono">{p.host}</span>
                       </td>
                       <td data-label="Tests">{testsOf(p)}</td>
                       <td data-label="Started" className="portal-nowrap">
@@ -105,13 +111,15 @@ export function OpsSystemPage() {
                         {formatDate(p.lastSeenAt)}
                       </td>
                       <td data-label="Status">
-                        {p.alive ? (
-                          <span className="ops-state ops-state--up">Running</span>
-                        ) : (
-                          <span className="ops-state ops-state--down" title={`No heartbeat for more than ${data.aliveWithinSeconds} s`}>
-                            Stopped
-                          </span>
-                        )}
+                        <div>
+                          {p.alive ? (
+                            <span className="ops-state ops-state--up">Running</span>
+                          ) : (
+                            <span className="ops-state ops-state--down" title={`No heartbeat for more than ${data.aliveWithinSeconds} s`}>
+                              Stopped
+                            </span>
+                          )}
+                        </div>
                       </td>
                     </tr>
                   ))}
