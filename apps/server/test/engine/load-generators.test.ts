@@ -9,7 +9,14 @@ import * as hdr from 'hdr-histogram-js';
 import { decodeSamples, SAMPLES_ARTIFACT } from '@fullstop/engine/load';
 import { engineLoadGenerators, engineRunTests } from '../../src/db/schema/index.ts';
 import { runTestDir } from '../../src/features/engine/runs/run-paths.ts';
-import { buildTestApp, createTestClient, type TestClient } from '../helpers/app.ts';
+import { dispatchLoadGenerators, reapStaleGenerators } from '../../src/features/engine/load/load-generators.ts';
+import { getRunTest } from '../../src/features/engine/runs/run-repository.ts';
+import pino from 'pino';
+import { loadEnv } from '../../src/config/env.ts';
+import { openPostgres } from '../../src/db/database.ts';
+import { engineConfig } from '../../src/features/engine/config.ts';
+import { createEngine } from '../../src/features/engine/engine-service.ts';
+import { buildTestApp, createTestClient, TEST_DATABASE_URL, type TestClient } from '../helpers/app.ts';
 import { importSuite, manifest, OPERATOR_TOKEN, runAndWait } from './helpers.ts';
 
 /** A site on 127.0.0.1 that counts the requests it receives; each answer takes a little time. */
@@ -131,4 +138,75 @@ describe('a load test run by several generators', () => {
       );
     }
   }, 90_000);
+});
+
+describe('a load generator whose worker died', () => {
+  it('is ended by the reaper, and the test with it, saying which worker stopped', async () => {
+    const app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true, ENGINE_REPORT_PDF: false } });
+    try {
+      const c = await createTestClient(app);
+      const suite = manifest({ P: [{ name: 'spread', kind: 'load', options: { connections: 4, generators: 2 } }] });
+      expect((await importSuite(app, c.clientId, { 'suite.json': suite })).statusCode).toBe(201);
+      const { runId } = (await app.inject({ url: '/test/run/spread', headers: { 'x-api-key': c.apiKey } })).json();
+      const [queued] = await app.db.select().from(engineRunTests).where(eq(engineRunTests.runId, runId));
+      const deps = app.engine.deps;
+      expect(await dispatchLoadGenerators(deps, queued!)).toBe(true);
+      // Both were taken and started, then their process was killed: heartbeats older than the stale time.
+      const old = new Date(Date.now() - (deps.config.staleAfterSeconds + 5) * 1000);
+      await app.db
+        .update(engineLoadGenerators)
+        .set({ status: 'running', workerId: 'gone-host:4242:abcdef', host: 'gone-host', startAt: old, heartbeatAt: old })
+        .where(eq(engineLoadGenerators.runTestId, queued!.id));
+      expect(await reapStaleGenerators(deps)).toBe(2);
+      const rt = await getRunTest(app.db, queued!.id);
+      expect(rt?.status).toBe('error');
+      expect(rt?.error).toMatch(/^load generator 1 of 2 on gone-host:4242:abcdef failed \(and 1 more\): the worker running this generator stopped \(gone-host:4242:abcdef, last heartbeat .+\): its process was probably killed$/);
+      expect(await reapStaleGenerators(deps)).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** Two processes' worker pools on one PostgreSQL queue (what the API and a `fullstop worker` do): one generator each. */
+describe.skipIf(!TEST_DATABASE_URL)('load generators in two worker processes', () => {
+  it('runs one generator in each and the report names both', { timeout: 150_000 }, async () => {
+    const site = await countingSite();
+    const app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true, ENGINE_REPORT_PDF: false } });
+    if (app.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    const other = openPostgres(app.database.url, 4);
+    const second = createEngine({
+      db: other.db,
+      raw: other.raw,
+      paths: app.paths,
+      config: engineConfig(loadEnv({ NODE_ENV: 'test', ENGINE_ALLOW_PRIVATE_TARGETS: 'true' })),
+      keys: app.keys,
+      log: pino({ level: 'silent' }),
+      demoClientId: null,
+    });
+    try {
+      const c = await createTestClient(app, { website: site.url });
+      const suite = manifest({ P: [{ name: 'spread', kind: 'load', options: { connections: 4, durationSeconds: 1, generators: 2 } }] });
+      expect((await importSuite(app, c.clientId, { 'suite.json': suite })).statusCode).toBe(201);
+      // One worker each: neither process can take both generators.
+      await app.engine.startWorkers(1);
+      await second.startWorkers(1);
+      const before = site.requests();
+      const run = await runAndWait(app, c, 'spread', 120_000);
+      expect(run.status, JSON.stringify(run)).toBe('passed');
+      const [rt] = await app.db.select().from(engineRunTests).where(eq(engineRunTests.runId, run.runId));
+      if (rt?.summary?.kind !== 'load') throw new Error('no load summary');
+      expect(rt.summary.load.totalRequests).toBe(site.requests() - before);
+      expect(new Set(rt.summary.generators?.map((g) => g.workerId))).toEqual(new Set([app.engine.deps.workerId, second.deps.workerId]));
+      const reports = rt.reportDir!;
+      const html = await readFile(path.join(reports, (await readdir(reports)).find((f) => f.endsWith('.html'))!), 'utf8');
+      expect(html).toContain('2 generators ran this test together');
+      for (const id of [app.engine.deps.workerId, second.deps.workerId]) expect(html).toContain(id);
+    } finally {
+      await second.stop();
+      await other.close();
+      await app.close();
+      await site.close();
+    }
+  });
 });
