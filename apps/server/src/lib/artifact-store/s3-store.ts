@@ -245,10 +245,10 @@ export class S3Store implements ArtifactStore {
   async download(key: string, file: string): Promise<boolean> {
     const got = await this.get(key);
     if (!got) return false;
-    await mkdir(path.dirname(file), { recursive: true });
     // A temporary name renamed into place: a reader never sees half a file, a failed copy leaves none.
     const part = `${file}.part-${randomBytes(6).toString('hex')}`;
     try {
+      await mkdir(path.dirname(file), { recursive: true });
       const out = createWriteStream(part, { mode: 0o600 });
       await pipeline(got.body, out);
       await rename(part, file);
