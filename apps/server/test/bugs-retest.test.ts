@@ -93,7 +93,7 @@ describe('bugs from runs: prefill, evidence and the retest', () => {
     const bug = await createFrom(fields);
     expect(bug.link).toMatchObject({ testName: 'checkout', runId: failedRun.runId, runTestId });
     expect(bug.attachments.map((a) => a.kind).sort()).toEqual(['screenshot', 'screenshot', 'trace']);
-    expect(await readdir(path.join(app.paths.dataDir, 'bugs', bug.id))).toHaveLength(3);
+    expect(await readdir(path.join(app.paths.storage, 'bugs', bug.id))).toHaveLength(3);
     const shot = bug.attachments.find((a) => a.name === 'test-failed-1.png')!;
     const got = await app.inject({ url: `/bugs/${bug.id}/attachments/${shot.id}`, headers: key(c) });
     expect(got.statusCode).toBe(200);

@@ -243,7 +243,7 @@ describe('bug reports', () => {
     });
     const files = async (bugId: string) => {
       try {
-        return await readdir(path.join(app.paths.dataDir, 'bugs', bugId));
+        return await readdir(path.join(app.paths.storage, 'bugs', bugId));
       } catch {
         return [];
       }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
@@ -11,6 +11,8 @@ export interface Paths {
   uploads: string;
   runs: string;
   outbox: string;
+  /** Uploads being checked before they are handed to the artifact store. */
+  incoming: string;
 }
 
 export function dataPaths(dataDir: string): Paths {
@@ -23,12 +25,19 @@ export function dataPaths(dataDir: string): Paths {
     uploads: path.join(storage, 'uploads'),
     runs: path.join(storage, 'runs'),
     outbox: path.join(root, 'outbox'),
+    incoming: path.join(root, 'incoming'),
   };
 }
 
 export function ensureDataDirs(paths: Paths): void {
-  for (const dir of [paths.dataDir, paths.storage, paths.uploads, paths.runs, paths.outbox]) {
+  for (const dir of [paths.dataDir, paths.storage, paths.uploads, paths.runs, paths.outbox, paths.incoming]) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  // Bug and request attachments were kept beside storage/ before the artifact store: they move in once.
+  for (const legacy of ['bugs', 'requests']) {
+    const from = path.join(paths.dataDir, legacy);
+    const to = path.join(paths.storage, legacy);
+    if (existsSync(from) && !existsSync(to)) renameSync(from, to);
   }
 }
 

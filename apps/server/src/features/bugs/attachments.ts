@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BUG_ATTACHMENT_MAX_BYTES, BUG_ATTACHMENT_TYPES } from '@fullstop/contracts';
+import { type ArtifactStore, artifactKey, moveIn } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 
@@ -44,10 +45,10 @@ export function tooLarge(): PayloadTooLargeError {
   return new PayloadTooLargeError(`The file is too large: an attachment may be at most ${LIMIT_TEXT}`);
 }
 
-/** A bug's folder under DATA_DIR (bug ids are server-made UUIDs; the check keeps a bad one inside). */
-export function bugDir(paths: Paths, bugId: string): string {
+/** A bug's folder in the artifact store, `bugs/<bug>` (bug ids are server-made UUIDs; the check keeps a bad one inside). */
+export function bugKey(bugId: string): string {
   if (!/^[A-Za-z0-9-]+$/.test(bugId)) throw new Error(`unexpected bug id ${JSON.stringify(bugId)}`);
-  return path.join(paths.dataDir, 'bugs', bugId);
+  return artifactKey('bugs', bugId);
 }
 
 /** The file's own name, cleaned, for the download's name and the stored file's suffix. */
@@ -57,26 +58,24 @@ export function cleanName(name: string | undefined, fallback: string): string {
 }
 
 export interface StoredFile {
-  /** Relative to DATA_DIR. */
+  /** Its key in the artifact store (`bugs/<bug>/<file>`), kept as the attachment's path. */
   relPath: string;
-  absPath: string;
   size: number;
 }
 
 /**
- * Streams an uploaded file to a temporary file in the bug's folder, checks its size (while streaming) and its
- * first bytes against the declared type, then renames it to its final name. On any failure the temporary file
- * is removed: nothing half-written stays.
+ * Streams an uploaded file to a scratch file, checks its size (while streaming) and its first bytes against the
+ * declared type, then hands it to the artifact store. On any failure the scratch file is removed: nothing
+ * half-written stays.
  */
 export async function storeUpload(
   paths: Paths,
+  store: ArtifactStore,
   bugId: string,
   upload: { file: NodeJS.ReadableStream & { truncated?: boolean }; filename: string | undefined; type: AttachmentType; maxBytes?: number },
 ): Promise<StoredFile> {
   const maxBytes = upload.maxBytes ?? BUG_ATTACHMENT_MAX_BYTES;
-  const dir = bugDir(paths, bugId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const incoming = path.join(dir, `.incoming-${randomUUID()}`);
+  const incoming = path.join(paths.incoming, `bug-${randomUUID()}`);
   let size = 0;
   const heads: Buffer[] = [];
   let headBytes = 0;
@@ -96,10 +95,9 @@ export async function storeUpload(
     if (upload.file.truncated) throw Object.assign(new Error('truncated'), { code: 'FST_REQ_FILE_TOO_LARGE' });
     if (size === 0) throw new ValidationError('file is empty', 'file');
     if (!magicMatches(upload.type, Buffer.concat(heads))) throw wrongType();
-    const name = `${randomUUID()}-${cleanName(upload.filename, 'attachment')}`;
-    const absPath = path.join(dir, name);
-    await rename(incoming, absPath);
-    return { relPath: path.relative(paths.dataDir, absPath), absPath, size };
+    const key = `${bugKey(bugId)}/${randomUUID()}-${cleanName(upload.filename, 'attachment')}`;
+    await moveIn(store, key, incoming);
+    return { relPath: key, size };
   } catch (err) {
     await rm(incoming, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
@@ -107,22 +105,19 @@ export async function storeUpload(
   }
 }
 
-/** Copies a run's evidence file (or writes given content) into the bug's folder. */
-export async function storeCopy(paths: Paths, bugId: string, name: string, from: { file: string } | { content: string }): Promise<StoredFile> {
-  const dir = bugDir(paths, bugId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const absPath = path.join(dir, `${randomUUID()}-${cleanName(name, 'evidence')}`);
-  const incoming = `${absPath}.incoming`;
-  try {
-    if ('file' in from) await copyFile(from.file, incoming);
-    else await writeFile(incoming, from.content, { mode: 0o600 });
-    await rename(incoming, absPath);
-  } catch (err) {
-    await rm(incoming, { force: true });
-    throw err;
+/** Copies a run's evidence (a stored object) or given content into the bug's folder in the store. */
+export async function storeCopy(store: ArtifactStore, bugId: string, name: string, from: { key: string } | { content: string }): Promise<StoredFile> {
+  const key = `${bugKey(bugId)}/${randomUUID()}-${cleanName(name, 'evidence')}`;
+  let body: Readable;
+  if ('key' in from) {
+    const source = await store.get(from.key);
+    if (!source) throw new Error(`the evidence ${from.key} is no longer stored`);
+    body = source.body;
+  } else {
+    body = Readable.from([Buffer.from(from.content)]);
   }
-  const { size } = await stat(absPath);
-  return { relPath: path.relative(paths.dataDir, absPath), absPath, size };
+  const size = await store.put(key, body);
+  return { relPath: key, size };
 }
 
 /** The kind an uploaded file is listed as. */

@@ -4,10 +4,10 @@ import type { CaseResult, Finding, RunnerSummary } from '@fullstop/engine';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineRunTests } from '../../db/schema/index.ts';
-import type { Paths } from '../../lib/data-dir.ts';
+import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { fileInside, listEvidence } from '../engine/evidence/evidence-files.ts';
-import { runTestDir } from '../engine/runs/run-paths.ts';
+import { listEvidence, objectInside } from '../engine/evidence/evidence-files.ts';
+import { runTestKey } from '../engine/runs/run-paths.ts';
 import type { RunTestRow } from '../engine/runs/run-repository.ts';
 
 /** One file the bug gets from the run: a copy of a screenshot or trace, or the finding written out as JSON. */
@@ -15,7 +15,7 @@ export interface EvidenceSource {
   name: string;
   kind: 'screenshot' | 'trace' | 'finding';
   contentType: string;
-  from: { file: string } | { content: string };
+  from: { key: string } | { content: string };
 }
 
 export async function clientRunTest(db: Db, clientId: string, runTestId: string): Promise<RunTestRow> {
@@ -105,7 +105,7 @@ function fromViolation(summary: RunnerSummary & { kind: 'accessibility' }, ruleI
 
 /** The fields a run test's evidence fills in, and the files the bug will get from it. */
 export async function prefillOf(
-  paths: Paths,
+  store: ArtifactStore,
   rt: RunTestRow,
   website: string,
   ruleId: string | undefined,
@@ -122,14 +122,14 @@ export async function prefillOf(
   }
 
   const files: EvidenceSource[] = [];
-  const root = runTestDir(paths, rt.clientId, rt.runId, rt.id);
-  const evidence = await listEvidence(paths, rt);
+  const root = runTestKey(rt.clientId, rt.runId, rt.id);
+  const evidence = await listEvidence(store, rt);
   const failedCase = fields.source === 'test' ? evidence.find((e) => e.caseError)?.caseName : undefined;
   for (const e of evidence) {
     if (failedCase && e.caseName && e.caseName !== failedCase) continue;
-    const found = await fileInside(root, e.path);
+    const found = await objectInside(store, root, e.path);
     if (!found || (e.kind !== 'screenshot' && e.kind !== 'trace')) continue;
-    files.push({ name: path.basename(e.path), kind: e.kind, contentType: e.contentType, from: { file: found.file } });
+    files.push({ name: path.basename(e.path), kind: e.kind, contentType: e.contentType, from: { key: found.key } });
   }
   if (finding) {
     files.push({ name: `finding-${ruleId}.json`, kind: 'finding', contentType: 'application/json', from: { content: `${JSON.stringify(finding, null, 2)}\n` } });

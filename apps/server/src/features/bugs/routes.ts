@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import {
@@ -66,7 +64,7 @@ async function upload(app: App, service: BugService, request: FastifyRequest, ca
     part.file.resume();
     throw wrongType();
   }
-  const stored = await storeUpload(app.paths, row.id, { file: part.file, filename: part.filename, type });
+  const stored = await storeUpload(app.paths, app.artifacts, row.id, { file: part.file, filename: part.filename, type });
   let attachment;
   try {
     attachment = await insertAttachment(app.db, {
@@ -79,7 +77,7 @@ async function upload(app: App, service: BugService, request: FastifyRequest, ca
       uploadedBy: caller.principal.userId,
     });
   } catch (err) {
-    await rm(stored.absPath, { force: true });
+    await app.artifacts.delete(stored.relPath);
     throw err;
   }
   await service.attached(caller, row, attachment);
@@ -90,14 +88,16 @@ async function download(service: BugService, caller: Caller, params: { id: strin
   const row = await service.visible(caller, params.id);
   const attachment = await findAttachment(service.db, row.id, params.attachmentId);
   if (!attachment) throw new NotFoundError('Attachment not found');
-  const file = await service.file(caller, row, attachment);
+  const stored = await service.artifacts.get(await service.file(caller, row, attachment));
+  if (!stored) throw new NotFoundError('Attachment not found');
+  stored.body.on('error', (err) => reply.log.warn({ err }, 'reading a bug attachment failed'));
   return reply
     .header('content-type', attachment.contentType)
     .header('content-disposition', `attachment; filename="${cleanName(attachment.name, 'attachment')}"`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .header('content-length', String(attachment.sizeBytes))
-    .send(createReadStream(file));
+    .send(stored.body);
 }
 
 const uploadSchema = { consumes: ['multipart/form-data'], response: { 201: bugAttachment, ...errorResponses(400, 401, 403, 404, 413, 415) } };

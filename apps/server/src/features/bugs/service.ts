@@ -1,5 +1,3 @@
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import {
   type Bug,
   type BugAction,
@@ -23,7 +21,7 @@ import { operatorRunOrigin, type RunOrigin } from '../engine/runs/run-origin.ts'
 import { queueRun } from '../engine/runs/queue-runs.ts';
 import type { RunRow } from '../engine/runs/run-repository.ts';
 import { runStatusOf } from '../engine/runs/run-repository.ts';
-import { storeCopy } from './attachments.ts';
+import { bugKey, storeCopy } from './attachments.ts';
 import { allowedActions, BugTransitionError, type BugSide, nextStatus } from './lifecycle.ts';
 import { clientRunTest, prefillOf } from './prefill.ts';
 import { listBugExports } from '../integrations/repository.ts';
@@ -208,6 +206,7 @@ export function bugService(app: FastifyInstance) {
 
   return {
     db,
+    artifacts: app.artifacts,
     visible,
     bugOf,
     settleRun: (run: RunRow) => settle(run.id, run.status),
@@ -233,13 +232,13 @@ export function bugService(app: FastifyInstance) {
     async prefill(clientId: string, runTestId: string, ruleId: string | undefined): Promise<BugPrefill> {
       const client = await getClient(db, clientId);
       const rt = await clientRunTest(db, clientId, runTestId);
-      return (await prefillOf(app.paths, rt, client.website, ruleId)).prefill;
+      return (await prefillOf(app.artifacts, rt, client.website, ruleId)).prefill;
     },
 
     async create(caller: Caller, clientId: string, body: CreateBugBody): Promise<Bug> {
       const client = await getClient(db, clientId);
       const rt = body.runTestId ? await clientRunTest(db, clientId, body.runTestId) : null;
-      const evidence = rt ? await prefillOf(app.paths, rt, client.website, body.ruleId) : null;
+      const evidence = rt ? await prefillOf(app.artifacts, rt, client.website, body.ruleId) : null;
       const status: BugStatus = body.publish ? 'open' : 'draft';
       const row = await db.transaction(async (tx) => {
         const created = await insertBug(tx, clientId, {
@@ -264,7 +263,7 @@ export function bugService(app: FastifyInstance) {
       });
       for (const file of evidence?.files ?? []) {
         try {
-          const stored = await storeCopy(app.paths, row.id, file.name, file.from);
+          const stored = await storeCopy(app.artifacts, row.id, file.name, file.from);
           await insertAttachment(db, { bugId: row.id, name: file.name, kind: file.kind, contentType: file.contentType, sizeBytes: stored.size, path: stored.relPath, uploadedBy: caller.principal.userId });
         } catch (err) {
           caller.log.error({ err, bugId: row.id, file: file.name }, 'a piece of evidence could not be attached');
@@ -352,17 +351,11 @@ export function bugService(app: FastifyInstance) {
       await notify(caller.side, row, 'new attachment', `${await byName(caller)} attached ${attachment.name}.`, caller.log);
     },
 
-    /** The attachment's file on disk (inside DATA_DIR/bugs, or "not found"). */
+    /** The attachment's key in the artifact store (inside `bugs/`, or "not found"). */
     async file(caller: Caller, row: BugRow, attachment: BugAttachmentRow): Promise<string> {
       await record(caller, 'bug.viewed', row, { attachmentId: attachment.id });
-      const abs = path.resolve(app.paths.dataDir, attachment.path);
-      if (!abs.startsWith(path.join(app.paths.dataDir, 'bugs') + path.sep)) throw new NotFoundError('Attachment not found');
-      try {
-        await access(abs);
-      } catch {
-        throw new NotFoundError('Attachment not found');
-      }
-      return abs;
+      if (!attachment.path.startsWith(`${bugKey(row.id)}/`)) throw new NotFoundError('Attachment not found');
+      return attachment.path;
     },
   };
 }

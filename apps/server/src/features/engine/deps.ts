@@ -1,3 +1,4 @@
+import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import type { Runner, TestKind } from '@fullstop/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
@@ -13,6 +14,8 @@ export interface EngineDeps {
   db: Db;
   raw: RawDatabase;
   paths: Paths;
+  /** Reports, traces and uploads: the data directory, or S3 shared by every process (lib/artifact-store). */
+  artifacts: ArtifactStore;
   config: EngineConfig;
   /** Opens the clients' login secrets for the runs (decision 0060). */
   keys: ServerKeys;

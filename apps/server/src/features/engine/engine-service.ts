@@ -1,3 +1,4 @@
+import { type ArtifactStore, DataDirStore } from '../../lib/artifact-store/index.ts';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { runners as registry, type Runner, type TestKind } from '@fullstop/engine';
@@ -37,6 +38,8 @@ export function createEngine(input: {
   /** A module exporting `runners` for the runner processes (tests); ENGINE_RUNNERS_MODULE otherwise. */
   runnersModule?: string;
   onResultsChanged?: (clientId: string) => void;
+  /** Where run folders are published and read from; the data directory's store when not given. */
+  artifacts?: ArtifactStore;
 }): Engine {
   let boss: Promise<PgBoss> | null = null;
   const pools: WorkerPool[] = [];
@@ -45,6 +48,7 @@ export function createEngine(input: {
     db: input.db,
     raw: input.raw,
     paths: input.paths,
+    artifacts: input.artifacts ?? new DataDirStore(input.paths.storage),
     config: input.config,
     keys: input.keys,
     runners: input.runners ?? registry,

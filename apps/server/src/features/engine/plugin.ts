@@ -43,6 +43,7 @@ export const engineFeature = fp<EngineOptions>(
     db: app.db,
     raw: app.database,
     paths: app.paths,
+    artifacts: app.artifacts,
     config,
     keys: app.keys,
     log: app.log.child({ feature: 'engine' }),

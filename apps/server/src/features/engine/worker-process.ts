@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { ConfigError, loadEnv } from '../../config/env.ts';
 import { migrateDatabase, openPostgres } from '../../db/database.ts';
+import { createArtifactStore } from '../../lib/artifact-store/index.ts';
 import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { createReadiness, logReadiness } from '../health/readiness.ts';
 import { engineConfig } from './config.ts';
@@ -26,12 +27,16 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   logReadiness(log, await createReadiness(env).check());
   const paths = dataPaths(env.DATA_DIR);
   ensureDataDirs(paths);
+  // A worker on another machine than the API processes needs ARTIFACT_STORE=s3 for its reports to be served.
+  const artifacts = createArtifactStore(env, paths);
+  await artifacts.check();
   const database = openPostgres(env.DATABASE_URL, concurrency + 4);
   await migrateDatabase(database);
   const engine = createEngine({
     db: database.db,
     raw: database.raw,
     paths,
+    artifacts,
     config: engineConfig(env),
     keys: loadServerKeys(paths.dataDir, env.SERVER_KEY),
     log,

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { REQUEST_ATTACHMENT_MAX_BYTES, type REQUEST_ATTACHMENT_TYPES, REQUEST_ATTACHMENT_TYPES_TEXT, guessType, requestAttachmentType } from '@fullstop/contracts';
+import { type ArtifactStore, artifactKey, moveIn } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 
 type AttachmentType = (typeof REQUEST_ATTACHMENT_TYPES)[number];
 
 /** DATA_DIR/requests/<request id>: a request's files, each named by its attachment id. */
-export function requestDir(paths: Paths, requestId: string): string {
-  return path.join(paths.dataDir, 'requests', requestId);
+export function requestKey(requestId: string): string {
+  return artifactKey('requests', requestId);
 }
-export function attachmentFile(paths: Paths, requestId: string, attachmentId: string): string {
-  return path.join(requestDir(paths, requestId), attachmentId);
+export function attachmentKey(requestId: string, attachmentId: string): string {
+  return artifactKey('requests', requestId, attachmentId);
 }
 
 export const TOO_LARGE_MESSAGE = `The file is too large: the limit is ${Math.round(REQUEST_ATTACHMENT_MAX_BYTES / (1024 * 1024))} MB`;
@@ -69,6 +70,7 @@ export function cleanFileName(name: string | undefined): string {
 
 export interface IncomingAttachment {
   paths: Paths;
+  store: ArtifactStore;
   requestId: string;
   fileName: string | undefined;
   declaredType: string;
@@ -81,8 +83,8 @@ export interface StoredAttachment {
   name: string;
   contentType: AttachmentType;
   size: number;
-  /** Where the complete, checked file now is; remove it if its row cannot be written. */
-  file: string;
+  /** Where the complete, checked file now is in the store; delete it if its row cannot be written. */
+  key: string;
 }
 
 /**
@@ -98,10 +100,8 @@ export async function storeAttachment(upload: IncomingAttachment): Promise<Store
     upload.file.resume();
     throw new UnsupportedMediaTypeError(WRONG_TYPE_MESSAGE);
   }
-  const dir = requestDir(upload.paths, upload.requestId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const id = randomUUID();
-  const incoming = path.join(dir, `.incoming-${id}`);
+  const incoming = path.join(upload.paths.incoming, `request-${id}`);
   let size = 0;
   const heads: Buffer[] = [];
   let headLength = 0;
@@ -122,9 +122,9 @@ export async function storeAttachment(upload: IncomingAttachment): Promise<Store
     if (!contentMatches(type, Buffer.concat(heads))) {
       throw new UnsupportedMediaTypeError(`The file's contents are not ${type}: send one of ${REQUEST_ATTACHMENT_TYPES_TEXT}`);
     }
-    const file = attachmentFile(upload.paths, upload.requestId, id);
-    await rename(incoming, file);
-    return { id, name, contentType: type, size, file };
+    const key = attachmentKey(upload.requestId, id);
+    await moveIn(upload.store, key, incoming);
+    return { id, name, contentType: type, size, key };
   } catch (err) {
     await rm(incoming, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(TOO_LARGE_MESSAGE);

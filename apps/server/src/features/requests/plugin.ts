@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   CLIENT_REQUEST_STATUS_LABELS,
@@ -28,7 +26,7 @@ import { audit } from '../../lib/audit.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId, type Principal } from '../auth/guard.ts';
-import { attachmentFile, storeAttachment } from './attachments.ts';
+import { attachmentKey, storeAttachment } from './attachments.ts';
 import { notifyOtherSide } from './notify.ts';
 import {
   addAttachment,
@@ -193,7 +191,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
       throw new NotFoundError('Reply not found: attach files to a reply of your own');
     }
     const part = await filePart(request);
-    const stored = await storeAttachment({ paths: app.paths, requestId: row.id, fileName: part.filename, declaredType: part.mimetype, file: part.file });
+    const stored = await storeAttachment({ paths: app.paths, store: app.artifacts, requestId: row.id, fileName: part.filename, declaredType: part.mimetype, file: part.file });
     try {
       const attachment = await addAttachment(app.db, {
         id: stored.id,
@@ -207,7 +205,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
       });
       return { row, attachment };
     } catch (err) {
-      await rm(stored.file, { force: true });
+      await app.artifacts.delete(stored.key);
       throw err;
     }
   };
@@ -216,6 +214,9 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
     const row = await requestFor(request, id, side);
     const attachment = await findAttachment(app.db, row.id, attachmentId);
     if (!attachment) throw new NotFoundError('Attachment not found');
+    const stored = await app.artifacts.get(attachmentKey(row.id, attachment.id));
+    if (!stored) throw new NotFoundError('Attachment not found');
+    stored.body.on('error', (err) => request.log.warn({ err }, 'reading a request attachment failed'));
     const ascii = attachment.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
     const utf8 = encodeURIComponent(attachment.name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     return reply
@@ -224,7 +225,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
       .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`)
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'private, no-store')
-      .send(createReadStream(attachmentFile(app.paths, row.id, attachment.id)));
+      .send(stored.body);
   };
 
   app.post(

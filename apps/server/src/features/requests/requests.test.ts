@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, requestAttachments } from '../../db/schema/index.ts';
 import { bearer, buildTestApp, createTestClient, createTestOperator, login, type TestClient } from '../../../test/helpers/app.ts';
 import { mailsTo } from '../../../test/helpers/auth.ts';
-import { requestDir } from './attachments.ts';
+import { requestKey } from './attachments.ts';
 
 const OPERATOR_TOKEN = 'fso_requests-test-operator-token-0123456789';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
@@ -240,13 +240,16 @@ describe('client requests', () => {
 
     const rows = await app.db.select().from(requestAttachments).where(eq(requestAttachments.requestId, req.id));
     expect(rows).toEqual([]);
-    const left = await readdir(requestDir(app.paths, req.id)).catch(() => []);
+    const folder = app.artifacts.localPath(requestKey(req.id))!;
+    const left = await readdir(folder).catch(() => []);
     expect(left).toEqual([]);
+    // Nor a file half-checked in the scratch folder.
+    expect((await readdir(app.paths.incoming)).filter((f) => f.startsWith('request-'))).toEqual([]);
 
     const ok = await attach(url, bearer(tokenA), form('data.csv', 'text/csv', Buffer.from('a,b\n1,2\n')));
     expect(ok.statusCode).toBe(201);
-    expect(await readdir(requestDir(app.paths, req.id))).toEqual([ok.json<RequestAttachment>().id]);
-    expect(path.basename(requestDir(app.paths, req.id))).toBe(req.id);
+    expect(await readdir(folder)).toEqual([ok.json<RequestAttachment>().id]);
+    expect(path.basename(folder)).toBe(req.id);
   }, 60_000);
 
   it('names the field at fault and never stores a bad request', async () => {

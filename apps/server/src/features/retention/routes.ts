@@ -71,7 +71,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
  * every RETENTION_SWEEP_INTERVAL seconds in this process. Several API processes may each sweep: see service.ts.
  */
 export const retentionFeature = fp(async (app) => {
-  const service = new RetentionService({ db: app.db, paths: app.paths, log: app.log.child({ feature: 'retention' }), defaultDays: RETENTION_DEFAULT_DAYS });
+  const service = new RetentionService({ db: app.db, paths: app.paths, artifacts: app.artifacts, log: app.log.child({ feature: 'retention' }), defaultDays: RETENTION_DEFAULT_DAYS });
   app.decorate('retention', service);
   await app.register(routes);
   const interval = app.env.RETENTION_SWEEP_INTERVAL ?? (app.env.NODE_ENV === 'test' ? 0 : 3600);

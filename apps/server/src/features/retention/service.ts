@@ -2,9 +2,10 @@ import { opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { type ArtifactStore, DataDirStore } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
-import { runDir } from '../engine/runs/run-paths.ts';
-import { clientUploadDir, uploadedAppFile } from '../uploads/storage.ts';
+import { runDir, runKey } from '../engine/runs/run-paths.ts';
+import { uploadedAppKey } from '../uploads/storage.ts';
 import { type RetentionClient, clientPage, deleteOldRuns, deleteOldUploads, existingRunIds, hasNoBuild } from './repository.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -22,6 +23,8 @@ export interface SweepResult {
 export interface RetentionDeps {
   db: Db;
   paths: Paths;
+  /** Where run folders and builds are kept; the data directory's store when not given. */
+  artifacts?: ArtifactStore;
   log: FastifyBaseLogger;
   defaultDays: number;
   /** Rows deleted per transaction. */
@@ -41,7 +44,11 @@ export class RetentionService {
   #timers: NodeJS.Timeout[] = [];
   #running: Promise<unknown> | null = null;
 
-  constructor(private readonly deps: RetentionDeps) {}
+  private readonly artifacts: ArtifactStore;
+
+  constructor(private readonly deps: RetentionDeps) {
+    this.artifacts = deps.artifacts ?? new DataDirStore(deps.paths.storage);
+  }
 
   cutoffFor(client: Pick<RetentionClient, 'retentionDays'>): Date {
     const now = this.deps.now?.() ?? new Date();
@@ -62,6 +69,7 @@ export class RetentionService {
       if (page.length < CLIENT_PAGE) break;
       after = page[page.length - 1]!.id;
     }
+    await this.removeStaleIncoming();
     if (total.runs + total.uploads + total.orphanFolders > 0) this.deps.log.info(total, 'retention sweep deleted old runs and builds');
     return total;
   }
@@ -73,7 +81,11 @@ export class RetentionService {
     const result: SweepResult = { runs: 0, uploads: 0, orphanFolders: 0 };
     for (;;) {
       const ids = await deleteOldRuns(db, client.id, cutoff, batch);
-      for (const id of ids) await rm(runDir(paths, client.id, id), { recursive: true, force: true });
+      for (const id of ids) {
+        await this.artifacts.deletePrefix(`${runKey(client.id, id)}/`);
+        // With a remote store, what a crashed process left in its own data directory goes too.
+        await rm(runDir(paths, client.id, id), { recursive: true, force: true });
+      }
       result.runs += ids.length;
       if (ids.length < batch) break;
     }
@@ -118,27 +130,24 @@ export class RetentionService {
     return removed;
   }
 
-  /**
-   * Files nothing points at: a deleted build's file left by a crash after its record went, and temporary files
-   * of uploads that never finished. Both only after a grace period, so an upload in progress is never touched.
-   */
+  /** A deleted build's file left by a crash after its record went, after a grace period. */
   private async removeStaleUploadFiles(client: RetentionClient): Promise<void> {
-    const old = async (file: string, ms: number) => {
-      const info = await stat(file).catch(() => null);
-      return info !== null && Date.now() - info.mtimeMs > ms;
-    };
     for (const [platform, current] of [['android', client.androidAppPath], ['ios', client.iosAppPath]] as const) {
-      const file = uploadedAppFile(this.deps.paths, client.id, platform);
-      if (current === null && (await old(file, ORPHAN_GRACE_MS)) && (await hasNoBuild(this.deps.db, client.id, platform))) {
-        await rm(file, { force: true });
-      }
+      const key = uploadedAppKey(client.id, platform);
+      const stored = current === null ? await this.artifacts.stat(key).catch(() => null) : null;
+      const old = stored?.lastModified !== undefined && Date.now() - stored.lastModified.getTime() > ORPHAN_GRACE_MS;
+      if (old && (await hasNoBuild(this.deps.db, client.id, platform))) await this.artifacts.delete(key);
     }
-    const dir = clientUploadDir(this.deps.paths, client.id);
-    const dirents = await opendir(dir).catch(() => null);
+  }
+
+  /** Scratch files of uploads that never finished (a process killed while it checked one), after a day. */
+  private async removeStaleIncoming(): Promise<void> {
+    const dirents = await opendir(this.deps.paths.incoming).catch(() => null);
     if (!dirents) return;
     for await (const entry of dirents) {
-      const file = path.join(dir, entry.name);
-      if (entry.name.startsWith('.incoming-') && (await old(file, DAY_MS))) await rm(file, { force: true });
+      const file = path.join(this.deps.paths.incoming, entry.name);
+      const info = await stat(file).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > DAY_MS) await rm(file, { force: true });
     }
   }
 

@@ -1,7 +1,6 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { idParam, messageResponse, UPLOAD_SUCCESS_MESSAGE, uploadPlatform, uploadResponse } from '@fullstop/contracts';
 import type { ArchiveLimits } from '@fullstop/engine';
-import { rm, stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
@@ -10,7 +9,7 @@ import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/repository.ts';
 import { assertClientAccess } from '../auth/guard.ts';
 import { deleteCurrentBuild, recordUpload } from './repository.ts';
-import { displayPath, fileNameOf, uploadedAppFile } from './storage.ts';
+import { displayPath, fileNameOf, uploadedAppKey } from './storage.ts';
 import { storeBuild } from './store-build.ts';
 
 const uploadParams = idParam.extend({ platform: uploadPlatform });
@@ -66,6 +65,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const who = { clientId: id, userId: request.principal?.userId, address: request.ip };
       const { size, sha256, app: appInfo } = await storeBuild({
         paths: app.paths,
+        store: app.artifacts,
         clientId: id,
         platform,
         file: part.file,
@@ -107,15 +107,15 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const { platform, id } = request.params;
       assertClientAccess(request.principal, id);
       await getClient(app.db, id);
-      const file = uploadedAppFile(app.paths, id, platform);
+      const key = uploadedAppKey(id, platform);
       // The file as it is now: an upload that replaces it while this runs brings a new file, which stays.
-      const before = await stat(file).catch(() => null);
+      const before = await app.artifacts.stat(key).catch(() => null);
       const deleted = await deleteCurrentBuild(app.db, id, platform, { userId: request.principal?.userId ?? null, address: request.ip });
       if (!deleted) throw new NotFoundError(`No ${platform === 'android' ? 'Android' : 'iOS'} build to delete`);
       app.cache.invalidate(id, 'profile');
       // The record went first: no build is shown that has no file. A crash here leaves a file nothing points at.
-      const now = await stat(file).catch(() => null);
-      if (before && now && before.ino === now.ino && before.mtimeMs === now.mtimeMs) await rm(file, { force: true });
+      const now = await app.artifacts.stat(key).catch(() => null);
+      if (before && now && before.size === now.size && before.lastModified?.getTime() === now.lastModified?.getTime()) await app.artifacts.delete(key);
       return { message: `${fileNameOf(deleted.fileName)} deleted` };
     },
   );

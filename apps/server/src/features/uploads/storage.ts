@@ -1,10 +1,17 @@
 import path from 'node:path';
 import type { UploadPlatform } from '@fullstop/contracts';
+import { artifactKey } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 
 const FILE_NAMES: Record<UploadPlatform, string> = { android: 'android.apk', ios: 'ios.ipa' };
 
-/** Where a client's current build of a platform is kept (the engine's mobile checks read it from here). */
+/** A client's current build of a platform in the artifact store: `uploads/<client>/android.apk`. */
+export function uploadedAppKey(clientId: string, platform: UploadPlatform): string {
+  if (!/^[A-Za-z0-9-]+$/.test(clientId)) throw new Error(`unexpected client id ${JSON.stringify(clientId)}`);
+  return artifactKey('uploads', clientId, FILE_NAMES[platform]);
+}
+
+/** Where a client's current build of a platform is kept with the data-directory store. */
 export function uploadedAppFile(paths: Paths, clientId: string, platform: UploadPlatform): string {
   return path.join(clientUploadDir(paths, clientId), FILE_NAMES[platform]);
 }

@@ -1,19 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppInfo, UploadPlatform } from '@fullstop/contracts';
 import { type ArchiveLimits, formatBytes } from '@fullstop/engine';
+import { type ArtifactStore, moveIn } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import { PayloadTooLargeError, ValidationError } from '../../lib/errors.ts';
 import { readAppInfo } from './app-info.ts';
 import { checkBuild } from './archive-check.ts';
-import { clientUploadDir, uploadedAppFile } from './storage.ts';
+import { uploadedAppKey } from './storage.ts';
 
 export interface BuildUpload {
   paths: Paths;
+  store: ArtifactStore;
   clientId: string;
   platform: UploadPlatform;
   /** The multipart file stream; `truncated` once it went past `maxBytes`. */
@@ -25,15 +27,13 @@ export interface BuildUpload {
 }
 
 /**
- * Streams a build to a temporary file beside the current build, checks it for what it really is (and for what
- * it would inflate to), then renames it over the current one. A rejected, too large or interrupted upload
+ * Streams a build to a scratch file, checks it for what it really is (and for what it would inflate to), then
+ * hands it to the artifact store over the current one. A rejected, too large or interrupted upload
  * leaves the previous build in place. Answers with the app's name, version and id as the build states them.
  */
 export async function storeBuild(upload: BuildUpload): Promise<{ size: number; sha256: string; app: AppInfo }> {
   const { paths, clientId, platform, file } = upload;
-  const dir = clientUploadDir(paths, clientId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const incoming = path.join(dir, `.incoming-${randomUUID()}`);
+  const incoming = path.join(paths.incoming, `build-${randomUUID()}`);
   const hash = createHash('sha256');
   let size = 0;
   let app: AppInfo;
@@ -54,7 +54,7 @@ export async function storeBuild(upload: BuildUpload): Promise<{ size: number; s
       await upload.onRejected(err instanceof PayloadTooLargeError ? 'inflated-size' : 'type', size);
       throw err;
     }
-    await rename(incoming, uploadedAppFile(paths, clientId, platform));
+    await moveIn(upload.store, uploadedAppKey(clientId, platform), incoming);
   } catch (err) {
     await rm(incoming, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {

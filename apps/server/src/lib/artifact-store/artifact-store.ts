@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
  * S3-compatible object storage (`ARTIFACT_STORE=s3`), so a report written by a worker on one machine is served
  * by an API process on another. Bodies stream in and out; nothing is buffered whole in memory.
  *
- * Keys are relative POSIX paths whose segments are made of `A-Z a-z 0-9 . _ -` (never `.` or `..`), laid out
+ * Keys are relative POSIX paths (no `.` or `..` segment, no backslash or control character), laid out
  * as the data directory always was: `runs/<client>/<run>/<runTest>/...`, `uploads/<client>/android.apk`,
  * `bugs/...`, `requests/...`.
  */
@@ -64,7 +64,9 @@ export interface StoredBody extends StoredObject {
   range?: { start: number; end: number };
 }
 
-const SEGMENT = /^[A-Za-z0-9._-]+$/;
+/** Any name a file may have (runners name files after tests) but no separator, control character or NUL. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a key may not hold
+const SEGMENT = /^[^/\\\x00-\x1f\x7f]{1,255}$/;
 
 /** Thrown for a key that is not a clean relative path: a bug in the caller, never a client's input. */
 export class BadArtifactKeyError extends Error {}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -69,7 +69,10 @@ export class DataDirStore implements ArtifactStore {
 
   async stat(key: string): Promise<StoredObject | null> {
     try {
-      const s = await stat(this.localPath(key));
+      // A run's folder holds what a client's test wrote: a link in it to outside the store is never served.
+      const [root, real] = await Promise.all([realpath(this.root), realpath(this.localPath(key))]);
+      if (!real.startsWith(root + path.sep)) return null;
+      const s = await stat(real);
       return s.isFile() ? { key, size: s.size, lastModified: s.mtime } : null;
     } catch (err) {
       if (isMissing(err)) return null;

@@ -1,3 +1,5 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Env } from '../../config/env.ts';
 import type { Paths } from '../data-dir.ts';
 import type { ArtifactStore } from './artifact-store.ts';
@@ -36,4 +38,20 @@ export function s3ConfigOf(env: Env): S3Config {
     forcePathStyle: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
     prefix: prefix ? `${prefix}/` : '',
   };
+}
+
+/**
+ * Hands a finished local file (an upload checked in a scratch folder) to the store under `key`: renamed into
+ * place in the data directory, uploaded and removed with a remote store. On failure the local file is removed.
+ */
+export async function moveIn(store: ArtifactStore, key: string, file: string): Promise<number> {
+  try {
+    const local = store.localPath(key);
+    if (local === null) return await store.putFile(key, file);
+    await mkdir(path.dirname(local), { recursive: true, mode: 0o700 });
+    await rename(file, local);
+    return (await stat(local)).size;
+  } finally {
+    await rm(file, { force: true });
+  }
 }

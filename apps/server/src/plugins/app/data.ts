@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { type Database, type Db, migrateDatabase, openPglite, openPostgres, type RawDatabase } from '../../db/database.ts';
+import { type ArtifactStore, createArtifactStore } from '../../lib/artifact-store/index.ts';
 import { dataPaths, ensureDataDirs, lockDataDir, type Paths } from '../../lib/data-dir.ts';
 
 export interface DataOptions {
@@ -16,7 +17,10 @@ export const data = fp<DataOptions>(async (app, opts) => {
   ensureDataDirs(paths);
   const unlock = await lockDataDir(paths.dataDir);
   let database: Database;
+  const artifacts = createArtifactStore(app.env, paths);
   try {
+    // A store that cannot be reached (no bucket, refused credentials) stops the start with what to fix.
+    await artifacts.check();
     database = opts.database ?? (app.env.DATABASE_URL ? openPostgres(app.env.DATABASE_URL) : await openPglite(paths.pglite));
     await migrateDatabase(database);
   } catch (err) {
@@ -24,6 +28,7 @@ export const data = fp<DataOptions>(async (app, opts) => {
     throw err;
   }
   app.decorate('paths', paths);
+  app.decorate('artifacts', artifacts);
   app.decorate('db', database.db);
   // A getter: fastify's decorate() typing cannot take a union value directly.
   app.decorate('database', { getter: () => database.raw });
@@ -40,5 +45,7 @@ declare module 'fastify' {
     /** The driver under Drizzle: PGlite or a pg Pool (pg-boss needs it). */
     database: RawDatabase;
     paths: Paths;
+    /** Where reports, traces, uploads and attachments are kept (lib/artifact-store). */
+    artifacts: ArtifactStore;
   }
 }

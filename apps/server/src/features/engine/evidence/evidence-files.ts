@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import type { EvidenceItem, EvidenceKind } from '@fullstop/contracts';
+import { type ArtifactStore, artifactKey } from '../../../lib/artifact-store/index.ts';
 import type { RunTestRow } from '../runs/run-repository.ts';
-import type { Paths } from '../../../lib/data-dir.ts';
-import { REPORTS_FOLDER, runTestDir } from '../runs/run-paths.ts';
+import { REPORTS_FOLDER, runTestKey } from '../runs/run-paths.ts';
 import { playwrightAttachments } from './playwright-attachments.ts';
 
 /** One piece of evidence, with where it lies: `path` is relative to the run test's folder. */
@@ -22,28 +23,36 @@ const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'imag
 export const evidenceIdOf = (relPath: string) => createHash('sha256').update(relPath).digest('base64url').slice(0, 22);
 
 /**
- * The real path of `rel` when it is a regular file inside `root`, else null. Both sides are resolved through
- * symlinks, so neither `..` in a recorded path nor a link a test's code left in its folder reaches outside.
+ * The stored object at `rel` under `prefix` (a run test's folder), or null. A recorded path is the runner's
+ * word: one that is absolute or climbs with `..` is refused, and the data directory's store never follows a link
+ * a test's code left in its folder to outside the store.
  */
-export async function fileInside(root: string, rel: string): Promise<{ file: string; size: number } | null> {
-  if (!rel || rel.includes('\0') || path.isAbsolute(rel)) return null;
-  const lexical = path.resolve(root, rel);
-  if (!lexical.startsWith(root + path.sep)) return null;
+export async function objectInside(store: ArtifactStore, prefix: string, rel: string): Promise<{ key: string; size: number } | null> {
+  if (!rel || path.posix.isAbsolute(rel) || path.isAbsolute(rel)) return null;
+  let key: string;
   try {
-    const [realRoot, real] = await Promise.all([realpath(root), realpath(lexical)]);
-    if (!real.startsWith(realRoot + path.sep)) return null;
-    const info = await stat(real);
-    return info.isFile() ? { file: real, size: info.size } : null;
+    key = artifactKey(prefix, path.posix.normalize(rel.replace(/\\/g, '/')));
   } catch {
     return null;
   }
+  if (!key.startsWith(`${prefix}/`)) return null;
+  // In the data directory a link the test's code left could point at another run's files: the real file must be
+  // inside this run test's folder. (A remote store holds no links: publishing copies regular files only.)
+  const [folder, file] = [store.localPath(prefix), store.localPath(key)];
+  if (folder !== null && file !== null) {
+    const [realFolder, realFile] = await Promise.all([realpath(folder).catch(() => null), realpath(file).catch(() => null)]);
+    if (!realFolder || !realFile?.startsWith(realFolder + path.sep)) return null;
+  }
+  const found = await store.stat(key).catch(() => null);
+  return found ? { key, size: found.size } : null;
 }
 
-async function readJson(root: string, rel: string): Promise<unknown> {
-  const found = await fileInside(root, rel);
+async function readJson(store: ArtifactStore, prefix: string, rel: string): Promise<unknown> {
+  const found = await objectInside(store, prefix, rel);
   if (!found || found.size > MAX_JSON_BYTES) return null;
   try {
-    return JSON.parse(await readFile(found.file, 'utf8')) as unknown;
+    const stored = await store.get(found.key);
+    return stored ? (JSON.parse(await text(stored.body)) as unknown) : null;
   } catch {
     return null;
   }
@@ -105,9 +114,9 @@ const attemptOf = (rel: string) => {
  * the runner's cases when they name their files, else from Playwright's own JSON report. A path that leaves the
  * run test's folder, or a file that is gone, is left out.
  */
-export async function listEvidence(paths: Paths, rt: RunTestRow): Promise<EvidenceFile[]> {
-  const root = runTestDir(paths, rt.clientId, rt.runId, rt.id);
-  const { artifacts, cases } = recordedIn(await readJson(root, path.join(REPORTS_FOLDER, 'report.json')));
+export async function listEvidence(store: ArtifactStore, rt: RunTestRow): Promise<EvidenceFile[]> {
+  const root = runTestKey(rt.clientId, rt.runId, rt.id);
+  const { artifacts, cases } = recordedIn(await readJson(store, root, `${REPORTS_FOLDER}/report.json`));
   const wanted = artifacts.flatMap((a) => {
     const typed = kindAndType(a);
     return typed ? [{ ...a, ...typed }] : [];
@@ -123,7 +132,7 @@ export async function listEvidence(paths: Paths, rt: RunTestRow): Promise<Eviden
   if (caseOfFile.size === 0) {
     const byName = new Map(cases.map((c) => [c.name, c]));
     for (const a of artifacts.filter((x) => x.kind === 'json')) {
-      for (const att of playwrightAttachments(await readJson(root, a.path))) {
+      for (const att of playwrightAttachments(await readJson(store, root, a.path))) {
         const owner = wanted.find((w) => att.path.replace(/\\/g, '/').endsWith(`/${w.path}`));
         if (owner && !caseOfFile.has(owner.path)) caseOfFile.set(owner.path, byName.get(att.caseName) ?? { name: att.caseName, error: null, files: [] });
       }
@@ -132,7 +141,7 @@ export async function listEvidence(paths: Paths, rt: RunTestRow): Promise<Eviden
 
   const out: EvidenceFile[] = [];
   for (const a of wanted) {
-    const found = await fileInside(root, a.path);
+    const found = await objectInside(store, root, a.path);
     if (!found) continue;
     const owner = caseOfFile.get(a.path) ?? null;
     const noun = a.kind === 'trace' ? 'Trace' : 'Screenshot';

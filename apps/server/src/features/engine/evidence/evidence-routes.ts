@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import {
   evidenceFileParams,
@@ -20,9 +19,9 @@ import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import { noStore } from '../../auth/no-store.ts';
 import type { EngineDeps } from '../deps.ts';
-import { runTestDir } from '../runs/run-paths.ts';
+import { runTestKey } from '../runs/run-paths.ts';
 import { findClientRunTest } from '../runs/run-repository.ts';
-import { evidenceContentType, fileInside, listEvidence } from './evidence-files.ts';
+import { evidenceContentType, listEvidence, objectInside } from './evidence-files.ts';
 import { EVIDENCE_LINK_TTL_SECONDS, signEvidenceToken, verifyEvidenceToken } from './evidence-token.ts';
 import { TRACE_VIEWER_FILE_ROUTE, TRACE_VIEWER_PREFIX, traceViewer } from './trace-viewer.ts';
 
@@ -44,7 +43,7 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     const listFor = async (clientId: string, params: RunTestParams): Promise<EvidenceListResponse> => {
       const rt = await findClientRunTest(deps.db, clientId, params.runId, params.runTestId);
       if (!rt) throw new NotFoundError('Run test not found');
-      const evidence = await listEvidence(deps.paths, rt);
+      const evidence = await listEvidence(deps.artifacts, rt);
       return {
         runId: rt.runId,
         runTestId: rt.id,
@@ -57,7 +56,7 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     const linkFor = async (clientId: string, params: RunTestParams & { evidenceId: string }): Promise<EvidenceLinkResponse> => {
       const rt = await findClientRunTest(deps.db, clientId, params.runId, params.runTestId);
       if (!rt) throw new NotFoundError('Run test not found');
-      const item = (await listEvidence(deps.paths, rt)).find((e) => e.evidenceId === params.evidenceId);
+      const item = (await listEvidence(deps.artifacts, rt)).find((e) => e.evidenceId === params.evidenceId);
       if (!item) throw new NotFoundError('Evidence not found');
       const token = signEvidenceToken(app.keys, { clientId, runId: rt.runId, runTestId: rt.id, path: item.path, kind: item.kind });
       const file = `${EVIDENCE_FILE_PREFIX}${token}`;
@@ -73,15 +72,16 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         throw new UnauthorizedError('This evidence link is invalid or has expired: open the evidence again from the portal', 'INVALID_TOKEN');
       }
       const rt = await findClientRunTest(deps.db, claims.clientId, claims.runId, claims.runTestId);
-      const found = rt && (await fileInside(runTestDir(deps.paths, rt.clientId, rt.runId, rt.id), claims.path));
+      const found = rt && (await objectInside(deps.artifacts, runTestKey(rt.clientId, rt.runId, rt.id), claims.path));
       const contentType = evidenceContentType(claims.kind, claims.path);
-      if (!found || !contentType) throw new NotFoundError('Evidence not found');
-      const stream = createReadStream(found.file);
+      const stored = found && contentType ? await deps.artifacts.get(found.key) : null;
+      if (!stored || !contentType) throw new NotFoundError('Evidence not found');
+      const stream = stored.body;
       stream.on('error', (err) => request.log.warn({ err }, 'reading an evidence file failed'));
       const trace = claims.kind === 'trace';
       return reply
         .header('content-type', contentType)
-        .header('content-length', String(found.size))
+        .header('content-length', String(stored.size))
         .header('content-disposition', `${trace ? 'attachment' : 'inline'}; filename="${trace ? 'trace' : 'screenshot'}${path.extname(claims.path).toLowerCase()}"`)
         .header('cache-control', 'private, no-store')
         .header('content-security-policy', trace ? TRACE_CSP : SCREENSHOT_CSP)

@@ -9,7 +9,7 @@ import { falsePositiveMatcher } from '../alerts/false-positives.ts';
 import { listEvidence } from '../evidence/evidence-files.ts';
 import { flakyFlagsOf } from '../flaky/flaky-flags.ts';
 import { runEventOf, runTestOutcomeOf } from '../runs/mappers.ts';
-import { runReportDir, runReportFormatsIn } from '../reports/report-service.ts';
+import { runReportFormatsIn, runReportKey } from '../reports/report-service.ts';
 import { compareRuns } from './compare-runs.ts';
 import { historyPage, historyRun, previousResults, testsOfRun, type HistoryRunRow } from './history-repository.ts';
 
@@ -32,7 +32,7 @@ export async function runHistory(deps: Pick<EngineDeps, 'db'>, clientId: string,
 }
 
 /** GET /test/history/{runId}: the run, each test with its evidence and reports, and what changed since before. */
-export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'paths'>, clientId: string, runId: string): Promise<RunHistoryDetail | null> {
+export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, runId: string): Promise<RunHistoryDetail | null> {
   const run = await historyRun(deps.db, clientId, runId);
   if (!run) return null;
   const tests = await testsOfRun(deps.db, runId);
@@ -40,7 +40,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'paths'>, c
   const scans = tests.some((t) => t.kind === 'security-scan');
   const isFalsePositive = scans ? await falsePositiveMatcher(deps.db, clientId) : () => false;
   const flaky = await flakyFlagsOf(deps.db, clientId, [...new Set(tests.map((t) => t.testName))]);
-  const evidenceCounts = await Promise.all(tests.map(async (t) => (t.reportFormats ? (await listEvidence(deps.paths, t)).length : 0)));
+  const evidenceCounts = await Promise.all(tests.map(async (t) => (t.reportFormats ? (await listEvidence(deps.artifacts, t)).length : 0)));
   return {
     ...entryOf(run),
     tests: tests.map((t, i) => ({
@@ -54,7 +54,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'paths'>, c
       evidenceCount: evidenceCounts[i] ?? 0,
       flaky: flaky.get(t.testName) ?? null,
     })),
-    runReportFormats: run.scope === 'all' ? await runReportFormatsIn(runReportDir(deps.paths, clientId, runId)) : [],
+    runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId)) : [],
     comparison: compareRuns(
       tests.map((t) => ({ testName: t.testName, status: t.status, summary: t.summary ?? null })),
       previous.map((p) => ({ ...p, summary: p.summary ?? null })),

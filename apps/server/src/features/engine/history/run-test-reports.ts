@@ -4,7 +4,7 @@ import { NotFoundError } from '../../../lib/errors.ts';
 import type { ServerKeys } from '../../../lib/server-keys.ts';
 import { findClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
-import { type ReaderTime, runReportDir, runReportFormatsIn, type StoredReport, storedReport } from '../reports/report-service.ts';
+import { type ReaderTime, runReportFormatsIn, runReportKey, runTestReportsKey, type StoredReport, storedReport } from '../reports/report-service.ts';
 import { findClientRun, findClientRunTest } from '../runs/run-repository.ts';
 import { REPORT_VIEW_TTL_SECONDS } from '../routes/report-routes.ts';
 import { signUrlToken, verifyUrlToken } from '../routes/events-token.ts';
@@ -23,15 +23,16 @@ export interface RunTestReportRef {
 }
 
 /** The run's report of all its tests, when the run is this client's and wrote that format; else 404. */
-async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'paths'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
   const run = await findClientRun(deps.db, clientId, ref.runId);
   if (!run) throw new NotFoundError('Run not found');
-  const dir = runReportDir(deps.paths, clientId, run.id);
+  const prefix = runReportKey(clientId, run.id);
   const client = await findClient(deps.db, clientId);
   return storedReport({
-    dir,
+    store: deps.artifacts,
+    prefix,
     format: ref.format,
-    formats: await runReportFormatsIn(dir),
+    formats: await runReportFormatsIn(deps.artifacts, prefix),
     clientName: client?.name ?? '',
     reportName: RUN_REPORT_NAME,
     writtenAt: run.finishedAt ?? run.createdAt,
@@ -41,13 +42,14 @@ async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'paths'>, client
 }
 
 /** That report, when the run test (or run) is this client's, in that run, and wrote that format; else 404. */
-export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'paths'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
   if (ref.runTestId === undefined) return openWholeRunReport(deps, clientId, ref);
   const rt = await findClientRunTest(deps.db, clientId, ref.runId, ref.runTestId);
-  if (!rt?.reportDir) throw new NotFoundError('Run test not found');
+  if (!rt?.reportFormats) throw new NotFoundError('Run test not found');
   const client = await findClient(deps.db, clientId);
   return storedReport({
-    dir: rt.reportDir,
+    store: deps.artifacts,
+    prefix: runTestReportsKey(clientId, rt.runId, rt.id),
     format: ref.format,
     formats: rt.reportFormats,
     clientName: client?.name ?? '',
@@ -59,7 +61,7 @@ export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'paths'>, 
 
 /** A view address for that report, after checking it exists; the reader's locale and zone travel in the token. */
 export async function runTestReportLink(
-  deps: Pick<EngineDeps, 'db' | 'paths'>,
+  deps: Pick<EngineDeps, 'db' | 'artifacts'>,
   keys: ServerKeys,
   clientId: string,
   ref: RunTestReportRef,

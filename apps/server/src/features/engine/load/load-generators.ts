@@ -32,7 +32,7 @@ import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { finishRunTest } from '../runs/finish.ts';
 import { isTerminal, testEventOf } from '../runs/mappers.ts';
-import { attemptFolder, runTestDir } from '../runs/run-paths.ts';
+import { attemptFolder, publishFolder, runTestDir, runTestKey } from '../runs/run-paths.ts';
 import { getRunTest, markRunRunning, type RunTestRow, updateRunTest } from '../runs/run-repository.ts';
 
 export type LoadGeneratorRow = typeof engineLoadGenerators.$inferSelect;
@@ -259,6 +259,10 @@ export async function executeGeneratorJob(deps: EngineDeps, data: LoadGeneratorJ
     shutdown.removeEventListener('abort', onShutdown);
   }
   log(`generator ${gen.index + 1} ended${error ? `: ${error}` : ''}`);
+  // Its raw samples and log, from whichever machine it ran on, into the store beside the test's other files.
+  const key = runTestKey(rt.clientId, rt.runId, rt.id);
+  await publishFolder(deps, `${key}/${attemptFolder(ATTEMPT)}/${generatorFolder(gen.index)}`, runDir);
+  if (deps.artifacts.localPath(key) === null) await deps.artifacts.putFile(`${key}/${generatorFolder(gen.index)}.log`, logFile).catch(() => undefined);
   const summary = result?.summary.kind === 'load' ? result.summary : null;
   const handedIn: LoadGeneratorResult | null =
     !error && summary?.part ? { part: summary.part, artifacts: result?.artifacts ?? [], durationMs: Math.round(result?.durationMs ?? Date.now() - started) } : null;

@@ -22,7 +22,7 @@ export function latestReports(db: Db, clientId: string) {
 export async function latestReportOf(db: Db, clientId: string, testName: string) {
   const [row] = await db
     .select({
-      dir: engineRunTests.reportDir,
+      runTestId: engineRunTests.id,
       formats: engineRunTests.reportFormats,
       finishedAt: engineRunTests.finishedAt,
       runId: engineRunTests.runId,

@@ -1,14 +1,12 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { paths, RUN_REPORT_GROUP, RUN_REPORT_NAME, type ReportGroups } from '@fullstop/contracts';
 import { localizeReportTimes, reporters, RUN_REPORT_FILES, type ReportFileFormat } from '@fullstop/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/database.ts';
-import type { Paths } from '../../../lib/data-dir.ts';
+import type { ArtifactStore } from '../../../lib/artifact-store/index.ts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import { findClient } from '../../accounts/repository.ts';
-import { REPORTS_FOLDER, runDir } from '../runs/run-paths.ts';
+import { REPORTS_FOLDER, runKey, runTestKey } from '../runs/run-paths.ts';
 import { latestFinishedRunAlls, latestReportOf, latestReports } from './report-repository.ts';
 
 /**
@@ -22,12 +20,18 @@ export const REPORT_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline
 /** How many of the newest finished "Run all" runs are looked at for a run report (a newer one may have none yet). */
 const RUN_REPORT_LOOKBACK = 5;
 
+/** An html report is read whole to rewrite it; ours stay near 2 MB, so a bigger file is not one we wrote. */
+const MAX_HTML_BYTES = 64 * 1024 * 1024;
+
 /** The formats a browser shows; the others (zip, JUnit xml, pdf) are downloads with a meaningful name. */
 const SHOWN_FORMATS: ReadonlySet<ReportFileFormat> = new Set(['html', 'json']);
 
 /** One stored report file and what names it: what `serveReport` needs, wherever the file came from. */
 export interface StoredReport {
-  file: string;
+  /** Where the file is kept, and its key there. */
+  store: ArtifactStore;
+  key: string;
+  size: number;
   format: ReportFileFormat;
   contentType: string;
   clientName: string;
@@ -51,23 +55,23 @@ function reporterOf(format: string) {
   return reporter;
 }
 
-/** The run report's folder inside a run's folder: where Run all writes run-report.<format>. */
-export function runReportDir(storage: Paths, clientId: string, runId: string): string {
-  return path.join(runDir(storage, clientId, runId), REPORTS_FOLDER);
-}
+/** The run report's folder inside a run's: where Run all writes run-report.<format> (`runs/<client>/<run>/reports`). */
+export const runReportKey = (clientId: string, runId: string) => `${runKey(clientId, runId)}/${REPORTS_FOLDER}`;
+/** A run test's reports: `runs/<client>/<run>/<runTest>/reports`. */
+export const runTestReportsKey = (clientId: string, runId: string, runTestId: string) => `${runTestKey(clientId, runId, runTestId)}/${REPORTS_FOLDER}`;
 
-/** The formats of the run report written in `dir` (none while a run covered one test or is still writing it). */
-export async function runReportFormatsIn(dir: string): Promise<(keyof typeof RUN_REPORT_FILES)[]> {
+/** The formats of the run report stored under `prefix` (none while a run covered one test or is still writing it). */
+export async function runReportFormatsIn(store: ArtifactStore, prefix: string): Promise<(keyof typeof RUN_REPORT_FILES)[]> {
   const formats = Object.keys(RUN_REPORT_FILES) as (keyof typeof RUN_REPORT_FILES)[];
-  const present = await Promise.all(formats.map(async (f) => ((await stat(path.join(dir, RUN_REPORT_FILES[f])).catch(() => null)) ? f : null)));
+  const present = await Promise.all(formats.map(async (f) => ((await store.stat(`${prefix}/${RUN_REPORT_FILES[f]}`).catch(() => null)) ? f : null)));
   return present.filter((f): f is keyof typeof RUN_REPORT_FILES => f !== null);
 }
 
-async function runReportsOf(db: Db, storage: Paths, clientId: string) {
+async function runReportsOf(db: Db, store: ArtifactStore, clientId: string) {
   for (const run of await latestFinishedRunAlls(db, clientId, RUN_REPORT_LOOKBACK)) {
-    const dir = runReportDir(storage, clientId, run.id);
-    const formats = await runReportFormatsIn(dir);
-    if (formats.includes('html')) return { runId: run.id, dir, formats, finishedAt: run.finishedAt ?? new Date() };
+    const prefix = runReportKey(clientId, run.id);
+    const formats = await runReportFormatsIn(store, prefix);
+    if (formats.includes('html')) return { runId: run.id, prefix, formats, finishedAt: run.finishedAt ?? new Date() };
   }
   return null;
 }
@@ -77,8 +81,8 @@ async function runReportsOf(db: Db, storage: Paths, clientId: string) {
  * and when they were written, and the report of the latest finished "Run all" under RUN_REPORT_GROUP. Null when
  * the client has none (the route answers 404).
  */
-export async function listReports(db: Db, storage: Paths, clientId: string): Promise<ReportGroups | null> {
-  const [rows, runReport] = await Promise.all([latestReports(db, clientId), runReportsOf(db, storage, clientId)]);
+export async function listReports(db: Db, store: ArtifactStore, clientId: string): Promise<ReportGroups | null> {
+  const [rows, runReport] = await Promise.all([latestReports(db, clientId), runReportsOf(db, store, clientId)]);
   if (rows.length === 0 && !runReport) return null;
   const groups: ReportGroups = {};
   const add = (group: string, name: string, formats: string[], at: Date | null) => {
@@ -96,7 +100,9 @@ export async function listReports(db: Db, storage: Paths, clientId: string): Pro
  * already checked the folder belongs to the caller's client.
  */
 export async function storedReport(input: {
-  dir: string;
+  store: ArtifactStore;
+  /** The reports' folder in the store. */
+  prefix: string;
   format: string;
   formats: readonly string[] | null;
   clientName: string;
@@ -109,24 +115,25 @@ export async function storedReport(input: {
   const { reportName } = input;
   const fileName = input.runReport ? RUN_REPORT_FILES[reporter.format as keyof typeof RUN_REPORT_FILES] : reporter.fileName;
   if (!fileName || !input.formats?.includes(reporter.format)) throw new NotFoundError(`Report "${reportName}" has no ${reporter.format} format`);
-  const file = path.join(input.dir, fileName);
-  if (!(await stat(file).catch(() => null))) throw new NotFoundError(`Report "${reportName}" in ${reporter.format} is no longer stored`);
-  return { file, format: reporter.format, contentType: reporter.contentType, clientName: input.clientName, reportName, writtenAt: input.writtenAt, runId: input.runId };
+  const key = `${input.prefix}/${fileName}`;
+  const found = await input.store.stat(key);
+  if (!found) throw new NotFoundError(`Report "${reportName}" in ${reporter.format} is no longer stored`);
+  return { store: input.store, key, size: found.size, format: reporter.format, contentType: reporter.contentType, clientName: input.clientName, reportName, writtenAt: input.writtenAt, runId: input.runId };
 }
 
 /** The latest report of this name (a test's, or the run report) in one format, only ever of this client. */
-export async function findLatestReport(db: Db, storage: Paths, clientId: string, reportName: string, format: string): Promise<StoredReport> {
+export async function findLatestReport(db: Db, store: ArtifactStore, clientId: string, reportName: string, format: string): Promise<StoredReport> {
   reporterOf(format);
   const client = await findClient(db, clientId);
   const clientName = client?.name ?? '';
   if (reportName === RUN_REPORT_NAME) {
-    const run = await runReportsOf(db, storage, clientId);
+    const run = await runReportsOf(db, store, clientId);
     if (!run) throw new NotFoundError(`Report "${reportName}" not found`);
-    return storedReport({ dir: run.dir, format, formats: run.formats, clientName, reportName, writtenAt: run.finishedAt, runId: run.runId, runReport: true });
+    return storedReport({ store, prefix: run.prefix, format, formats: run.formats, clientName, reportName, writtenAt: run.finishedAt, runId: run.runId, runReport: true });
   }
   const row = await latestReportOf(db, clientId, reportName);
-  if (!row?.dir) throw new NotFoundError(`Report "${reportName}" not found`);
-  return storedReport({ dir: row.dir, format, formats: row.formats, clientName, reportName, writtenAt: row.finishedAt ?? new Date(), runId: row.runId });
+  if (!row) throw new NotFoundError(`Report "${reportName}" not found`);
+  return storedReport({ store, prefix: runTestReportsKey(clientId, row.runId, row.runTestId), format, formats: row.formats, clientName, reportName, writtenAt: row.finishedAt ?? new Date(), runId: row.runId });
 }
 
 /** Lower case, letters and digits joined by single hyphens: `Fullstop QA` -> `fullstop-qa`. */
@@ -168,18 +175,26 @@ export function htmlForReader(html: string, runId: string | null, reader: Reader
  */
 export async function serveReport(request: FastifyRequest, reply: FastifyReply, report: StoredReport, reader?: ReaderTime) {
   const shown = SHOWN_FORMATS.has(report.format);
+  const gone = () => new NotFoundError(`Report "${report.reportName}" in ${report.format} is no longer stored`);
+  const stored = await report.store.get(report.key).catch((err: unknown) => {
+    request.log.warn({ err }, 'reading a report file failed');
+    throw gone();
+  });
+  if (!stored) throw gone();
+  // It may fail to read from the moment it was found; fastify ends the answer, this logs why.
+  stored.body.on('error', (err) => request.log.warn({ err }, 'reading a report file failed'));
   let body: Buffer | NodeJS.ReadableStream;
   if (report.format === 'html') {
     // Small (screenshots shrunk, at most ~2 MB): read whole to rewrite its times and links.
-    const html = await readFile(report.file, 'utf8').catch((err: unknown) => {
-      request.log.warn({ err }, 'reading a report file failed');
-      throw new NotFoundError(`Report "${report.reportName}" in html is no longer stored`);
-    });
-    body = Buffer.from(htmlForReader(html, report.runId, reader));
+    if (stored.size > MAX_HTML_BYTES) {
+      stored.body.destroy();
+      throw gone();
+    }
+    body = Buffer.from(htmlForReader(await text(stored.body), report.runId, reader));
   } else {
-    // A zip may hold traces and videos: streamed. It may fail to read from the moment it was found; fastify ends
-    // the answer, this logs why.
-    body = createReadStream(report.file).on('error', (err) => request.log.warn({ err }, 'reading a report file failed'));
+    // A zip may hold traces and videos: streamed from the store, never whole in memory.
+    body = stored.body;
+    reply.header('content-length', String(stored.size));
   }
   const contentType = report.format === 'json' ? 'application/json; charset=utf-8' : report.contentType;
   return reply

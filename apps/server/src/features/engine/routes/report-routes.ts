@@ -27,7 +27,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const clientId = ownClientId(request.principal);
-        const reports = await app.cache.wrap(clientId, 'reports', async () => (await listReports(deps.db, deps.paths, clientId)) ?? false);
+        const reports = await app.cache.wrap(clientId, 'reports', async () => (await listReports(deps.db, deps.artifacts, clientId)) ?? false);
         if (!reports) throw new NotFoundError('No reports available');
         return reports;
       },
@@ -46,7 +46,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const clientId = ownClientId(request.principal);
-        const report = await findLatestReport(deps.db, deps.paths, clientId, request.params.reportName, request.params.format);
+        const report = await findLatestReport(deps.db, deps.artifacts, clientId, request.params.reportName, request.params.format);
         return serveReport(request, reply, report);
       },
     );
@@ -68,7 +68,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         const { reportName } = request.params;
         const format = request.params.format.toLowerCase();
         // Only for a report of the caller's own client that exists in this format.
-        await findLatestReport(deps.db, deps.paths, clientId, reportName, format);
+        await findLatestReport(deps.db, deps.artifacts, clientId, reportName, format);
         // An unknown locale or zone is not an error: the report reads in en-GB and UTC instead.
         const reader = resolveReaderTime(request.query);
         const token = signUrlToken(app.keys, VIEW_PURPOSE, { c: clientId, r: reportName, f: format, l: reader.locale, z: reader.timeZone }, REPORT_VIEW_TTL_SECONDS);
@@ -96,7 +96,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         if (!claims || typeof claims.c !== 'string' || claims.r !== request.params.reportName || claims.f !== format) {
           throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
         }
-        const report = await findLatestReport(deps.db, deps.paths, claims.c, request.params.reportName, format);
+        const report = await findLatestReport(deps.db, deps.artifacts, claims.c, request.params.reportName, format);
         return serveReport(request, reply, report, resolveReaderTime({ locale: claims.l, timeZone: claims.z }));
       },
     );

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type RunnerResult, secretNamesOf, testsOf } from '@fullstop/engine';
 import { isRetried, kinds } from '@fullstop/engine/kinds';
@@ -50,6 +51,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   log(`attempt ${attempt} of ${maxAttempts} on ${deps.workerId}`);
 
   const attemptRow = await startAttempt(db, rt.id, attempt, deps.workerId, attemptLog(attempt));
+  const buildsScratch = path.join(deps.paths.incoming, `attempt-${attemptRow.id}`);
   const now = new Date();
   const running = await updateRunTest(db, rt.id, { status: 'running', attempts: attempt, maxAttempts, startedAt: rt.startedAt ?? now, updatedAt: now, progress: null });
   await markRunRunning(db, rt.runId);
@@ -89,7 +91,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       error = `no runner is installed for the kind "${rt.kind}"`;
       errorCode = 'validation_error';
     } else {
-      const target = await runTargetFor(deps, rt.clientId);
+      // The mobile checks read the uploaded builds: a remote store's copies go to the scratch folder for this attempt.
+      const target = await runTargetFor(deps, rt.clientId, def.kind === 'mobile-static' ? buildsScratch : undefined);
       // The login's secrets go to the runner in its run request only (decision 0060).
       const secrets = def.login ? await readSecrets(db, deps.keys, rt.clientId, secretNamesOf(def.login)) : undefined;
       let lastProgress = 0;
@@ -139,6 +142,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   } finally {
     clearInterval(heartbeat);
     shutdown.removeEventListener('abort', onShutdown);
+    for (const platform of ['android.apk', 'ios.ipa']) await rm(`${buildsScratch}-${platform}`, { force: true });
   }
 
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';

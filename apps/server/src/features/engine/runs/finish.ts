@@ -10,7 +10,7 @@ import { attemptsOf } from './attempt-repository.ts';
 import { detectFlaky } from '../flaky/flaky-detection.ts';
 import { earlierAttemptArtifacts } from '../flaky/retry-evidence.ts';
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
-import { REPORTS_FOLDER, runTestDir } from './run-paths.ts';
+import { publishFolder, REPORTS_FOLDER, runTestDir, runTestKey } from './run-paths.ts';
 import { writeRunReportOf } from './run-report.ts';
 import { finishRun, getRunTest, runTestsOf, type RunTestRow, updateRunTest } from './run-repository.ts';
 
@@ -64,6 +64,8 @@ export async function finishRunTest(
   } catch (err) {
     deps.log.error({ err, runTestId: rt.id }, 'writing reports failed');
   }
+  // Before the row says "finished": whoever reads it then finds the reports in the store.
+  await publishFolder(deps, runTestKey(rt.clientId, rt.runId, rt.id), dir);
   const updated = await updateRunTest(
     deps.db,
     rt.id,

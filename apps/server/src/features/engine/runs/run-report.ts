@@ -5,7 +5,8 @@ import { writeRunReport } from '@fullstop/engine';
 import type { EngineDeps } from '../deps.ts';
 import { findClient } from '../../accounts/repository.ts';
 import { ZERO_TOTALS } from './mappers.ts';
-import { REPORTS_FOLDER, runDir } from './run-paths.ts';
+import { runReportKey } from '../reports/report-service.ts';
+import { publishFolder, REPORTS_FOLDER, runDir } from './run-paths.ts';
 import type { RunRow, RunTestRow } from './run-repository.ts';
 import type { ReportInput } from './finish.ts';
 
@@ -60,6 +61,7 @@ export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: Run
       },
       { outDir, chromiumPath: pdf, onSkipped: (format, err) => deps.log.warn({ err, format, runId: run.id }, 'the run report pdf could not be printed') },
     );
+    await publishFolder(deps, runReportKey(run.clientId, run.id), outDir);
   } catch (err) {
     deps.log.error({ err, runId: run.id }, 'writing the run report failed');
   }
