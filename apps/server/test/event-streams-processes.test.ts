@@ -172,6 +172,13 @@ describe.skipIf(!TEST_DATABASE_URL)('events and cache invalidations between API 
     c.apiKey = newKey;
   });
 
+  it("a logout in B ends the user's stream in A", async () => {
+    const session = await login(a, c.email, c.password);
+    const s = await stream(bearer(session.accessToken));
+    expect((await b.inject({ method: 'POST', url: '/auth/logout', payload: { token: session.refreshToken } })).statusCode).toBe(200);
+    await s.waitFor(/event: end\ndata: \{"reason":"The session ended"\}/, 500);
+  });
+
   it("results changed by B's worker empty A's cached reports and insights", async () => {
     a.cache.set(c.clientId, 'reports', { stale: true });
     a.cache.set(c.clientId, 'insights', { stale: true });

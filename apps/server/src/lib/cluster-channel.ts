@@ -28,8 +28,11 @@ const clusterMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cache'), clientId: z.string().nullable(), namespaces: z.array(cacheNamespace).nullable() }),
   /** The client's API key was replaced: the old one stops working everywhere. */
   z.object({ kind: z.literal('api-key-replaced'), clientId: z.string() }),
-  /** A login session (`s:<sessionId>`) or every session of a user (`u:<userId>`) was revoked. */
-  z.object({ kind: z.literal('session'), revoked: z.string() }),
+  /**
+   * A login session (`s:<sessionId>`) or every session of a user (`u:<userId>`) was revoked; with the user's
+   * client when the user's event streams must end too.
+   */
+  z.object({ kind: z.literal('session'), revoked: z.string(), endStreams: z.object({ clientId: z.string(), userId: z.string() }).optional() }),
 ]);
 export type ClusterMessage = z.infer<typeof clusterMessage>;
 type Kind = ClusterMessage['kind'];

@@ -32,7 +32,11 @@ export class SessionService {
   /** With PostgreSQL: revocations are announced to, and heard from, the other API processes through it. */
   useChannel(channel: ClusterChannel): void {
     this.channel = channel;
-    channel.on('session', (m) => this.hear(m.revoked));
+    channel.on('session', (m) => {
+      this.hear(m.revoked);
+      // The user's streams open in this process end as they do in the one that revoked the session.
+      if (m.endStreams) this.events.emit({ type: 'user-revoked', ...m.endStreams });
+    });
     // Revocations may have been missed while it was down (and before LISTEN took effect): start empty.
     channel.onHealth(() => this.reset());
   }
@@ -73,7 +77,7 @@ export class SessionService {
   /** Logout, or a reused refresh token: this one session ends. False when it had already ended. */
   async revokeSession(sessionId: string, user: SessionOwner): Promise<boolean> {
     const ended = await revokeSessionRows(this.db, sessionId);
-    await this.channel?.publish({ kind: 'session', revoked: `s:${sessionId}` });
+    await this.channel?.publish({ kind: 'session', revoked: `s:${sessionId}`, endStreams: ended ? this.streamsOf(user) : undefined });
     this.forgetSessionLocally(sessionId);
     if (ended) this.announce(user);
     return ended;
@@ -85,7 +89,7 @@ export class SessionService {
    */
   async revokeUser(user: SessionOwner, db: Db = this.db): Promise<void> {
     await revokeUserRows(db, user.id);
-    await this.channel?.publish({ kind: 'session', revoked: `u:${user.id}` }, db);
+    await this.channel?.publish({ kind: 'session', revoked: `u:${user.id}`, endStreams: this.streamsOf(user) }, db);
     if (db === this.db) this.forgetUser(user);
   }
 
@@ -102,6 +106,10 @@ export class SessionService {
   private forgetUserLocally(userId: string): void {
     this.epoch += 1;
     for (const [sid, owner] of this.live) if (owner === userId) this.live.delete(sid);
+  }
+
+  private streamsOf(user: SessionOwner): { clientId: string; userId: string } | undefined {
+    return user.clientId ? { clientId: user.clientId, userId: user.id } : undefined;
   }
 
   private announce(user: SessionOwner): void {
