@@ -303,5 +303,6 @@ if (before && after) {
     `\nafter/before: latency p95 ${(p95(after) / p95(before)).toFixed(3)}x; stream-caused scans/s ${by(after, 'scans').toFixed(2)} vs ${by(before, 'scans').toFixed(2)}, tx/s ${by(after, 'tx').toFixed(2)} vs ${by(before, 'tx').toFixed(2)}`,
   );
   console.log("(one poll serves every stream of a process, so 'before' costs one query per EVENT_STREAM_POLL_MS whatever the stream count;");
-  console.log(" the poll delivers a row's latest state: changes to one row between two polls arrive as one)");
+  console.log(" the poll delivers a row's latest state: changes to one row between two polls arrive as one;");
+  console.log(" with NOTIFY a listening connection counts one transaction per notification it reads, streams or none)");
 }

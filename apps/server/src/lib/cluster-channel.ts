@@ -262,9 +262,10 @@ export class ClusterChannel {
         this.log.warn({ issues: message.error.issues.length }, 'cluster channel: a message of an unknown shape was ignored');
         continue;
       }
+      // The message as sent, not as parsed: an event's JSON keeps its key order (streams compare it to what they sent).
       for (const l of this.#listeners.get(message.data.kind) ?? []) {
         try {
-          l(message.data);
+          l(raw as ClusterMessage);
         } catch (err) {
           this.log.error({ err, kind: message.data.kind }, 'cluster channel: a listener failed');
         }

@@ -17,8 +17,9 @@ interface Entry {
 export class ClientCache {
   private readonly entries = new Map<string, Map<string, Entry>>();
   private channel: ClusterChannel | null = null;
-  /** Bumped by every invalidation: a load that started before one must not be stored. */
+  /** Bumped by every invalidation (per client, and for all): a load that started before one must not be stored. */
   private generation = 0;
+  private readonly clientGeneration = new Map<string, number>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -65,9 +66,10 @@ export class ClientCache {
   async wrap<T>(clientId: string, ns: CacheNamespace, load: () => Promise<T>, key = ''): Promise<T> {
     const hit = this.get<T>(clientId, ns, key);
     if (hit !== undefined) return hit;
-    const seen = this.generation;
+    const seen = [this.generation, this.clientGeneration.get(clientId)];
     const value = await load();
-    return seen === this.generation ? this.set(clientId, ns, value, key) : value;
+    const still = seen[0] === this.generation && seen[1] === this.clientGeneration.get(clientId);
+    return still ? this.set(clientId, ns, value, key) : value;
   }
 
   /**
@@ -86,7 +88,7 @@ export class ClientCache {
   }
 
   private invalidateLocally(clientId: string, ns?: CacheNamespace): void {
-    this.generation += 1;
+    this.clientGeneration.set(clientId, (this.clientGeneration.get(clientId) ?? 0) + 1);
     if (ns) {
       this.entries.delete(this.bucketKey(clientId, ns));
       return;
@@ -98,6 +100,7 @@ export class ClientCache {
 
   private clearLocally(namespaces: readonly CacheNamespace[] | null): void {
     if (!namespaces) return this.clear();
+    this.generation += 1;
     for (const key of [...this.entries.keys()]) {
       if (namespaces.some((ns) => key.endsWith(`\u0000${ns}`))) this.entries.delete(key);
     }
