@@ -12,3 +12,5 @@ export * from './team.ts';
 export * from './badges.ts';
 export * from './alerts.ts';
 export * from './schedules.ts';
+export * from './system.ts';
+export * from './load-generators.ts';

@@ -4,6 +4,15 @@ import type { RawDatabase } from '../../../db/database.ts';
 /** The one queue of the engine: one job per test of a run. */
 export const RUN_QUEUE = 'engine-run';
 
+/** Load generators of a load test run by several (issue 12): one job per generator, any worker takes them. */
+export const LOAD_QUEUE = 'engine-load-generator';
+
+export interface LoadGeneratorJobData {
+  generatorId: string;
+  runTestId: string;
+  clientId: string;
+}
+
 export interface RunJobData {
   runTestId: string;
   clientId: string;
@@ -45,10 +54,11 @@ export async function startBoss(raw: RawDatabase, onError: (err: Error) => void)
       : new PgBoss({ ...common, connectionString: raw.url, max: 4 });
   boss.on('error', onError);
   await boss.start();
-  if (!(await boss.getQueue(RUN_QUEUE))) {
-    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, policy: 'standard' }).catch(async (err: unknown) => {
+  for (const queue of [RUN_QUEUE, LOAD_QUEUE]) {
+    if (await boss.getQueue(queue)) continue;
+    await boss.createQueue(queue, { name: queue, policy: 'standard' }).catch(async (err: unknown) => {
       // Two processes starting at once both try to create it; the loser finds it there.
-      if (!(await boss.getQueue(RUN_QUEUE))) throw err;
+      if (!(await boss.getQueue(queue))) throw err;
     });
   }
   return boss;
