@@ -64,7 +64,13 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT: seconds.default(72),
   /** Open event streams (GET /test/events) per credential: an API key, a user, or a token minted from them. */
   EVENT_STREAMS_PER_CREDENTIAL: z.coerce.number().int().positive().default(5),
-  /** How often one shared query looks for other processes' run changes for every open stream (ms). */
+  /**
+   * PostgreSQL: processes tell each other run events, cache invalidations, replaced keys and revoked sessions
+   * through LISTEN/NOTIFY. false behind a transaction-mode pooler (PgBouncer), where LISTEN does not work:
+   * event streams then poll, and caches last at most CACHE_TTL after a write in another process.
+   */
+  EVENTS_VIA_NOTIFY: bool.default(true),
+  /** With EVENTS_VIA_NOTIFY=false (or while its connection is down): how often one shared query looks for other processes' run changes (ms). */
   EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(2000),
 
   // Artifacts: reports, traces, screenshots, uploaded builds, attachments (lib/artifact-store).

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineRunTests } from '../../src/db/schema/index.ts';
 import { eventHubOf } from '../../src/features/engine/routes/events-route.ts';
-import { bearer, buildTestApp, login, type TestClient } from '../helpers/app.ts';
+import { bearer, buildTestApp, login, TEST_DATABASE_URL, type TestClient } from '../helpers/app.ts';
 import { fakeRunners } from './fixtures/fake-runners.ts';
 import { clientWithSuite, key, OPERATOR_TOKEN } from './helpers.ts';
 
@@ -88,7 +88,11 @@ describe('event streams: capped per credential, closed with their credential, on
   };
 
   beforeAll(async () => {
-    app = await buildTestApp({ env: { OPERATOR_TOKEN, EVENT_STREAMS_PER_CREDENTIAL: CAP, EVENT_STREAM_POLL_MS: POLL_MS }, runners: fakeRunners });
+    // On PostgreSQL the poll mode (a transaction-mode pooler); events through NOTIFY: event-streams-processes.test.ts.
+    app = await buildTestApp({
+      env: { OPERATOR_TOKEN, EVENT_STREAMS_PER_CREDENTIAL: CAP, EVENT_STREAM_POLL_MS: POLL_MS, EVENTS_VIA_NOTIFY: false },
+      runners: fakeRunners,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     a = await clientWithSuite(app, { G: [{ name: 'one', kind: 'api' }] });
@@ -164,7 +168,21 @@ describe('event streams: capped per credential, closed with their credential, on
     expect(viaKey.text()).not.toMatch(/event: end/);
   });
 
-  it('polls the database once per interval for all streams, and fans each change out to its own client only', async () => {
+  it('on the embedded database never polls: one process, its own events reach the streams of their client only', async () => {
+    if (TEST_DATABASE_URL) return; // PostgreSQL polls in this mode: the next test
+    const hub = eventHubOf(app.engine.deps)!;
+    const a1 = await connect('', key(a));
+    const b1 = await connect('', key(b));
+    for (const s of [a1, b1]) await s.waitFor(/event: snapshot/);
+    expect((await app.inject({ url: '/test/run/one', headers: key(a) })).statusCode).toBe(200);
+    await a1.waitFor(/event: test\ndata: .*"testName":"one"/);
+    await new Promise((r) => setTimeout(r, POLL_MS * 3));
+    expect(hub.polls).toBe(0);
+    expect(b1.text()).not.toContain('"testName":"one"');
+  });
+
+  // The embedded database admits one process (its data-dir lock): nothing changes behind its bus, nothing to poll.
+  it.skipIf(!TEST_DATABASE_URL)('polls the database once per interval for all streams, and fans each change out to its own client only', async () => {
     const hub = eventHubOf(app.engine.deps)!;
     const queued = await app.inject({ url: '/test/run/one', headers: key(a) });
     expect(queued.statusCode).toBe(200);

@@ -9,7 +9,6 @@ import { loadOperatorToken } from '../operator/token.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
 import { findClientIdByApiKey } from './api-key-repository.ts';
 import { apiKeyLookupHash } from './api-keys.ts';
-import { RevocationChannel } from './revocation-channel.ts';
 import { SessionService } from './session-service.ts';
 import { sha256, verifyAccessToken } from './tokens.ts';
 
@@ -53,18 +52,25 @@ export const authGuard = fp(async (app) => {
   const operatorToken = loadOperatorToken(app.paths.dataDir, app.env.OPERATOR_TOKEN);
   const operatorHash = Buffer.from(sha256(operatorToken), 'hex');
   app.decorate('keys', keys);
-  const memo = app.database.kind === 'pglite' ? new ApiKeyMemo() : null;
-  app.decorate('forgetApiKeys', (clientId: string) => {
+  const channel = app.cluster;
+  // On PostgreSQL only with the cluster channel, which tells every process of a replaced key.
+  const memo = app.database.kind === 'pglite' || channel ? new ApiKeyMemo() : null;
+  const memoUsable = () => channel === null || channel.healthy;
+  const keyReplaced = (clientId: string) => {
     memo?.forgetClient(clientId);
     app.sessionEvents.emit({ type: 'api-key-replaced', clientId });
+  };
+  app.decorate('forgetApiKeys', async (clientId: string) => {
+    keyReplaced(clientId);
+    await channel?.publish({ kind: 'api-key-replaced', clientId });
   });
   const sessions = new SessionService(app.db, app.sessionEvents);
-  const raw = app.database;
-  if (raw.kind === 'postgres') {
-    const channel = new RevocationChannel(raw.url, (m) => sessions.hear(m), () => sessions.reset(), app.log);
+  if (channel) {
+    // Another process's new key: its old one is refused here too, and the streams it opened here end.
+    channel.on('api-key-replaced', (m) => keyReplaced(m.clientId));
+    // Replacements may have been missed while the channel was down: start from an empty memory either way.
+    channel.onHealth(() => memo?.clear());
     sessions.useChannel(channel);
-    await channel.start();
-    app.addHook('onClose', () => channel.close());
   }
   app.decorate('authSessions', sessions);
   app.decorateRequest('principal', null);
@@ -84,9 +90,12 @@ export const authGuard = fp(async (app) => {
     const apiKey = request.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey.length > 0) {
       const key = apiKey.trim();
-      const hash = memo ? apiKeyLookupHash(keys, key) : '';
-      const clientId = (memo && memo.get(hash)) ?? (await findClientIdByApiKey(app.db, keys, key));
-      if (clientId && memo) memo.set(hash, clientId);
+      const keyMemo = memo && memoUsable() ? memo : null;
+      const hash = keyMemo ? apiKeyLookupHash(keys, key) : '';
+      const remembered = keyMemo?.get(hash);
+      const epoch = keyMemo?.epoch;
+      const clientId = remembered ?? (await findClientIdByApiKey(app.db, keys, key));
+      if (clientId && !remembered && keyMemo && keyMemo.epoch === epoch && memoUsable()) keyMemo.set(hash, clientId);
       if (!clientId) throw new UnauthorizedError('Invalid API key', 'INVALID_API_KEY');
       return { userId: null, clientId, role: 'client', teamRole: 'member', via: 'api-key' };
     }
@@ -115,8 +124,11 @@ export const authGuard = fp(async (app) => {
 declare module 'fastify' {
   interface FastifyInstance {
     keys: ServerKeys;
-    /** Call after a client's API key changed: the old key must stop working at once (announces it, too). */
-    forgetApiKeys(clientId: string): void;
+    /**
+     * Call after a client's API key changed: the old key stops working at once in this process (and its
+     * streams end); the promise resolves once every other process was told (never rejects).
+     */
+    forgetApiKeys(clientId: string): Promise<void>;
     /** Login sessions: started at login, checked on every bearer call, revoked by logout and password resets. */
     authSessions: SessionService;
     /** preHandler: bearer access token, operator token or x-api-key; sets request.principal or answers 401. */

@@ -109,11 +109,3 @@ export async function isSessionLive(db: Db, sessionId: string, userId: string): 
     .limit(1);
   return Boolean(row);
 }
-
-/** The PostgreSQL channel revoked sessions are announced on (see RevocationChannel). */
-export const REVOCATION_CHANNEL = 'fullstop_sessions';
-
-/** Announces a revocation; with a transaction's handle it is sent when that transaction commits. */
-export async function publishRevocation(db: Db, message: string): Promise<void> {
-  await db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${message})`);
-}

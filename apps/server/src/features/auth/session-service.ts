@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { SessionEvents } from '../../lib/session-events.ts';
-import type { RevocationChannel } from './revocation-channel.ts';
+import type { ClusterChannel } from '../../lib/cluster-channel.ts';
 import { isSessionLive, revokeSessionRows, revokeUserRows, startSession } from './session-repository.ts';
 
 const MEMO_MAX = 10_000;
@@ -15,14 +15,14 @@ interface SessionOwner {
  * so a logout, a password reset or a reused refresh token ends the access tokens already handed out, not just
  * the refresh tokens (decision 0014). Live sessions are remembered in memory and forgotten the moment one is
  * revoked: on the embedded database there is one process; with PostgreSQL every process hears revocations
- * through a RevocationChannel, and while that channel is down every call asks the database.
+ * through the cluster channel (lib/cluster-channel.ts), and while that channel is down every call asks the database.
  */
 export class SessionService {
   /** sessionId → userId, live sessions only. */
   private readonly live = new Map<string, string>();
   /** Bumped by every revocation: a database read that started before one must not be remembered. */
   private epoch = 0;
-  private channel: RevocationChannel | null = null;
+  private channel: ClusterChannel | null = null;
 
   constructor(
     private readonly db: Db,
@@ -30,11 +30,18 @@ export class SessionService {
   ) {}
 
   /** With PostgreSQL: revocations are announced to, and heard from, the other API processes through it. */
-  useChannel(channel: RevocationChannel): void {
+  useChannel(channel: ClusterChannel): void {
     this.channel = channel;
+    channel.on('session', (m) => {
+      this.hear(m.revoked);
+      // The user's streams open in this process end as they do in the one that revoked the session.
+      if (m.endStreams) this.events.emit({ type: 'user-revoked', ...m.endStreams });
+    });
+    // Revocations may have been missed while it was down (and before LISTEN took effect): start empty.
+    channel.onHealth(() => this.reset());
   }
 
-  /** Applies a revocation announced by any process (this one included). */
+  /** Applies a revocation announced by another process. */
   hear(message: string): void {
     const [kind, id] = [message.slice(0, 2), message.slice(2)];
     if (kind === 's:') this.forgetSessionLocally(id);
@@ -70,7 +77,7 @@ export class SessionService {
   /** Logout, or a reused refresh token: this one session ends. False when it had already ended. */
   async revokeSession(sessionId: string, user: SessionOwner): Promise<boolean> {
     const ended = await revokeSessionRows(this.db, sessionId);
-    await this.channel?.publish(this.db, `s:${sessionId}`);
+    await this.channel?.publish({ kind: 'session', revoked: `s:${sessionId}`, endStreams: ended ? this.streamsOf(user) : undefined });
     this.forgetSessionLocally(sessionId);
     if (ended) this.announce(user);
     return ended;
@@ -82,7 +89,7 @@ export class SessionService {
    */
   async revokeUser(user: SessionOwner, db: Db = this.db): Promise<void> {
     await revokeUserRows(db, user.id);
-    await this.channel?.publish(db, `u:${user.id}`);
+    await this.channel?.publish({ kind: 'session', revoked: `u:${user.id}`, endStreams: this.streamsOf(user) }, db);
     if (db === this.db) this.forgetUser(user);
   }
 
@@ -99,6 +106,10 @@ export class SessionService {
   private forgetUserLocally(userId: string): void {
     this.epoch += 1;
     for (const [sid, owner] of this.live) if (owner === userId) this.live.delete(sid);
+  }
+
+  private streamsOf(user: SessionOwner): { clientId: string; userId: string } | undefined {
+    return user.clientId ? { clientId: user.clientId, userId: user.id } : undefined;
   }
 
   private announce(user: SessionOwner): void {

@@ -77,9 +77,9 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
       assertClientAccess(request.principal, id);
       await getClient(app.db, id);
       const apiKey = await replaceApiKey(app.db, app.keys, id);
-      // Forgets the old key in memory and announces it ('api-key-replaced'), so open streams end with it.
-      app.forgetApiKeys(id);
-      app.cache.invalidate(id, 'profile');
+      // Forgets the old key in memory and announces it ('api-key-replaced'), so open streams end with it; both are
+      // told to the other processes before the answer, so the next call anywhere refuses the old key.
+      await Promise.all([app.forgetApiKeys(id), app.cache.invalidate(id, 'profile')]);
       await audit(app.db, request.log, {
         type: 'api-key.generated',
         clientId: id,

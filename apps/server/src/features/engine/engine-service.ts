@@ -12,6 +12,7 @@ import { startBoss } from './queue/boss.ts';
 import { startWorkers, type WorkerPool } from './queue/workers.ts';
 import { EngineBus } from './runs/events.ts';
 import { type Scheduler, type SchedulerOptions, startScheduler } from './schedules/scheduler.ts';
+import type { ClusterChannel } from '../../lib/cluster-channel.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 
 /** How long a stopping process waits for its aborted runs to record their attempts. */
@@ -40,7 +41,10 @@ export function createEngine(input: {
   onResultsChanged?: (clientId: string) => void;
   /** Where run folders are published and read from; the data directory's store when not given. */
   artifacts?: ArtifactStore;
+  /** PostgreSQL: the engine's events go to every other process through it too. */
+  channel?: ClusterChannel | null;
 }): Engine {
+  const channel = input.channel ?? null;
   let boss: Promise<PgBoss> | null = null;
   const pools: WorkerPool[] = [];
   let scheduler: Scheduler | null = null;
@@ -53,7 +57,7 @@ export function createEngine(input: {
     keys: input.keys,
     runners: input.runners ?? registry,
     runnersModule: input.runnersModule ?? input.config.runnersModule,
-    bus: new EngineBus(),
+    bus: new EngineBus(channel ? (clientId, event) => void channel.publish({ kind: 'event', clientId, event }) : undefined),
     log: input.log,
     workerId: `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     demoClientId: input.demoClientId,

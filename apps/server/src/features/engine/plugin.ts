@@ -48,10 +48,12 @@ export const engineFeature = fp<EngineOptions>(
     keys: app.keys,
     log: app.log.child({ feature: 'engine' }),
     demoClientId: app.demoClientId,
+    // Announced to the other API processes too (the cache's channel).
     onResultsChanged: (clientId) => {
-      app.cache.invalidate(clientId, 'reports');
-      app.cache.invalidate(clientId, 'insights');
+      void app.cache.invalidate(clientId, 'reports');
+      void app.cache.invalidate(clientId, 'insights');
     },
+    channel: app.cluster,
   });
   app.decorate('engine', engine);
 

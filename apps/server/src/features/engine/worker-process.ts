@@ -6,6 +6,7 @@ import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { createReadiness, logReadiness } from '../health/readiness.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
+import { ClusterChannel } from '../../lib/cluster-channel.ts';
 import { loadServerKeys } from '../../lib/server-keys.ts';
 import { ProcessRegistry } from '../system/process-registry.ts';
 
@@ -32,6 +33,9 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   await artifacts.check();
   const database = openPostgres(env.DATABASE_URL, concurrency + 4);
   await migrateDatabase(database);
+  // The API processes hear this worker's events and result changes through it (EVENTS_VIA_NOTIFY=false: they poll).
+  const channel = env.EVENTS_VIA_NOTIFY ? new ClusterChannel(env.DATABASE_URL, database.db, log.child({ feature: 'cluster' })) : null;
+  await channel?.start();
   const engine = createEngine({
     db: database.db,
     raw: database.raw,
@@ -41,6 +45,9 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     keys: loadServerKeys(paths.dataDir, env.SERVER_KEY),
     log,
     demoClientId: null,
+    channel,
+    // Every API process drops its cached reports and insights of the client.
+    onResultsChanged: (clientId) => void channel?.publish({ kind: 'cache', clientId, namespaces: ['reports', 'insights'] }),
   });
   await engine.startWorkers(concurrency);
   await engine.startScheduler();
@@ -55,5 +62,6 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   log.info('worker stopping');
   await registry.stop();
   await engine.stop();
+  await channel?.close();
   await database.close();
 }

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { ClusterChannel } from '../../lib/cluster-channel.ts';
 
 export type CacheNamespace = 'profile' | 'tests' | 'reports' | 'insights';
 
@@ -9,13 +10,32 @@ interface Entry {
 
 /**
  * Per-client, per-namespace cache of hot reads (PGlite runs inside the event loop, so a read avoided is
- * throughput gained). In-process: with several API processes on PostgreSQL an entry may outlive a write in
- * another process by at most the TTL; writes in this process invalidate at once.
+ * throughput gained). With several processes on PostgreSQL every invalidation is announced on the cluster
+ * channel and applied by all of them at once; while that channel is down (or without it: EVENTS_VIA_NOTIFY=false)
+ * an entry may outlive a write in another process by at most the TTL.
  */
 export class ClientCache {
   private readonly entries = new Map<string, Map<string, Entry>>();
+  private channel: ClusterChannel | null = null;
+  /** Bumped by every invalidation (per client, and for all): a load that started before one must not be stored. */
+  private generation = 0;
+  private readonly clientGeneration = new Map<string, number>();
 
   constructor(private readonly ttlMs: number) {}
+
+  /** Announces this cache's invalidations to the other processes, and applies theirs. */
+  useChannel(channel: ClusterChannel): void {
+    this.channel = channel;
+    channel.on('cache', (m) => {
+      if (m.clientId === null) this.clearLocally(m.namespaces);
+      else if (m.namespaces === null) this.invalidateLocally(m.clientId);
+      else for (const ns of m.namespaces) this.invalidateLocally(m.clientId, ns);
+    });
+    // Invalidations may have been missed while it was down.
+    channel.onHealth((healthy) => {
+      if (healthy) this.clear();
+    });
+  }
 
   private bucketKey(clientId: string, ns: CacheNamespace): string {
     return `${clientId}\u0000${ns}`;
@@ -46,11 +66,29 @@ export class ClientCache {
   async wrap<T>(clientId: string, ns: CacheNamespace, load: () => Promise<T>, key = ''): Promise<T> {
     const hit = this.get<T>(clientId, ns, key);
     if (hit !== undefined) return hit;
-    return this.set(clientId, ns, await load(), key);
+    const seen = [this.generation, this.clientGeneration.get(clientId)];
+    const value = await load();
+    const still = seen[0] === this.generation && seen[1] === this.clientGeneration.get(clientId);
+    return still ? this.set(clientId, ns, value, key) : value;
   }
 
-  /** Empties one namespace of a client, or all of them. */
-  invalidate(clientId: string, ns?: CacheNamespace): void {
+  /**
+   * Empties one namespace of a client, or all of them, in every process. The promise (which never rejects)
+   * resolves once the other processes were told: await it when the next read may come to another process.
+   */
+  invalidate(clientId: string, ns?: CacheNamespace): Promise<void> {
+    this.invalidateLocally(clientId, ns);
+    return this.channel?.publish({ kind: 'cache', clientId, namespaces: ns ? [ns] : null }) ?? Promise.resolve();
+  }
+
+  /** Empties these namespaces for every client, in every process. */
+  clearNamespaces(namespaces: readonly CacheNamespace[]): Promise<void> {
+    this.clearLocally(namespaces);
+    return this.channel?.publish({ kind: 'cache', clientId: null, namespaces: [...namespaces] }) ?? Promise.resolve();
+  }
+
+  private invalidateLocally(clientId: string, ns?: CacheNamespace): void {
+    this.clientGeneration.set(clientId, (this.clientGeneration.get(clientId) ?? 0) + 1);
     if (ns) {
       this.entries.delete(this.bucketKey(clientId, ns));
       return;
@@ -60,21 +98,25 @@ export class ClientCache {
     }
   }
 
-  /** Empties these namespaces for every client. */
-  clearNamespaces(namespaces: readonly CacheNamespace[]): void {
+  private clearLocally(namespaces: readonly CacheNamespace[] | null): void {
+    if (!namespaces) return this.clear();
+    this.generation += 1;
     for (const key of [...this.entries.keys()]) {
       if (namespaces.some((ns) => key.endsWith(`\u0000${ns}`))) this.entries.delete(key);
     }
   }
 
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
   }
 }
 
 export const cache = fp(async (app) => {
-  app.decorate('cache', new ClientCache(app.env.CACHE_TTL * 1000));
-});
+  const cache = new ClientCache(app.env.CACHE_TTL * 1000);
+  if (app.cluster) cache.useChannel(app.cluster);
+  app.decorate('cache', cache);
+}, { name: 'cache', dependencies: ['cluster'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { mailer } from '../../lib/mailer.ts';
 import { bugChanges } from './bug-changes.ts';
 import { cache } from './cache.ts';
+import { cluster } from './cluster.ts';
 import { data, type DataOptions } from './data.ts';
 import { inputGuard } from './input-guard.ts';
 import { sessionEvents } from './session-events.ts';
@@ -15,7 +16,7 @@ export const appPlugins = fp<DataOptions>(
   async (app, opts) => {
     await app.register(inputGuard);
     await app.register(data, opts);
-    for (const plugin of [cache, sessionEvents, mailer, bugChanges]) await app.register(plugin);
+    for (const plugin of [cluster, cache, sessionEvents, mailer, bugChanges]) await app.register(plugin);
   },
   { name: 'app-plugins' },
 );

@@ -36,6 +36,8 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
       log: app.log.child({ feature: 'event-streams' }),
       perCredential: app.env.EVENT_STREAMS_PER_CREDENTIAL,
       pollMs: app.env.EVENT_STREAM_POLL_MS,
+      // The embedded database admits one process: its bus carries every event.
+      others: app.database.kind === 'pglite' ? 'none' : (app.cluster ?? 'poll'),
     });
     hubs.set(deps, hub);
     const offSession = app.sessionEvents.on((event) => hub.revoke(event));

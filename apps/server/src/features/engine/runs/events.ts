@@ -6,17 +6,21 @@ export type { RunEvent, TestEvent };
 
 export type EngineEvent = { type: 'test'; data: TestEvent } | { type: 'run'; data: RunEvent };
 
-/** In-process fan-out of engine events per client; the event hub (event-hub.ts) also polls for other processes' work. */
+/**
+ * Fan-out of engine events per client: in this process, and (on PostgreSQL, through `relay`: the cluster
+ * channel) to every other process's event hub (event-hub.ts), which polls only while that channel is down.
+ */
 export class EngineBus {
   private readonly emitter = new EventEmitter();
 
-  constructor() {
+  constructor(private readonly relay?: (clientId: string, event: EngineEvent) => void) {
     this.emitter.setMaxListeners(0);
   }
 
   emit(clientId: string, event: EngineEvent): void {
     this.emitter.emit(clientId, event);
     this.emitter.emit('*', clientId, event);
+    this.relay?.(clientId, event);
   }
 
   on(clientId: string, listener: (event: EngineEvent) => void): () => void {
