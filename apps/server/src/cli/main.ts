@@ -1,11 +1,12 @@
 import { ConfigError } from '../config/env.ts';
+import { DataDirLockedError } from '../lib/data-dir.ts';
 import { OperatorApiError } from './operator-client.ts';
 import { createProgram } from './program.ts';
 
 try {
   await createProgram().parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof OperatorApiError || err instanceof ConfigError) {
+  if (err instanceof OperatorApiError || err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(`fullstop: ${err.message}`);
   } else {
     console.error(err);
