@@ -19,6 +19,7 @@ import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
 import { demo } from './features/demo/plugin.ts';
 import { type EngineOptions, engineFeature } from './features/engine/plugin.ts';
+import { systemFeature } from './features/system/plugin.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { integrationsFeature } from './features/integrations/routes.ts';
 import { operatorAccessAudit } from './features/operator/access-audit.ts';
@@ -114,6 +115,8 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(bugsFeature);
   // After the engine: alerts hear when a run ends in this process (and poll for runs other processes finished).
   await app.register(alertsFeature);
+  // After the engine: this process's heartbeat carries the engine's worker id.
+  await app.register(systemFeature);
 
   // The web app last: it owns the not-found handler.
   await app.register(spa, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST });

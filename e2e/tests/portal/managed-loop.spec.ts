@@ -86,4 +86,15 @@ test.describe('the managed loop', () => {
     expect(((await audit.json()) as { total: number }).total).toBeGreaterThan(0);
     await ops.context.close();
   });
+
+  test('the console’s System page shows the server process running and where artifacts go', async ({ browser, baseURL }) => {
+    const ops = await operatorPage(browser, baseURL!);
+    await ops.page.getByRole('link', { name: 'System' }).click();
+    await expect(ops.page.getByRole('heading', { name: 'System', level: 1 })).toBeVisible();
+    const table = ops.page.getByRole('table', { name: 'Server processes, running ones first' });
+    await expect(table.getByRole('row').filter({ hasText: 'API' }).first()).toContainText('Running');
+    await expect(ops.page.getByText('Data directory')).toBeVisible();
+    await shots(ops.page, 'ops-system');
+    await ops.context.close();
+  });
 });

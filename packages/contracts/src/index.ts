@@ -22,3 +22,4 @@ export * from './retention.ts';
 export * from './ci.ts';
 export * from './alerts.ts';
 export * from './schedules.ts';
+export * from './system.ts';

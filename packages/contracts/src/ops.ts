@@ -184,6 +184,7 @@ export const opsApiPaths = {
   users: '/operator/users',
   runs: '/operator/runs',
   audit: '/operator/audit',
+  system: '/operator/system',
   client: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}`,
   clientPart: (clientId: string, part: 'flaky' | 'origins' | 'runs' | 'false-positives' | 'reveal-api-key') =>
     `/operator/clients/${encodeURIComponent(clientId)}/${part}`,

@@ -39,6 +39,7 @@ export const paths = {
   opsRequests: '/ops/requests',
   opsSuites: '/ops/suites',
   opsAudit: '/ops/audit',
+  opsSystem: '/ops/system',
   opsAccount: '/ops/account',
 } as const;
 

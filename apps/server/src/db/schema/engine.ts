@@ -95,6 +95,8 @@ export const engineRunTests = pgTable(
     index('engine_run_tests_client_test_idx').on(t.clientId, t.testName, t.finishedAt),
     index('engine_run_tests_client_kind_idx').on(t.clientId, t.kind, t.finishedAt),
     index('engine_run_tests_client_updated_idx').on(t.clientId, t.updatedAt),
+    // The console's queue counts read only unfinished rows.
+    index('engine_run_tests_unfinished_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
 

@@ -12,3 +12,4 @@ export * from './team.ts';
 export * from './badges.ts';
 export * from './alerts.ts';
 export * from './schedules.ts';
+export * from './system.ts';

@@ -6,6 +6,7 @@ import { createReadiness, logReadiness } from '../health/readiness.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
 import { loadServerKeys } from '../../lib/server-keys.ts';
+import { ProcessRegistry } from '../system/process-registry.ts';
 
 /**
  * `fullstop worker`: a process that only runs queued tests. PostgreSQL only, because the embedded database
@@ -38,12 +39,16 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   });
   await engine.startWorkers(concurrency);
   await engine.startScheduler();
+  // The console's System page lists this process while its heartbeat is fresh.
+  const registry = new ProcessRegistry(database.db, { id: engine.deps.workerId, role: 'worker', workers: concurrency }, log);
+  await registry.start();
   log.info({ concurrency, workerId: engine.deps.workerId }, 'worker started');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   log.info('worker stopping');
+  await registry.stop();
   await engine.stop();
   await database.close();
 }

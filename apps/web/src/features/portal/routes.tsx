@@ -93,6 +93,7 @@ export const opsRoutes = inShell({
     { path: 'bugs/:bugId', ...page('Bug'), lazy: async () => ({ Component: (await import('./ops/bugs/bug-page.tsx')).OpsBugPage }) },
     { path: 'requests', ...page('Requests'), lazy: async () => ({ Component: (await import('./ops/requests/requests-page.tsx')).OpsRequestsPage }) },
     { path: 'suites', ...page('Suites'), lazy: async () => ({ Component: (await import('./ops/suites/suites-page.tsx')).OpsSuitesPage }) },
+    { path: 'system', ...page('System'), lazy: async () => ({ Component: (await import('./ops/system/system-page.tsx')).OpsSystemPage }) },
     { path: 'audit', ...page('Audit log'), lazy: async () => ({ Component: (await import('./ops/audit/audit-page.tsx')).OpsAuditPage }) },
     // The same page as the portal's: an operator changes their password here.
     { path: 'account', ...page('Your account'), lazy: async () => ({ Component: (await import('./team/account-page.tsx')).AccountPage }) },

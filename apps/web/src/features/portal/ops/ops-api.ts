@@ -8,6 +8,7 @@ import {
   opsAuditPage,
   opsClientDetail,
   opsClientList,
+  opsSystem,
   revealApiKeyResponse,
   type FalsePositiveRequest,
   type FlakyMark,
@@ -23,6 +24,7 @@ import {
   type OpsClientList,
   type OpsRunsPage,
   type OpsRunsQuery,
+  type OpsSystem,
   type RevealApiKeyResponse,
   opsRunsPage,
 } from '@fullstop/contracts';
@@ -104,6 +106,9 @@ export const opsApi = api.injectEndpoints({
       query: (q) => ({ url: `${opsApiPaths.audit}${queryString({ ...q })}`, schema: opsAuditPage }),
       providesTags: ['OpsAudit'],
     }),
+    getOpsSystem: build.query<OpsSystem, void>({
+      query: () => ({ url: opsApiPaths.system, schema: opsSystem }),
+    }),
   }),
 });
 
@@ -122,4 +127,5 @@ export const {
   useMarkFalsePositiveMutation,
   useRerunTestMutation,
   useGetAuditLogQuery,
+  useGetOpsSystemQuery,
 } = opsApi;

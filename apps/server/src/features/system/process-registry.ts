@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { PROCESS_ALIVE_SECONDS, PROCESS_HEARTBEAT_SECONDS, type ProcessRole } from '@fullstop/contracts';
+import { eq, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { serverProcesses } from '../../db/schema/index.ts';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** A process not heard from for a day is forgotten (it was killed; a clean stop deletes its row at once). */
+const FORGET_AFTER_SECONDS = 24 * 3600;
+
+export interface ProcessInfo {
+  /** The engine's worker id, so the console can count the attempts this process runs. */
+  id: string;
+  role: ProcessRole;
+  /** Tests it may run at once. */
+  workers: number;
+}
+
+/**
+ * This process's row in server_processes: written at start, refreshed every PROCESS_HEARTBEAT_SECONDS, deleted
+ * at a clean stop. A heartbeat that fails (the database restarting) is logged and tried again at the next tick.
+ */
+export class ProcessRegistry {
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly info: ProcessInfo,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    const { id, role, workers } = this.info;
+    await this.db
+      .insert(serverProcesses)
+      .values({ id, role, workers, host: os.hostname(), pid: process.pid, version: VERSION })
+      .onConflictDoUpdate({ target: serverProcesses.id, set: { lastSeenAt: sql`now()`, workers } });
+    // Rows of processes that were killed long ago: whoever starts cleans them up.
+    await this.db.delete(serverProcesses).where(lt(serverProcesses.lastSeenAt, sql`now() - make_interval(secs => ${FORGET_AFTER_SECONDS})`));
+    this.#timer = setInterval(() => void this.#beat(), PROCESS_HEARTBEAT_SECONDS * 1000);
+    this.#timer.unref();
+  }
+
+  async #beat(): Promise<void> {
+    try {
+      await this.db.update(serverProcesses).set({ lastSeenAt: sql`now()` }).where(eq(serverProcesses.id, this.info.id));
+    } catch (err) {
+      this.log.warn({ err }, `process heartbeat failed; the console shows this process as stopped after ${PROCESS_ALIVE_SECONDS} s without one`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.db
+      .delete(serverProcesses)
+      .where(eq(serverProcesses.id, this.info.id))
+      .catch((err: unknown) => this.log.warn({ err }, 'could not remove this process from server_processes'));
+  }
+}

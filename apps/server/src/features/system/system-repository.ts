@@ -1,0 +1,46 @@
+import { PROCESS_ALIVE_SECONDS, type SystemProcess } from '@fullstop/contracts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { engineAttempts, engineRunTests, serverProcesses } from '../../db/schema/index.ts';
+
+/** Every known process, running ones first, each with the attempts it is running now. */
+export async function listProcesses(db: Db): Promise<SystemProcess[]> {
+  const rows = await db
+    .select({
+      id: serverProcesses.id,
+      role: serverProcesses.role,
+      host: serverProcesses.host,
+      pid: serverProcesses.pid,
+      version: serverProcesses.version,
+      workers: serverProcesses.workers,
+      startedAt: serverProcesses.startedAt,
+      lastSeenAt: serverProcesses.lastSeenAt,
+      alive: sql<boolean>`${serverProcesses.lastSeenAt} > now() - make_interval(secs => ${PROCESS_ALIVE_SECONDS})`,
+    })
+    .from(serverProcesses)
+    .orderBy(desc(serverProcesses.lastSeenAt), serverProcesses.role, serverProcesses.host, serverProcesses.pid);
+  const ids = rows.map((r) => r.id);
+  const running = ids.length
+    ? await db
+        .select({ workerId: engineAttempts.workerId, count: sql<number>`count(*)::int` })
+        .from(engineAttempts)
+        .where(and(eq(engineAttempts.status, 'running'), inArray(engineAttempts.workerId, ids)))
+        .groupBy(engineAttempts.workerId)
+    : [];
+  const runningOf = new Map(running.map((r) => [r.workerId, r.count]));
+  return rows
+    .map((r) => ({ ...r, running: runningOf.get(r.id) ?? 0, startedAt: r.startedAt.toISOString(), lastSeenAt: r.lastSeenAt.toISOString() }))
+    .sort((a, b) => Number(b.alive) - Number(a.alive));
+}
+
+/** Run tests waiting for a worker, and running, across every client. */
+export async function queueCounts(db: Db): Promise<{ queued: number; running: number }> {
+  const rows = await db
+    .select({ status: engineRunTests.status, count: sql<number>`count(*)::int` })
+    .from(engineRunTests)
+    .where(inArray(engineRunTests.status, ['queued', 'running']))
+    .groupBy(engineRunTests.status);
+  const of = (status: string) => rows.find((r) => r.status === status)?.count ?? 0;
+  return { queued: of('queued'), running: of('running') };
+}
+
