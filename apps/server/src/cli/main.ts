@@ -12,4 +12,7 @@ try {
     console.error(err);
   }
   process.exitCode = 1;
+  // A long-running command (serve, worker) that failed half-way may hold connections open that would keep the
+  // process alive, failed, forever; a process with nothing left open ends before this fires.
+  setTimeout(() => process.exit(1), 2000).unref();
 }

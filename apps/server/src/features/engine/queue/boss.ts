@@ -45,11 +45,26 @@ export async function startBoss(raw: RawDatabase, onError: (err: Error) => void)
       : new PgBoss({ ...common, connectionString: raw.url, max: 4 });
   boss.on('error', onError);
   await boss.start();
-  if (!(await boss.getQueue(RUN_QUEUE))) {
-    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, policy: 'standard' }).catch(async (err: unknown) => {
-      // Two processes starting at once both try to create it; the loser finds it there.
-      if (!(await boss.getQueue(RUN_QUEUE))) throw err;
-    });
-  }
+  await ensureQueue(boss, RUN_QUEUE, { name: RUN_QUEUE, policy: 'standard' });
   return boss;
+}
+
+/**
+ * Creates the queue unless it is there. Processes starting at once race here: pg-boss's create_queue attaches a
+ * partition to one parent table, so two processes creating different queues (runs, schedule ticks) can deadlock and
+ * PostgreSQL aborts one of them, whose queue then does not exist yet. The loser tries again after a short, random
+ * pause; seen with two API and two worker processes started together on a new database (test/cluster.test.ts).
+ */
+export async function ensureQueue(boss: PgBoss, name: string, options: PgBoss.Queue, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(name)) return;
+    try {
+      // ON CONFLICT DO NOTHING inside: another process having created it meanwhile is not an error.
+      await boss.createQueue(name, options);
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 200));
+    }
+  }
 }
