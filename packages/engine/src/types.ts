@@ -68,6 +68,8 @@ export interface RunContext {
   progress?: (p: { done: number; total: number; message?: string }) => void;
   /** The logged-in session of this attempt (resolved once, before the runner starts): every request carries it. */
   login?: LoginSession;
+  /** A load test run by several generators: which one this is, and when they all start (issue 12). */
+  loadGenerator?: { index: number; count: number; startAtMs: number };
 }
 
 export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';

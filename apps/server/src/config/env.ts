@@ -93,6 +93,8 @@ const envSchema = z.object({
   /** An attempt whose heartbeat is older than this (seconds) belonged to a dead process. */
   ENGINE_STALE_AFTER: z.coerce.number().int().min(5).max(3600).default(30),
   ENGINE_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** A load test run by several generators waits this long (seconds) for all of them to be taken by workers. */
+  ENGINE_LOAD_GATHER_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   /** Import suites/demo for the demo client at start-up when it has none. */
   ENGINE_DEMO_SUITE: bool.default(true),
   /** Memory of one attempt's whole process tree (runner, browsers, tools), MB; over it the attempt is killed. */

@@ -104,6 +104,21 @@ describe('html report', () => {
     expect(html).toContain('>400</text>');
   });
 
+  it('names the generators of a load test run by several, where each ran and its requests', () => {
+    const sample = loadSample();
+    if (sample.summary?.kind !== 'load') throw new Error('not a load sample');
+    sample.summary.generators = [
+      { index: 0, workerId: 'host-a:101:abc', host: 'host-a', requests: 6000 },
+      { index: 1, workerId: 'host-b:202:def', host: 'host-b', requests: 5913 },
+    ];
+    const html = renderReportHtml(sample);
+    expect(html).toContain('Generators: 2');
+    expect(html).toContain('2 generators ran this test together');
+    expect(html).toMatch(/host-a:101:abc.*host-a.*6,000 requests/s);
+    expect(html).toContain('host-b:202:def');
+    expect(renderReportHtml(loadSample())).not.toContain('Generators:');
+  });
+
   it('groups security alerts by rule, worst first, with the false positives apart', () => {
     const html = renderReportHtml(securityScanSample());
     // Four instances of three rules: three alerts, as ZAP's summary counts them.

@@ -48,7 +48,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress'>;
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator'>;
   limits: SandboxLimits;
   /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
   attemptKey: string;
@@ -159,7 +159,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
           stats.readyMs = Math.round(performance.now() - forkedAt);
           ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
           child.send(
-            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
+            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
             () => {},
           );
           break;

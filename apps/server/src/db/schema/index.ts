@@ -13,3 +13,4 @@ export * from './badges.ts';
 export * from './alerts.ts';
 export * from './schedules.ts';
 export * from './system.ts';
+export * from './load-generators.ts';

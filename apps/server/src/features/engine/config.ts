@@ -15,6 +15,8 @@ export interface EngineConfig {
   reportPdf: boolean;
   wapitiPath: string;
   runMemoryMb: number;
+  /** How long the generators of a load test wait for each other before the test ends as an error (issue 12). */
+  loadGatherSeconds: number;
   runnersModule: string | undefined;
   /** This process runs the clients' schedules (every API and worker process; the API tests tick by hand). */
   scheduler: boolean;
@@ -37,6 +39,7 @@ export function engineConfig(env: Env): EngineConfig {
     reportPdf: env.ENGINE_REPORT_PDF ?? env.NODE_ENV !== 'test',
     wapitiPath: env.WAPITI_PATH,
     runMemoryMb: env.ENGINE_RUN_MEMORY_MB,
+    loadGatherSeconds: env.ENGINE_LOAD_GATHER_SECONDS,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
     scheduler: env.NODE_ENV !== 'test',
   };

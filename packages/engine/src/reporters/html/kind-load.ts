@@ -38,6 +38,12 @@ export function stageRows(stages: NonNullable<Summary['stages']>): string[][] {
   });
 }
 
+/** A test run by several generators: how many, where each ran and the requests it made (issue 12). */
+export function generatorsBlock(generators: NonNullable<Summary['generators']>): string {
+  const rows = generators.map((g) => [e(String(g.index + 1)), longText(g.workerId ?? 'unknown worker'), e(g.host ?? '—'), e(formatCount(g.requests, 'request'))]);
+  return `<p>${e(`${generators.length} generators ran this test together; their figures are merged above.`)}</p>${table(['Generator', 'Worker', 'Host', 'Requests'], rows, [3])}`;
+}
+
 export function loadCards(s: Summary): string[] {
   const l = s.load;
   const rps = s.requestsPerSecond;
@@ -60,6 +66,7 @@ export function loadBody(s: Summary): string {
       thresholds.length ? table(['Result', 'Measure', 'Measured'], thresholds, [2]) : '<p>No thresholds were set for this test.</p>',
     ),
   );
+  if (s.generators?.length) parts.push(section(`Generators: ${s.generators.length}`, generatorsBlock(s.generators)));
   if (s.stages?.length) parts.push(section('Connections over time', table(['Stage', 'Lasted', 'Connections'], stageRows(s.stages))));
   if (s.perSecond?.length) parts.push(section('Second by second', loadChart(s.perSecond)));
   const figures: [string, string][] = [

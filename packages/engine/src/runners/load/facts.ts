@@ -1,5 +1,6 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 import type { LoadInsight } from '@fullstop/contracts';
+import type { LoadPart } from './merge.ts';
 
 // The longest run: 300 s of requests, then the requests in flight awaited up to the longest request timeout (120 s)
 // and the forced stop's slack, plus time to start and write the summary.
@@ -38,6 +39,10 @@ declare module '../../types.ts' {
       perSecond?: { second: number; requests: number; errors: number; p50: number; p95: number; p99: number; connections?: number }[];
       /** The stages the run followed, when its options declared them. */
       stages?: { durationSeconds: number; target: number }[];
+      /** One generator's counters and histogram, for the merge (a generator's run only; never in a test's result). */
+      part?: LoadPart;
+      /** A test run by several generators: each one, where it ran and the requests it made. */
+      generators?: { index: number; workerId: string | null; host: string | null; requests: number }[];
     };
   }
 }

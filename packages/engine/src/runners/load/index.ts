@@ -2,11 +2,18 @@ import { connect, isIP } from 'node:net';
 import { defineRunner } from '../../lib/define-runner.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import { writeJsonArtifact } from '../../lib/result.ts';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { shareOf, stagesShare, untilStart } from './generators.ts';
+import { encodeSamples, loadPartOf } from './merge.ts';
 import { driveLoad, type LoadPlan } from './driver.ts';
 import { DEFAULT_CONNECTIONS, DEFAULT_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, countInSecond, emptySamples, isSuccessStatus, noteConnections, secondOf } from './stats.ts';
 import { facts } from './facts.ts';
 import { withLoginHeaders } from '../../lib/login-session.ts';
+
+/** A generator's raw response times, in its run folder. */
+export const SAMPLES_ARTIFACT = 'load/response-times.f64';
 
 /** Time a pinned address gets to accept a connection before the next one is tried. */
 export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;
@@ -75,14 +82,22 @@ export const loadRunner = defineRunner({
       samples.failures.set(key, (samples.failures.get(key) ?? 0) + 1);
     };
 
-    const connections = options.connections ?? DEFAULT_CONNECTIONS;
-    const plan: LoadPlan = options.stages
-      ? { stages: options.stages }
+    // One of several generators (issue 12): its share of the connections, requests and stage targets.
+    const generator = ctx.loadGenerator;
+    const share = (n: number) => (generator ? shareOf(n, generator.index, generator.count) : n);
+    const connections = share(options.connections ?? DEFAULT_CONNECTIONS);
+    const stages = options.stages && generator ? stagesShare(options.stages, generator.index, generator.count) : options.stages;
+    const plan: LoadPlan = stages
+      ? { stages }
       : options.amount
-        ? { amount: options.amount, connections }
+        ? { amount: share(options.amount), connections }
         : // Constant connections: all open at once, for the duration.
           { stages: [{ durationSeconds: 0, target: connections }, { durationSeconds: options.durationSeconds ?? DEFAULT_DURATION_SECONDS, target: connections }] };
 
+    if (generator) {
+      ctx.log('load generator waiting for the common start', { generator: generator.index + 1, of: generator.count, startAt: new Date(generator.startAtMs).toISOString() });
+      await untilStart(generator.startAtMs, ctx.signal);
+    }
     const started = performance.now();
     const now = () => secondOf(started, performance.now());
     ctx.log('load started', { url: origin, connections: options.stages ? undefined : connections, amount: options.amount, stages: options.stages?.length });
@@ -145,11 +160,17 @@ export const loadRunner = defineRunner({
     };
     const artifact = await writeJsonArtifact(ctx, 'load/summary.json', summary, 'Load test summary');
     const met = load.customMetricThresholdMet;
+    if (generator) {
+      // The raw response times, so the merged percentiles can be checked against every sample of every generator.
+      await writeFile(path.join(ctx.runDir, SAMPLES_ARTIFACT), encodeSamples(samples.times));
+    }
     return {
       status: met ? 'passed' : 'failed',
       totals: { totalTests: 1, passedTests: met ? 1 : 0, failedTests: met ? 0 : 1, skippedTests: 0 },
-      summary,
-      artifacts: [artifact],
+      summary: generator ? { ...summary, part: loadPartOf(samples, failuresByUrl) } : summary,
+      artifacts: generator
+        ? [artifact, { path: SAMPLES_ARTIFACT, kind: 'other', contentType: 'application/octet-stream', label: 'Response times (ms, float64 little-endian)' }]
+        : [artifact],
     };
   },
 });

@@ -28,6 +28,8 @@ const request = z
   .strict();
 
 export const MAX_CONNECTIONS = 1000;
+/** A load test may be run by this many generators at most, each on any worker (issue 12). */
+export const MAX_GENERATORS = 16;
 
 /** A k6-style stage: ramp to `target` connections over `duration` ('30s', '1m30s', '500ms'). */
 const stage = z
@@ -77,9 +79,26 @@ export const loadInput = z.object({
         })
         .optional(),
       timeoutSeconds: z.number().positive().max(120).default(DEFAULT_REQUEST_TIMEOUT_SECONDS),
+      /** Load generators running the test together, on any workers; the connections (or requests) are shared out. */
+      generators: z
+        .number({ error: `must be a number of generators from 1 to ${MAX_GENERATORS}` })
+        .int('must be a whole number of generators')
+        .min(1, 'must be at least 1 generator')
+        .max(MAX_GENERATORS, `must be at most ${MAX_GENERATORS} generators`)
+        .default(1),
     })
     .strict()
     .superRefine((options, ctx) => {
+      // Every generator opens at least one connection (and makes at least one request): none would idle.
+      const shared = options.stages ? maxTarget(options.stages) : Math.min(options.connections ?? DEFAULT_CONNECTIONS, options.amount ?? Infinity);
+      if (options.generators > shared) {
+        const what = options.stages ? 'the largest stage target' : options.amount !== undefined && options.amount < (options.connections ?? DEFAULT_CONNECTIONS) ? 'the amount of requests' : 'the connections';
+        ctx.addIssue({
+          code: 'custom',
+          path: ['generators'],
+          message: `must be at most ${what} (${shared}): each generator needs at least one connection; lower generators or raise ${what}`,
+        });
+      }
       if (!options.stages) return;
       for (const field of ['connections', 'durationSeconds', 'amount'] as const) {
         if (options[field] === undefined) continue;

@@ -119,6 +119,18 @@ export function isSuccessStatus(status: number): boolean {
   return status >= 200 && status < 400;
 }
 
+/** Each configured threshold against its measured value. */
+export function checkThresholds(thresholds: LoadThresholds, actuals: Record<keyof LoadThresholds, number>): ThresholdCheck[] {
+  const checks: ThresholdCheck[] = [];
+  for (const name of Object.keys(actuals) as (keyof LoadThresholds)[]) {
+    const limit = thresholds[name];
+    if (limit === undefined) continue;
+    const actual = actuals[name];
+    checks.push({ name, limit, actual, met: name === 'minRequestsPerSecond' ? actual >= limit : actual <= limit });
+  }
+  return checks;
+}
+
 export function computeLoad(
   samples: LoadSamples,
   thresholds: LoadThresholds,
@@ -140,13 +152,7 @@ export function computeLoad(
     maxFailedRate: failedRate,
     minRequestsPerSecond: requestsPerSecond,
   };
-  const checks: ThresholdCheck[] = [];
-  for (const name of Object.keys(actuals) as (keyof LoadThresholds)[]) {
-    const limit = thresholds[name];
-    if (limit === undefined) continue;
-    const actual = actuals[name];
-    checks.push({ name, limit, actual, met: name === 'minRequestsPerSecond' ? actual >= limit : actual <= limit });
-  }
+  const checks = checkThresholds(thresholds, actuals);
 
   return {
     requestsPerSecond,

@@ -4,6 +4,15 @@ import type { RawDatabase } from '../../../db/database.ts';
 /** The one queue of the engine: one job per test of a run. */
 export const RUN_QUEUE = 'engine-run';
 
+/** Load generators of a load test run by several (issue 12): one job per generator, any worker takes them. */
+export const LOAD_QUEUE = 'engine-load-generator';
+
+export interface LoadGeneratorJobData {
+  generatorId: string;
+  runTestId: string;
+  clientId: string;
+}
+
 export interface RunJobData {
   runTestId: string;
   clientId: string;
@@ -45,7 +54,7 @@ export async function startBoss(raw: RawDatabase, onError: (err: Error) => void)
       : new PgBoss({ ...common, connectionString: raw.url, max: 4 });
   boss.on('error', onError);
   await boss.start();
-  await ensureQueue(boss, RUN_QUEUE, { name: RUN_QUEUE, policy: 'standard' });
+  for (const queue of [RUN_QUEUE, LOAD_QUEUE]) await ensureQueue(boss, queue, { name: queue, policy: 'standard' });
   return boss;
 }
 

@@ -2,7 +2,8 @@ import { sweepOrphanedOffThread } from '@fullstop/engine/sandbox';
 import type PgBoss from 'pg-boss';
 import type { EngineDeps } from '../deps.ts';
 import { executeJob } from '../runs/execute-job.ts';
-import { RUN_QUEUE } from './boss.ts';
+import { executeGeneratorJob, fetchGeneratorJob, reapStaleGenerators } from '../load/load-generators.ts';
+import { LOAD_QUEUE, RUN_QUEUE } from './boss.ts';
 import { fetchFairJob } from './fair-fetch.ts';
 import { reapStaleAttempts } from './reaper.ts';
 
@@ -52,8 +53,29 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
     return next;
   };
 
+  // Load generators first: the ones already taken are waiting for them (issue 12).
+  let generatorTurn: Promise<unknown> = Promise.resolve();
+  const fetchGenerator = () => {
+    const next = generatorTurn.then(() => fetchGeneratorJob(deps.db));
+    generatorTurn = next.catch(() => null);
+    return next.catch((err: unknown) => {
+      deps.log.error({ err }, 'fetching a load generator job failed');
+      return null;
+    });
+  };
+
   const loop = async () => {
     while (!shutdown.signal.aborted) {
+      const generator = await fetchGenerator();
+      if (generator) {
+        try {
+          await executeGeneratorJob(deps, generator.data, shutdown.signal);
+          await boss.complete(LOAD_QUEUE, generator.id);
+        } catch (err) {
+          await boss.fail(LOAD_QUEUE, generator.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+        }
+        continue;
+      }
       const job = await fetchInTurn().catch((err: unknown) => {
         deps.log.error({ err }, 'fetching a job failed');
         return null;
@@ -75,6 +97,7 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
 
   const maintenance = setInterval(() => {
     void reapStaleAttempts(deps, { everyRunning: false }).catch((err: unknown) => deps.log.error({ err }, 'reaper failed'));
+    void reapStaleGenerators(deps).catch((err: unknown) => deps.log.error({ err }, 'reaping load generators failed'));
     void sweep(deps);
   }, Math.max(5, deps.config.staleAfterSeconds / 2) * 1000);
   maintenance.unref();

@@ -10,6 +10,7 @@ import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/retry-evidence.ts';
+import { dispatchLoadGenerators } from '../load/load-generators.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
 import { attemptFolder, attemptLog, runTestDir } from './run-paths.ts';
@@ -30,6 +31,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const { db } = deps;
   const rt = await getRunTest(db, job.data.runTestId);
   if (!rt || isTerminal(rt.status)) return;
+  // A load test with several generators is run by their jobs (issue 12); this job only queues them.
+  if (await dispatchLoadGenerators(deps, rt)) return;
   const attempt = job.retryCount + 1;
   const maxAttempts = job.retryLimit + 1;
   const dir = runTestDir(deps.paths, rt.clientId, rt.runId, rt.id);
