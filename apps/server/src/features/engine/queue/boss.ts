@@ -60,7 +60,7 @@ export async function startBoss(raw: RawDatabase, onError: (err: Error) => void)
 
 /**
  * Creates the queue unless it is there. Processes starting at once race here: pg-boss's create_queue attaches a
- * partition to one parent table, so two processes creating different queues (runs, schedule ticks) can deadlock and
+ * partition to one parent table, so two processes creating different queues (runs, load generators, schedule ticks) can deadlock and
  * PostgreSQL aborts one of them, whose queue then does not exist yet. The loser tries again after a short, random
  * pause; seen with two API and two worker processes started together on a new database (test/cluster.test.ts).
  */
