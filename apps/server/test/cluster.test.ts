@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_RUNNERS_MODULE } from './engine/fixtures/fake-runners.ts';
 import { ApiProcess, type ClusterProcess, WorkerProcess } from './helpers/cluster.ts';
 import { TEST_DATABASE_URL } from './helpers/database.ts';
+import { startS3, type TestS3 } from './helpers/s3.ts';
 import { scratchDatabase } from './helpers/scratch-database.ts';
 
 const OPERATOR_TOKEN = 'fso_cluster-operator-token-0123456789abcdef';
@@ -72,8 +73,8 @@ function openEvents(base: string, apiKey: string) {
 
 /**
  * A multi-process installation as docs/deployment.md describes it: two `fullstop serve` processes (ENGINE_WORKERS=0,
- * each its own DATA_DIR) and two `fullstop worker --concurrency 2` processes, one PostgreSQL database, shared
- * SERVER_KEY and OPERATOR_TOKEN. The runners are the engine tests' fast fakes, so a run takes seconds.
+ * each its own DATA_DIR) and two `fullstop worker --concurrency 2` processes, one PostgreSQL database, one
+ * S3-compatible store (s3rver, ARTIFACT_STORE=s3), shared SERVER_KEY and OPERATOR_TOKEN. The runners are the engine tests' fast fakes, so a run takes seconds.
  *
  * Skipped without TEST_DATABASE_URL: the embedded database admits a single process, so there is no cluster to
  * build on it (docs/decisions/0041).
@@ -84,10 +85,12 @@ describe.skipIf(!TEST_DATABASE_URL)('a multi-process installation (2 API process
   let api1: ApiProcess;
   let api2: ApiProcess;
   let workers: WorkerProcess[];
+  let s3: TestS3 | undefined;
 
   beforeAll(async () => {
-    await database.create();
+    [s3] = await Promise.all([startS3(), database.create()]);
     const shared = {
+      ...s3.env,
       DATABASE_URL: database.url,
       SERVER_KEY: 'cd'.repeat(32),
       OPERATOR_TOKEN,
@@ -111,7 +114,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a multi-process installation (2 API process
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
-    await database.drop().catch(() => {});
+    await Promise.all([database.drop().catch(() => {}), s3?.close()]);
   }, 60_000);
 
   it('starts every process on one new database, each listed by both API processes', async () => {
@@ -123,6 +126,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a multi-process installation (2 API process
       expect(alive.filter((p) => p.role === 'api').every((p) => p.workers === 0)).toBe(true);
       expect(alive.filter((p) => p.role === 'worker').map((p) => p.id).sort()).toEqual(workers.map((w) => w.workerId).sort());
       expect(res.body.database).toBe('postgresql');
+      expect(res.body.artifacts.kind).toBe('s3');
     }
     for (const p of processes) p.assertAlive();
   });
