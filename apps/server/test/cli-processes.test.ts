@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
+const TOKEN = 'fso_cli-processes-token-0123456789abcdef';
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/fullstop.js');
 
 /** The environment of the test process without any setting a case did not ask for. */
@@ -63,7 +64,7 @@ describe('fullstop serve and fullstop worker', () => {
 
   it('fullstop serve answers on its port and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: envWith({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: scratch(), FULLSTOP_DEMO: '0' }),
+      env: envWith({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: scratch(), FULLSTOP_DEMO: '0', OPERATOR_TOKEN: TOKEN }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -81,6 +82,10 @@ describe('fullstop serve and fullstop worker', () => {
       expect(url, out).toBeDefined();
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
+      // The shared OPERATOR_TOKEN is the CLI's too: an operator command works from any process's machine, whose
+      // DATA_DIR holds no token file.
+      const list = await cli(['--server', url!, 'client', 'list'], { OPERATOR_TOKEN: TOKEN, DATA_DIR: scratch() });
+      expect(list.code, list.stderr).toBe(0);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

@@ -12,7 +12,7 @@ export function createProgram(): Command {
   const program = new Command('fullstop')
     .description('Fullstop QA CLI: operator commands, and `run` for a client’s CI (talks to the running server)')
     .addOption(new Option('--server <url>', 'server address (default: http://127.0.0.1:$PORT)').env('FULLSTOP_SERVER'))
-    .option('--token <token>', 'operator token (default: read from $DATA_DIR/operator-token)')
+    .option('--token <token>', 'operator token (default: $OPERATOR_TOKEN, else read from $DATA_DIR/operator-token)')
     .option('--data-dir <dir>', 'data directory holding the operator token (default: $DATA_DIR or ./data)')
     .showHelpAfterError();
   registerClientCommands(program);
