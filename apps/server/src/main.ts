@@ -1,29 +1,9 @@
-import { build } from './app.ts';
 import { ConfigError } from './config/env.ts';
 import { DataDirLockedError } from './lib/data-dir.ts';
-import { installLastResort } from './lib/last-resort.ts';
+import { serve } from './serve.ts';
 
-async function main(): Promise<void> {
-  const app = await build();
-  installLastResort(app.log, () => app.close());
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: app.env.PORT, host: app.env.HOST });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : app.env.PORT;
-  const url = `http://${app.env.HOST === '0.0.0.0' ? 'localhost' : app.env.HOST}:${port}`;
-  app.log.info({ url }, `Fullstop QA is ready at ${url}`);
-  if (app.demoClientId) {
-    app.log.info(`demo client: log in at ${url}/login as ${app.env.FULLSTOP_DEMO_EMAIL} (password in README.md)`);
-  }
-}
-
-main().catch((err: unknown) => {
+// `npm run serve`: the same server as `fullstop serve`, without the CLI around it.
+serve().catch((err: unknown) => {
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(err.message);
   } else {

@@ -23,7 +23,7 @@ export class OperatorApiError extends Error {
 
 /**
  * A small client of the running server's operator API, for every CLI command (the CLI never opens the
- * database: the embedded one allows a single process). Token: --token, else DATA_DIR/operator-token.
+ * database: the embedded one allows a single process). Token: --token, else OPERATOR_TOKEN, else DATA_DIR/operator-token.
  */
 export class OperatorClient {
   constructor(
@@ -84,7 +84,8 @@ export function defaultServer(): string {
 
 export function connect(options: ConnectionOptions): OperatorClient {
   const server = options.server ?? defaultServer();
-  let token = options.token;
+  // At scale OPERATOR_TOKEN is a setting every process shares (deploy/fullstop.env), and no process writes the file.
+  let token = options.token ?? loadEnv().OPERATOR_TOKEN;
   if (!token) {
     const dataDir = options.dataDir ?? loadEnv().DATA_DIR;
     const file = path.resolve(dataDir, OPERATOR_TOKEN_FILE);

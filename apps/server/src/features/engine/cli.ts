@@ -2,6 +2,21 @@ import type { Command } from 'commander';
 import type { SuiteImportResponse } from '@fullstop/contracts';
 import { clientFor, OperatorApiError } from '../../cli/operator-client.ts';
 
+/** What `fullstop worker --help` says about settings (docs/deployment.md has every one). */
+const WORKER_SETTINGS = `
+Settings (environment variables):
+  DATABASE_URL          PostgreSQL, the same as the API processes' (required: the queue lives there)
+  ARTIFACT_STORE=s3     with the API processes' S3_* settings: the reports this worker writes reach every API
+                        process (data-dir: DATA_DIR must then be the API's own folder, one machine only)
+  SERVER_KEY            the same as the API processes' (it decrypts the clients' test secrets)
+  DATA_DIR              this process's own scratch folder (run folders before upload)
+  ENGINE_RUN_MEMORY_MB, ENGINE_BROWSER_WORKERS, CHROMIUM_PATH, WAPITI_PATH
+                        what one test may use here, and where this machine's engines are
+  EVENTS_VIA_NOTIFY     run events through PostgreSQL LISTEN/NOTIFY, as the API processes have it
+
+Scale by starting more workers (any machine reaching the database and the bucket); --concurrency is per process.
+A bad setting stops the command with a message naming it and exit code 1.`;
+
 /** Operator commands of the engine: suite import, alerts, origins, worker. */
 export function registerEngineCommands(program: Command): void {
   const suite = program.command('suite').description("a client's test suite");
@@ -87,8 +102,9 @@ export function registerEngineCommands(program: Command): void {
 
   program
     .command('worker')
-    .description('run queued tests in this process (PostgreSQL only: DATABASE_URL; DATA_DIR must be storage shared with the API)')
-    .option('--concurrency <n>', 'tests at once', '2')
+    .description('run queued tests in this process (PostgreSQL only; settings from the environment, see --help)')
+    .option('--concurrency <n>', 'tests at once (1-64)', '2')
+    .addHelpText('after', WORKER_SETTINGS)
     .action(async (opts: { concurrency: string }) => {
       const { runWorkerProcess } = await import('./worker-process.ts');
       await runWorkerProcess(Number(opts.concurrency));

@@ -54,12 +54,26 @@ export async function startBoss(raw: RawDatabase, onError: (err: Error) => void)
       : new PgBoss({ ...common, connectionString: raw.url, max: 4 });
   boss.on('error', onError);
   await boss.start();
-  for (const queue of [RUN_QUEUE, LOAD_QUEUE]) {
-    if (await boss.getQueue(queue)) continue;
-    await boss.createQueue(queue, { name: queue, policy: 'standard' }).catch(async (err: unknown) => {
-      // Two processes starting at once both try to create it; the loser finds it there.
-      if (!(await boss.getQueue(queue))) throw err;
-    });
-  }
+  for (const queue of [RUN_QUEUE, LOAD_QUEUE]) await ensureQueue(boss, queue, { name: queue, policy: 'standard' });
   return boss;
+}
+
+/**
+ * Creates the queue unless it is there. Processes starting at once race here: pg-boss's create_queue attaches a
+ * partition to one parent table, so two processes creating different queues (runs, load generators, schedule ticks) can deadlock and
+ * PostgreSQL aborts one of them, whose queue then does not exist yet. The loser tries again after a short, random
+ * pause; seen with two API and two worker processes started together on a new database (test/cluster.test.ts).
+ */
+export async function ensureQueue(boss: PgBoss, name: string, options: PgBoss.Queue, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(name)) return;
+    try {
+      // ON CONFLICT DO NOTHING inside: another process having created it meanwhile is not an error.
+      await boss.createQueue(name, options);
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 200));
+    }
+  }
 }

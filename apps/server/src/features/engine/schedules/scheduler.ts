@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { EngineDeps } from '../deps.ts';
-import { pgliteBossDb } from '../queue/boss.ts';
+import { ensureQueue, pgliteBossDb } from '../queue/boss.ts';
 import { runScheduleTick } from './schedule-tick.ts';
 
 /** pg-boss's cron puts one job a minute here, across every process; its handler runs the due schedules. */
@@ -39,12 +39,7 @@ export async function startScheduler(deps: EngineDeps, options: SchedulerOptions
       : new PgBoss({ ...common, connectionString: deps.raw.url, max: 2 });
   boss.on('error', (err) => deps.log.error({ err }, 'scheduler error'));
   await boss.start();
-  if (!(await boss.getQueue(SCHEDULE_TICK_QUEUE))) {
-    await boss.createQueue(SCHEDULE_TICK_QUEUE, { name: SCHEDULE_TICK_QUEUE, policy: 'standard', retryLimit: 2, retryDelay: 5, expireInSeconds: 300 }).catch(async (err: unknown) => {
-      // Two processes starting at once both try to create it; the loser finds it there.
-      if (!(await boss.getQueue(SCHEDULE_TICK_QUEUE))) throw err;
-    });
-  }
+  await ensureQueue(boss, SCHEDULE_TICK_QUEUE, { name: SCHEDULE_TICK_QUEUE, policy: 'standard', retryLimit: 2, retryDelay: 5, expireInSeconds: 300 });
   // An upsert: every process may say it, the one row stays.
   await boss.schedule(SCHEDULE_TICK_QUEUE, '* * * * *', {}, { tz: 'UTC' });
   await boss.work(SCHEDULE_TICK_QUEUE, { pollingIntervalSeconds: options.pollSeconds ?? 5, batchSize: 1 }, async () => {
