@@ -1,10 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { type EvidenceListResponse, type RequestAttachment, RUN_REPORT_NAME } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config/env.ts';
+import { currentSuite } from '../../src/features/engine/suites/suite-repository.ts';
 import { bearer, buildTestApp, login, type TestClient } from '../helpers/app.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
@@ -105,5 +106,22 @@ describe('artifacts in S3-compatible storage (ARTIFACT_STORE=s3, on s3rver)', ()
     expect(down.rawPayload.equals(content)).toBe(true);
     // The checked file went to the bucket: nothing is left in the scratch folder.
     expect(await localFiles(app.paths.incoming)).toEqual([]);
+  });
+
+  it('keeps each suite version in the bucket, so a process that never saw the import runs it and shows its files', async () => {
+    const suite = (await currentSuite(app.db, a.clientId))!;
+    const keys: string[] = [];
+    for await (const o of app.artifacts.list(`suites/${a.clientId}/`)) keys.push(o.key);
+    expect(keys).toContain(`suites/${a.clientId}/${path.basename(suite.dir)}/suite.json`);
+    // As on another machine: the folder the import wrote is not here.
+    await rm(suite.dir, { recursive: true, force: true });
+    const run = await app.inject({ url: '/test/run/all?wait=true&timeout=60', headers: key(a) });
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().message).not.toMatch(/error/i);
+    const copy = path.join(app.paths.dataDir, 'work', 'suites', a.clientId, path.basename(suite.dir), 'suite.json');
+    expect(JSON.parse(await readFile(copy, 'utf8'))).toMatchObject({ version: 1 });
+    const file = await app.inject({ url: `/operator/clients/${a.clientId}/suites/${suite.version}/file?path=suite.json`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.json().content).toContain('checkout');
   });
 });

@@ -8,6 +8,7 @@ import type { EngineDeps } from '../deps.ts';
 import type { RunJob } from '../queue/fair-fetch.ts';
 import { readSecrets } from '../secrets/secret-repository.ts';
 import { suiteOfRun } from '../suites/suite-repository.ts';
+import { localSuite } from '../suites/suite-store.ts';
 import { runTargetFor } from '../targets/run-target.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/retry-evidence.ts';
@@ -81,7 +82,9 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   let error: string | null = null;
   let errorCode: string | null = null;
   try {
-    const suite = await suiteOfRun(db, rt.runId);
+    const stored = await suiteOfRun(db, rt.runId);
+    // The version's spec files on this machine (copied once from a remote store).
+    const suite = stored ? await localSuite(deps, stored) : null;
     const def = suite ? testsOf(suite.manifest, suite.dir).find((t) => t.name === rt.testName) : undefined;
     const runner = deps.runners[rt.kind];
     if (!def) {

@@ -25,6 +25,7 @@ import { errorResponses } from '../../../lib/route-schemas.ts';
 import { findUserById, getClient } from '../../accounts/repository.ts';
 import type { Principal } from '../../auth/guard.ts';
 import type { EngineDeps } from '../deps.ts';
+import { localSuite } from './suite-store.ts';
 import { operatorClientRoute } from '../routes/operator-route-options.ts';
 import { queueRun } from '../runs/queue-runs.ts';
 import { operatorRunOrigin } from '../runs/run-origin.ts';
@@ -44,7 +45,7 @@ async function versionOf(deps: EngineDeps, clientId: string, version: number): P
   await getClient(deps.db, clientId);
   const suite = await suiteByVersion(deps.db, clientId, version);
   if (!suite) throw new NotFoundError(`Suite version ${version} not found`);
-  return suite;
+  return localSuite(deps, suite);
 }
 
 /** Who imported a version, as the list shows it: an operator's e-mail, or how the call was made. */

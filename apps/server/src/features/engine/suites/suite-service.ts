@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { TestGroups } from '@fullstop/contracts';
 import { type Runner, type SuiteFiles, type SuiteManifest, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
 import type { Db } from '../../../db/database.ts';
+import type { ArtifactStore } from '../../../lib/artifact-store/index.ts';
 import type { Paths } from '../../../lib/data-dir.ts';
+import { publishSuite } from './suite-store.ts';
 import { getClient } from '../../accounts/repository.ts';
 import { insertNextSuiteVersion } from './suite-repository.ts';
 
@@ -28,7 +30,7 @@ export interface ImportedSuite {
  * It becomes the current version unless `makeCurrent` is false (kept for trial runs).
  */
 export async function importSuite(
-  deps: { db: Db; paths: Paths; runners: Partial<Record<TestKind, Runner>> },
+  deps: { db: Db; paths: Paths; artifacts: ArtifactStore; runners: Partial<Record<TestKind, Runner>> },
   clientId: string,
   files: SuiteFiles,
   importedBy: string | null,
@@ -39,6 +41,7 @@ export async function importSuite(
   const dir = path.join(deps.paths.storage, 'suites', clientId, randomUUID());
   await writeSuiteFolder(dir, files);
   try {
+    await publishSuite(deps, dir);
     const row = await insertNextSuiteVersion(deps.db, { clientId, dir, manifest, fileCount: files.size, importedBy }, options.makeCurrent ?? true);
     return { version: row.version, suiteId: row.id, tests: tests.length, groups: testGroupsOf(manifest) };
   } catch (err) {
