@@ -39,7 +39,7 @@ function summaryVerdict(r: RunReport, s: RunnerSummary): string {
       const missed = checks.filter((c) => !c.met).length;
       if (missed) return `${missed} of ${checks.length} thresholds missed`;
       if (r.status === 'failed') return 'The load test failed its thresholds';
-      return checks.length ? `All ${checks.length} thresholds met` : 'Load test completed (no thresholds set)';
+      return checks.length === 1 ? 'The threshold was met' : checks.length ? `All ${checks.length} thresholds met` : 'Load test completed (no thresholds set)';
     }
     case 'lighthouse': {
       const below = s.pages.filter((p) => p.passed === false || p.error).length;
