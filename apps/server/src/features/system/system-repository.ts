@@ -30,7 +30,8 @@ export async function listProcesses(db: Db): Promise<SystemProcess[]> {
   const runningOf = new Map(running.map((r) => [r.workerId, r.count]));
   return rows
     .map((r) => ({ ...r, running: runningOf.get(r.id) ?? 0, startedAt: r.startedAt.toISOString(), lastSeenAt: r.lastSeenAt.toISOString() }))
-    .sort((a, b) => Number(b.alive) - Number(a.alive));
+    // Running ones first; then API processes before workers, each by host and pid: a stable page to scan.
+    .sort((a, b) => Number(b.alive) - Number(a.alive) || a.role.localeCompare(b.role) || a.host.localeCompare(b.host) || a.pid - b.pid);
 }
 
 /** Run tests waiting for a worker, and running, across every client. */
