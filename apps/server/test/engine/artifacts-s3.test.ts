@@ -33,6 +33,7 @@ describe('artifacts in S3-compatible storage (ARTIFACT_STORE=s3, on s3rver)', ()
       Frontend: [
         { name: 'marketing pages', kind: 'browser', options: { outcome: 'pass' } },
         { name: 'checkout', kind: 'browser', options: { outcome: 'fail', evidence: 'files' } },
+        { name: 'sign in', kind: 'browser', options: { outcome: 'pass', errorOnAttempts: [1], evidence: 'files' } },
       ],
     });
     const run = await app.inject({ url: '/test/run/all?wait=true&timeout=60', headers: key(a) });
@@ -83,6 +84,22 @@ describe('artifacts in S3-compatible storage (ARTIFACT_STORE=s3, on s3rver)', ()
     const served = await app.inject({ url: file });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.length).toBe(trace.sizeBytes);
+  });
+
+  it('keeps a retried test’s first attempt: its evidence is listed and served beside the retry’s', async () => {
+    const detail = await app.inject({ url: `/test/runs/${runId}`, headers: key(a) });
+    const signIn = (detail.json().tests as { runTestId: string; testName: string; status: string }[]).find((t) => t.testName === 'sign in')!;
+    expect(signIn.status).toBe('passed');
+    const { evidence } = (await app.inject({ url: `/test/runs/${runId}/tests/${signIn.runTestId}/evidence`, headers: key(a) })).json() as EvidenceListResponse;
+    expect(new Set(evidence.map((e) => e.attempt))).toEqual(new Set([1, 2]));
+    const first = evidence.find((e) => e.attempt === 1 && e.kind === 'screenshot')!;
+    const link = await app.inject({ method: 'POST', url: `/test/runs/${runId}/tests/${signIn.runTestId}/evidence/${first.evidenceId}/link`, headers: key(a) });
+    const served = await app.inject({ url: link.json().url as string });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.length).toBe(first.sizeBytes);
+    const keys: string[] = [];
+    for await (const o of app.artifacts.list(`runs/${a.clientId}/${runId}/${signIn.runTestId}/`)) keys.push(o.key.split('/').slice(4).join('/'));
+    expect(keys).toEqual(expect.arrayContaining(['attempt-1.log', 'attempt-1.artifacts.json', 'attempt-2.log']));
   });
 
   it('keeps a request’s attachment in the bucket and serves it back', async () => {

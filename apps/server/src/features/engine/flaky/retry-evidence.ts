@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Artifact } from '@fullstop/engine';
+import type { ArtifactStore } from '../../../lib/artifact-store/index.ts';
 
 /**
  * A retry keeps the earlier attempts' evidence (issue 10): an attempt that errored and is retried records the
@@ -27,4 +29,19 @@ export async function earlierAttemptArtifacts(runTestDir: string, before: number
     }
   }
   return out;
+}
+
+/**
+ * With a remote store the earlier attempts may have run on other machines: their records and logs (small files)
+ * are copied back into this run test's local folder before its report is written. Their evidence files stay in
+ * the store, where the report's links read them.
+ */
+export async function fetchEarlierAttempts(store: ArtifactStore, key: string, runTestDir: string, before: number): Promise<void> {
+  if (store.localPath(key) !== null) return;
+  for (let n = 1; n < before; n++) {
+    for (const name of [recordOf(n), `attempt-${n}.log`]) {
+      const file = path.join(runTestDir, name);
+      if (!existsSync(file)) await store.download(`${key}/${name}`, file).catch(() => false);
+    }
+  }
 }

@@ -15,7 +15,7 @@ import { keepAttemptArtifacts } from '../flaky/retry-evidence.ts';
 import { dispatchLoadGenerators } from '../load/load-generators.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
-import { attemptFolder, attemptLog, runTestDir } from './run-paths.ts';
+import { attemptFolder, attemptLog, publishFolder, runTestDir, runTestKey } from './run-paths.ts';
 import { getRunTest, markRunRunning, updateRunTest } from './run-repository.ts';
 
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
@@ -157,6 +157,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const retry = status === 'error' && attempt < maxAttempts && isRetried(rt.kind, errorCode);
   if (retry) {
     await keepAttemptArtifacts(dir, attempt, result?.artifacts).catch((err: unknown) => deps.log.warn({ err, runTestId: rt.id }, 'keeping the attempt artifacts failed'));
+    // The retry may run on another machine: with a remote store this attempt's files go to it now.
+    await publishFolder(deps, runTestKey(rt.clientId, rt.runId, rt.id), dir);
     const queued = await updateRunTest(
       db,
       rt.id,

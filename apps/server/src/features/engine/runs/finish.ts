@@ -8,7 +8,7 @@ import { falsePositiveMatcher } from '../alerts/false-positives.ts';
 import { findClient } from '../../accounts/repository.ts';
 import { attemptsOf } from './attempt-repository.ts';
 import { detectFlaky } from '../flaky/flaky-detection.ts';
-import { earlierAttemptArtifacts } from '../flaky/retry-evidence.ts';
+import { earlierAttemptArtifacts, fetchEarlierAttempts } from '../flaky/retry-evidence.ts';
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { publishFolder, REPORTS_FOLDER, runTestDir, runTestKey } from './run-paths.ts';
 import { writeRunReportOf } from './run-report.ts';
@@ -47,6 +47,7 @@ export async function finishRunTest(
   const durationMs = Math.round(outcome.result?.durationMs ?? finishedAt.getTime() - (current.startedAt ?? finishedAt).getTime());
   let formats: string[] = [];
   try {
+    await fetchEarlierAttempts(deps.artifacts, runTestKey(rt.clientId, rt.runId, rt.id), dir, outcome.attempt);
     const report = await buildReport(deps, current, {
       status: outcome.status,
       summary: outcome.result?.summary ?? null,
