@@ -1,33 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/app.ts';
-import { openPostgres } from '../src/db/database.ts';
-import { bearer, buildTestApp, createTestClient, login, TEST_DATABASE_URL } from './helpers/app.ts';
+import { bearer, buildTestApp, createTestClient, login, secondApiProcess, TEST_DATABASE_URL } from './helpers/app.ts';
 import { resetTokenFor } from './helpers/auth.ts';
 
-/** A second API process on the first one's PostgreSQL database, as a deployment with several API processes. */
-async function secondProcess(first: FastifyInstance): Promise<FastifyInstance> {
-  if (first.database.kind !== 'postgres') throw new Error('PostgreSQL only');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-test-b-'));
-  const app = await build({
-    database: openPostgres(first.database.url, 5),
-    logger: false,
-    // API processes of one deployment share the server key (README) and the operator token.
-    env: {
-      ...first.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: undefined,
-      FULLSTOP_DEMO: false,
-      SERVER_KEY: readFileSync(path.join(first.paths.dataDir, 'server-key'), 'utf8').trim(),
-    },
-  });
-  app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
-  await app.ready();
-  return app;
-}
 
 /** The revocation reaches another process through NOTIFY: allow it the few milliseconds it takes. */
 async function statusSoon(read: () => Promise<number>, want: number, withinMs = 1_000): Promise<number> {
@@ -45,7 +20,7 @@ describe.skipIf(!TEST_DATABASE_URL)('sessions revoked in one API process end in 
   let b: FastifyInstance;
   beforeAll(async () => {
     a = await buildTestApp();
-    b = await secondProcess(a);
+    b = await secondApiProcess(a);
   });
   afterAll(async () => {
     await b?.close();

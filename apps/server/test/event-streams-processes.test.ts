@@ -1,43 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/app.ts';
-import { openPostgres } from '../src/db/database.ts';
 import { engineRunTests } from '../src/db/schema/index.ts';
 import { eventHubOf } from '../src/features/engine/routes/events-route.ts';
 import { testEventOf } from '../src/features/engine/runs/mappers.ts';
-import { bearer, buildTestApp, login, TEST_DATABASE_URL, type TestClient } from './helpers/app.ts';
+import { bearer, buildTestApp, login, secondApiProcess, TEST_DATABASE_URL, type TestClient } from './helpers/app.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './engine/fixtures/fake-runners.ts';
 import { clientWithSuite, key, OPERATOR_TOKEN } from './engine/helpers.ts';
 
 const POLL_MS = 200;
 
-/** A second API process on the first one's PostgreSQL database, as a deployment with several API processes. */
-async function secondProcess(first: FastifyInstance): Promise<FastifyInstance> {
-  if (first.database.kind !== 'postgres') throw new Error('PostgreSQL only');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-test-b-'));
-  const app = await build({
-    database: openPostgres(first.database.url, 5),
-    logger: false,
-    runners: fakeRunners,
-    runnersModule: FAKE_RUNNERS_MODULE,
-    env: {
-      ...first.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: undefined,
-      FULLSTOP_DEMO: false,
-      SERVER_KEY: readFileSync(path.join(first.paths.dataDir, 'server-key'), 'utf8').trim(),
-    },
-  });
-  app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
-  await app.ready();
-  return app;
-}
 
 /** One open SSE stream read as text. */
 interface Stream {
@@ -115,7 +89,7 @@ describe.skipIf(!TEST_DATABASE_URL)('events and cache invalidations between API 
     a = await buildTestApp({ env: { OPERATOR_TOKEN, EVENT_STREAM_POLL_MS: POLL_MS }, runners: fakeRunners, runnersModule: FAKE_RUNNERS_MODULE });
     await a.listen({ port: 0, host: '127.0.0.1' });
     baseA = `http://127.0.0.1:${(a.server.address() as AddressInfo).port}`;
-    b = await secondProcess(a);
+    b = await secondApiProcess(a, { runners: fakeRunners, runnersModule: FAKE_RUNNERS_MODULE });
     c = await clientWithSuite(a, { G: [{ name: 'one', kind: 'api' }, { name: 'two', kind: 'api' }] });
   });
   afterEach(() => {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { build, type BuildOptions } from '../../src/app.ts';
 import type { Env } from '../../src/config/env.ts';
+import { openPostgres } from '../../src/db/database.ts';
 import { createClient, createUser } from '../../src/features/accounts/service.ts';
 import { OPERATOR_TOKEN_FILE } from '../../src/features/operator/token.ts';
 import { freshDatabase } from './database.ts';
@@ -36,6 +37,30 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
       DATABASE_URL: undefined,
       FULLSTOP_DEMO: false,
       ...options.env,
+    },
+  });
+  app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
+  await app.ready();
+  return app;
+}
+
+/**
+ * A second API process on the first one's PostgreSQL database, as a deployment with several API processes: its
+ * own DATA_DIR, the same server key and operator token.
+ */
+export async function secondApiProcess(first: FastifyInstance, options: Pick<BuildOptions, 'runners' | 'runnersModule'> = {}): Promise<FastifyInstance> {
+  if (first.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-test-b-'));
+  const app = await build({
+    database: openPostgres(first.database.url, 5),
+    logger: false,
+    ...options,
+    env: {
+      ...first.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: undefined,
+      FULLSTOP_DEMO: false,
+      SERVER_KEY: readFileSync(path.join(first.paths.dataDir, 'server-key'), 'utf8').trim(),
     },
   });
   app.addHook('onClose', async () => rmSync(dataDir, { recursive: true, force: true }));
