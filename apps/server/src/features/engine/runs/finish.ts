@@ -12,7 +12,7 @@ import { earlierAttemptArtifacts, fetchEarlierAttempts } from '../flaky/retry-ev
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { publishFolder, REPORTS_FOLDER, runTestDir, runTestKey } from './run-paths.ts';
 import { writeRunReportOf } from './run-report.ts';
-import { finishRun, getRunTest, runTestsOf, type RunTestRow, updateRunTest } from './run-repository.ts';
+import { findClientRun, finishRun, getRunTest, runTestsOf, type RunTestRow, updateRunTest } from './run-repository.ts';
 
 type Outcome = { status: 'passed' | 'failed' | 'error'; result: RunnerResult | null; error: string | null; attempt: number };
 
@@ -111,10 +111,14 @@ export async function finishRunIfDone(deps: EngineDeps, runId: string): Promise<
   );
   const statuses = new Set(tests.map((t) => t.status));
   const status = statuses.has('error') ? 'error' : statuses.has('failed') ? 'failed' : statuses.has('cancelled') ? 'cancelled' : 'passed';
-  const run = await finishRun(deps.db, runId, { status, totals, finishedAt: new Date() });
+  const finishedAt = new Date();
+  // The run report before the row says "ended": whoever sees the run ended (an event, `?wait=true`, another process
+  // reading the row) finds its report in the store. Two processes ending the last tests together may both write
+  // it; the later write replaces the earlier, whole.
+  const pending = await findClientRun(deps.db, tests[0]!.clientId, runId);
+  if (pending?.scope === 'all' && !isTerminal(pending.status)) await writeRunReportOf(deps, { ...pending, status, totals, finishedAt }, tests, buildReport);
+  const run = await finishRun(deps.db, runId, { status, totals, finishedAt });
   if (!run) return;
-  // The run report before the event, so whoever hears "the run ended" finds it listed.
-  if (run.scope === 'all') await writeRunReportOf(deps, run, tests, buildReport);
   deps.bus.emit(run.clientId, { type: 'run', data: runEventOf(run) });
   if (run.scope === 'all') deps.onResultsChanged(run.clientId);
   for (const listener of deps.runFinished) {
