@@ -30,6 +30,7 @@ import { drizzleBossDb } from '../queue/tx-boss-db.ts';
 import { readSecrets } from '../secrets/secret-repository.ts';
 import { suiteOfRun } from '../suites/suite-repository.ts';
 import { runTargetFor } from '../targets/run-target.ts';
+import { sandboxTools } from '../runs/execute-job.ts';
 import { finishRunTest } from '../runs/finish.ts';
 import { isTerminal, testEventOf } from '../runs/mappers.ts';
 import { attemptFolder, publishFolder, runTestDir, runTestKey } from '../runs/run-paths.ts';
@@ -240,9 +241,7 @@ export async function executeGeneratorJob(deps: EngineDeps, data: LoadGeneratorJ
         ctx: {
           runDir,
           signal: controller.signal,
-          chromiumPath: deps.config.chromiumPath,
-          wapitiPath: deps.config.wapitiPath,
-          workers: deps.config.browserWorkers,
+          ...sandboxTools(deps),
           log,
           loadGenerator: { index: gen.index, count: gen.count, startAtMs },
         },

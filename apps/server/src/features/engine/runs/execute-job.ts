@@ -29,6 +29,11 @@ export class RetryableAttemptError extends Error {}
  * retried while attempts remain (the handler throws, pg-boss schedules the retry) and otherwise ends the test
  * as an error with its reason. Every attempt keeps its own folder and log.
  */
+/** The engines a runner process is given, from this process's config (runs and load generators alike). */
+export function sandboxTools(deps: Pick<EngineDeps, 'config'>) {
+  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers };
+}
+
 export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortSignal): Promise<void> {
   const { db } = deps;
   const rt = await getRunTest(db, job.data.runTestId);
@@ -110,9 +115,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
           ctx: {
             runDir,
             signal: controller.signal,
-            chromiumPath: deps.config.chromiumPath,
-            wapitiPath: deps.config.wapitiPath,
-            workers: deps.config.browserWorkers,
+            ...sandboxTools(deps),
             log,
             progress: (p) => {
               const t = Date.now();
