@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_FLAGS } from '@fullstop/engine/chromium';
@@ -11,6 +12,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(here, '.output', `data-${port}-${process.pid}`);
 export const baseURL = `http://127.0.0.1:${port}`;
 const shortTokenURL = `http://127.0.0.1:${port + 1}`;
+/** The compiled server as `npm start` runs it (the root package.json's `serve`); `npm run test:e2e` builds it first. */
+const serveCommand = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
 // Tests read the main server's outbox (password-reset mails) here.
 const mainDataDir = (process.env.E2E_DATA_DIR ??= dataDir);
 // One operator token for the servers under test and the tests (workers inherit the main process's env).
@@ -62,7 +65,7 @@ export default defineConfig({
 function server(serverPort: number, serverDataDir: string, extraEnv: Record<string, string>) {
   const url = `http://127.0.0.1:${serverPort}`;
   return {
-    command: 'node --import tsx apps/server/src/main.ts',
+    command: serveCommand,
     cwd: root,
     url: `${url}/healthz`,
     timeout: 120_000,

@@ -1,9 +1,19 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Alias } from 'vite';
 import { prerender } from './scripts/prerender-plugin.ts';
 
-const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist');
+
+const alias: Alias[] = [
+  { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+  // react-router's package exports name only its development build, whose dev warnings stay switched on in
+  // production (remix-run/react-router#14102). The production build is the same code with them off, which
+  // the minifier then drops from the main chunk.
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, 'production/index.mjs') },
+];
 
 export default defineConfig({
   plugins: [react(), prerender(alias)],

@@ -1,11 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
+import { startBenchServer } from './bench-server.ts';
 
 export interface RunAllFigures {
   runAllSeconds: number;
@@ -16,43 +9,18 @@ export interface RunAllFigures {
   workers: number;
 }
 
-interface RunResult {
-  status: string;
-  tests: { testName: string; status: string }[];
-}
-
 /**
  * "Run all" of the demo suite against the product's own server (fresh embedded database, demo client), timed
- * from the request to the answer of `wait`, compared with the longest test of the suite run alone.
+ * from the request to the answer of `wait`, compared with the longest test of the suite run alone. The fuller
+ * bench, with CPU and N run-alls in a row, is run-all-repeat.ts (`npm run bench:run-all`).
  */
 export async function measureRunAll(options: { port?: number; workers?: number } = {}): Promise<RunAllFigures> {
-  const port = options.port ?? 3153;
   const workers = options.workers ?? 4;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-bench-'));
-  const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', ENGINE_WORKERS: String(workers) },
-  });
+  const server = await startBenchServer(options.port ?? 3153, { ENGINE_WORKERS: String(workers) });
   try {
-    for (let i = 0; ; i++) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false)) break;
-      if (i > 240) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const token = readFileSync(path.join(dataDir, 'operator-token'), 'utf8').trim();
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const { clients } = (await (await fetch(`${base}/operator/clients`, { headers })).json()) as { clients: { id: string }[] };
-    const clientId = clients[0]!.id;
     const run = async (testName?: string) => {
       const started = performance.now();
-      const res = await fetch(`${base}/operator/clients/${clientId}/runs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ wait: true, timeout: 600, ...(testName ? { testName } : {}) }),
-      });
-      const body = (await res.json()) as RunResult;
+      const body = await server.run(server.demoClientId, testName);
       return { seconds: (performance.now() - started) / 1000, body };
     };
     // A first run warms caches (Chromium's, wapiti's, the OS's), as a real server would be warm.
@@ -72,9 +40,7 @@ export async function measureRunAll(options: { port?: number; workers?: number }
       workers,
     };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -1,23 +1,32 @@
 /**
  * Report benchmarks: figures, never pass/fail (see ../README.md).
- * A synthetic 20-test browser run with failures and real full-page PNG screenshots (made by Chromium from a
- * generated page): time and size of the html report (screenshots shrunk to JPEG inline) and of the pdf, against
- * the plain json reporter on the same run as a baseline. Targets: html and pdf each within 5 s, html <= 2 MB.
+ *
+ * 1. One attempt's reports, the old way (a Chromium launched per attempt to print the pdf; decision 0066 keeps that
+ *    path only here, in old-way.ts) against the new (json, html, junit, zip; no browser), in the same rounds, for
+ *    an API test and for a 20-test browser run with real full-page PNG screenshots: CPU seconds (this process and
+ *    the Chromium it reaped), wall time, peak memory of the process tree above where it stood.
+ * 2. The 20 screenshots shrunk to JPEG: in a browser's canvas (old) against sharp (new).
+ * 3. The pdf on download through the server's own code: first download with no report browser running, first
+ *    download of another report while it runs, second download (the stored file).
+ * 4. Sizes of the browser run's html and pdf, and the html's time against the plain json reporter.
  * Set BENCH_OUT to a folder to keep the last round's files.
  */
-import { cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { openReportBrowser, renderReportHtml, reporters, type CaseResult, type RunReport } from '@fullstop/engine';
+import { reporters, shrinkImage, type CaseResult, type RunReport, writeReports } from '@fullstop/engine';
+import { apiSample } from '../../packages/engine/src/reporters/fixtures.ts';
+import { downloadApp, type DownloadFigures, downloadRound } from './download.ts';
+import { shrinkOldWay, writeReportsOldWay } from './old-way.ts';
+import { type Cost, measure } from './usage.ts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TESTS = 20;
 const FAILED = 8;
 const HTML_TARGET_MS = 5_000;
-const PDF_TARGET_MS = 5_000;
 const HTML_TARGET_BYTES = 2_000_000;
 
 const reporter = (format: string) => {
@@ -97,66 +106,133 @@ function runOf(shots: string[]): RunReport {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const ms = (n: number) => (n < 10 ? `${n.toFixed(2)} ms` : `${Math.round(n)} ms`);
-const ratio = (n: number, base: number) => (base > 0 ? `${Math.round(n / base)}x` : 'n/a');
 const mb = (n: number) => `${(n / 1_000_000).toFixed(2)} MB`;
+const cpu = (n: number) => `${n.toFixed(2)} s`;
+const times = (n: number, base: number) => (base > 0 ? `${(n / base).toFixed(2)}` : 'n/a');
+
+/** The demo's kind of API test: its requests' cases, no screenshots. */
+function apiRun(): RunReport {
+  return { ...apiSample(), attempts: [{ attempt: 1, status: 'failed', startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(), error: null, logPath: null }] };
+}
+
+interface Way {
+  old: Cost[];
+  now: Cost[];
+}
+
+async function attemptCosts(root: string, name: string, report: RunReport, runDir: string): Promise<Way> {
+  const way: Way = { old: [], now: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    // Alternated, so a machine that gets busier or quieter during the bench weighs on both.
+    const order: ('old' | 'now')[] = round % 2 ? ['old', 'now'] : ['now', 'old'];
+    for (const which of order) {
+      const outDir = path.join(root, `${name}-${which}-${round}`);
+      await mkdir(outDir, { recursive: true });
+      const dirs = { runDir, outDir };
+      const cost = await measure(() => (which === 'old' ? writeReportsOldWay(report, dirs, CHROMIUM_PATH) : writeReports(report, dirs)));
+      way[which].push(cost);
+      console.log(`${name} round ${round} ${which === 'old' ? 'old' : 'new'}: ${ms(cost.wallMs)}, ${cpu(cost.cpuSeconds)} CPU, +${mb(cost.peakAddedBytes)}`);
+    }
+  }
+  return way;
+}
+
+function attemptTable(rows: [string, Way][]): void {
+  console.log('\n| attempt | figure | old way (browser per attempt) | new way (no browser) | new / old |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, way] of rows) {
+    const pick = (f: (c: Cost) => number) => [median(way.old.map(f)), median(way.now.map(f))] as const;
+    const [oc, nc] = pick((c) => c.cpuSeconds);
+    const [ow, nw] = pick((c) => c.wallMs);
+    const [om, nm] = pick((c) => c.peakAddedBytes);
+    console.log(`| ${name} | CPU | ${cpu(oc)} | ${cpu(nc)} | ${times(nc, oc)} |`);
+    console.log(`| ${name} | wall | ${ms(ow)} | ${ms(nw)} | ${times(nw, ow)} |`);
+    console.log(`| ${name} | peak memory added | ${mb(om)} | ${mb(nm)} | ${times(nm, om)} |`);
+  }
+}
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'bench-reports-'));
   try {
     const runDir = path.join(root, 'run');
     const { paths, bytes } = await makeScreenshots(runDir);
-    const report = runOf(paths);
-    console.log(`\n## Reports of a ${TESTS}-test browser run, ${FAILED} failed, ${paths.length} PNG screenshots (${mb(bytes)}), ${ROUNDS} rounds`);
+    const browserRun = runOf(paths);
+    const pngs = await Promise.all(paths.map((p) => readFile(path.join(runDir, p))));
+    console.log(`\n## 1. One attempt's reports, old way against new, ${ROUNDS} rounds each, alternated`);
+    const apiDir = path.join(root, 'api-run');
+    await mkdir(apiDir);
+    await writeFile(path.join(apiDir, 'attempt-1.log'), 'GET /api/products 200 in 88 ms\nPOST /api/cart 500 in 140 ms\n');
+    const api = await attemptCosts(root, 'API test', { ...apiRun(), attempts: apiRun().attempts.map((a) => ({ ...a, logPath: 'attempt-1.log' })) }, apiDir);
+    const browser = await attemptCosts(root, `browser run (${TESTS} tests, ${paths.length} PNG screenshots, ${mb(bytes)})`, browserRun, runDir);
+    attemptTable([
+      ['API test (3 requests)', api],
+      [`browser run, ${paths.length} screenshots`, browser],
+    ]);
+
+    console.log(`\n## 2. ${paths.length} full-page screenshots shrunk to JPEG, ${ROUNDS} rounds`);
+    const oldShrink: Cost[] = [];
+    const sharpShrink: Cost[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      oldShrink.push(await measure(() => shrinkOldWay(pngs, CHROMIUM_PATH)));
+      sharpShrink.push(
+        await measure(async () => {
+          let next = 0;
+          const worker = async () => {
+            for (let i = next++; i < pngs.length; i = next++) await shrinkImage(pngs[i]!);
+          };
+          await Promise.all(Array.from({ length: 4 }, worker));
+        }),
+      );
+    }
+    console.log('\n| shrinker | wall | CPU | peak memory added |');
+    console.log('|---|---|---|---|');
+    for (const [name, costs] of [['browser canvas, launch included (old)', oldShrink], ['sharp (new)', sharpShrink]] as const) {
+      console.log(`| ${name} | ${ms(median(costs.map((c) => c.wallMs)))} | ${cpu(median(costs.map((c) => c.cpuSeconds)))} | ${mb(median(costs.map((c) => c.peakAddedBytes)))} |`);
+    }
+
+    console.log(`\n## 3. The pdf on download, through storedReport + serveReport, ${ROUNDS} rounds`);
+    const store = path.join(root, 'store');
+    const app = await downloadApp(store, CHROMIUM_PATH);
+    const apiHtml = await readFile(path.join(root, 'API test-now-1', 'report.html'), 'utf8');
+    const browserHtml = await readFile(path.join(root, `browser run (${TESTS} tests, ${paths.length} PNG screenshots, ${mb(bytes)})-now-1`, 'report.html'), 'utf8');
+    const downloads: Record<string, DownloadFigures[]> = { 'API test': [], [`browser run, ${paths.length} screenshots`]: [] };
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        downloads['API test']!.push(await downloadRound(app, store, apiHtml, `api-${round}`));
+        downloads[`browser run, ${paths.length} screenshots`]!.push(await downloadRound(app, store, browserHtml, `browser-${round}`));
+      }
+    } finally {
+      await app.close();
+    }
+    console.log('\n| report | first download, no report browser running | first download, report browser up | second download (stored) | pdf size |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, rounds] of Object.entries(downloads)) {
+      const m = (f: (d: DownloadFigures) => number) => median(rounds.map(f));
+      console.log(`| ${name} | ${ms(m((d) => d.coldFirstMs))} | ${ms(m((d) => d.warmFirstMs))} | ${ms(m((d) => d.secondMs))} | ${mb(m((d) => d.pdfBytes))} |`);
+    }
+
+    console.log(`\n## 4. The browser run's html against the json reporter, ${ROUNDS} rounds`);
     const json: number[] = [];
-    const bare: number[] = [];
     const html: number[] = [];
-    const pdf: number[] = [];
-    const launch: number[] = [];
-    let htmlBytes = 0;
-    let pdfBytes = 0;
     let outDir = '';
+    let htmlBytes = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       outDir = path.join(root, `out-${round}`);
       await mkdir(outDir);
       const dirs = { runDir, outDir };
       let t = performance.now();
-      await reporter('json').write(report, dirs);
+      await reporter('json').write(browserRun, dirs);
       json.push(performance.now() - t);
       t = performance.now();
-      renderReportHtml(report);
-      bare.push(performance.now() - t);
-      // The browser is launched by the first use; measured apart so html and pdf each show their own work.
-      const tools = openReportBrowser(CHROMIUM_PATH);
-      try {
-        t = performance.now();
-        await tools.printPdf('<p>warm up</p>');
-        launch.push(performance.now() - t);
-        t = performance.now();
-        const htmlFile = await reporter('html').write(report, dirs, tools);
-        html.push(performance.now() - t);
-        t = performance.now();
-        const pdfFile = await reporter('pdf').write(report, dirs, tools);
-        pdf.push(performance.now() - t);
-        htmlBytes = (await stat(htmlFile!)).size;
-        pdfBytes = (await stat(pdfFile!)).size;
-      } finally {
-        await tools.close();
-      }
-      console.log(`round ${round}: json ${ms(json.at(-1)!)}, browser launch ${ms(launch.at(-1)!)}, html ${ms(html.at(-1)!)}, pdf ${ms(pdf.at(-1)!)}`);
+      const htmlFile = await reporter('html').write(browserRun, dirs);
+      html.push(performance.now() - t);
+      htmlBytes = (await stat(htmlFile!)).size;
     }
-    const base = median(json);
-    console.log('\n| figure | median | target | ratio to the json reporter |');
-    console.log('|---|---|---|---|');
-    console.log(`| json reporter (baseline) | ${ms(base)} | | 1 |`);
-    console.log(`| html without screenshots (no browser) | ${ms(median(bare))} | | ${ratio(median(bare), base)} |`);
-    console.log(`| Chromium launch | ${ms(median(launch))} | | ${ratio(median(launch), base)} |`);
-    console.log(`| html, screenshots shrunk inline | ${ms(median(html))} | ≤ ${ms(HTML_TARGET_MS)} | ${ratio(median(html), base)} |`);
-    console.log(`| pdf | ${ms(median(pdf))} | ≤ ${ms(PDF_TARGET_MS)} | ${ratio(median(pdf), base)} |`);
-    console.log(`| html size | ${mb(htmlBytes)} | ≤ ${mb(HTML_TARGET_BYTES)} | screenshots in: ${mb(bytes)} |`);
-    console.log(`| pdf size | ${mb(pdfBytes)} | | |`);
-    const launchAndHtml = median(launch) + median(html);
-    console.log(`\nhtml with the browser launch: ${ms(launchAndHtml)} (${launchAndHtml <= HTML_TARGET_MS ? 'within' : 'over'} target); ` +
-      `pdf: ${median(pdf) <= PDF_TARGET_MS ? 'within' : 'over'} target; html size: ${htmlBytes <= HTML_TARGET_BYTES ? 'within' : 'over'} target`);
+    console.log('\n| figure | median | target |');
+    console.log('|---|---|---|');
+    console.log(`| json reporter (baseline) | ${ms(median(json))} | |`);
+    console.log(`| html, screenshots shrunk inline by sharp | ${ms(median(html))} (${Math.round(median(html) / median(json))}x the json) | ≤ ${ms(HTML_TARGET_MS)} |`);
+    console.log(`| html size | ${mb(htmlBytes)} (screenshots in: ${mb(bytes)}) | ≤ ${mb(HTML_TARGET_BYTES)} |`);
     if (process.env.BENCH_OUT) {
       await mkdir(process.env.BENCH_OUT, { recursive: true });
       await cp(outDir, process.env.BENCH_OUT, { recursive: true });

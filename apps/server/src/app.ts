@@ -1,6 +1,5 @@
 import type { ServerOptions } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   serializerCompiler,
@@ -9,6 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Env, loadEnv } from './config/env.ts';
 import { requestLogFields } from './lib/log-redaction.ts';
+import { SERVER_DIR } from './lib/server-dir.ts';
 import type { Database } from './db/database.ts';
 import { alertsFeature } from './features/alerts/routes.ts';
 import { authGuard } from './features/auth/guard.ts';
@@ -34,8 +34,7 @@ import { appPlugins } from './plugins/app/index.ts';
 import { spa } from './plugins/app/spa.ts';
 import { externalPlugins } from './plugins/external/index.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+export const DEFAULT_WEB_DIST = path.resolve(SERVER_DIR, '../web/dist');
 
 /** The largest JSON body a route takes unless it declares its own `bodyLimit`. */
 export const JSON_BODY_LIMIT = 64 * 1024;

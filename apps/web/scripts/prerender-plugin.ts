@@ -2,14 +2,15 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, type Plugin, type Rollup } from 'vite';
+import { build, type AliasOptions, type Plugin, type Rollup } from 'vite';
 
 /**
- * The public pages the build renders to static HTML, each with the module of its page component (to find
- * the chunk and CSS the page needs, which the HTML then preloads). Portal pages are not prerendered: they
- * depend on who is logged in and are served the empty shell.
+ * The public pages the build renders to static HTML, each with the modules of its lazy routes (to find the
+ * chunks and CSS the page needs, which the HTML then preloads). Portal pages are not prerendered: they depend
+ * on who is logged in and are served the empty shell. /login is, as a visitor without a session sees it: the
+ * portal's shell (store and styles) around the login page.
  */
-export const PRERENDERED_PAGES: Record<string, string> = {
+export const PRERENDERED_PAGES: Record<string, string | string[]> = {
   '/': 'src/features/marketing/home/home-page.tsx',
   '/services': 'src/features/marketing/services/services-page.tsx',
   '/pricing': 'src/features/marketing/pricing/pricing-page.tsx',
@@ -18,6 +19,7 @@ export const PRERENDERED_PAGES: Record<string, string> = {
   '/cookie-policy': 'src/features/marketing/legal/cookie-policy-page.tsx',
   '/terms-of-service': 'src/features/marketing/legal/terms-of-service-page.tsx',
   '/disclaimer': 'src/features/marketing/legal/disclaimer-page.tsx',
+  '/login': ['src/features/portal/portal-shell.tsx', 'src/features/portal/login/login-page.tsx'],
 };
 
 /** Where the build records the source modules of each chunk (see writeBundle). */
@@ -31,11 +33,14 @@ interface PrerenderModule {
   titleFor(pathname: string): string;
 }
 
-/** Chunk files and CSS files a page's module needs beyond the entry chunk. */
-function assetsOf(bundle: Rollup.OutputBundle, moduleFile: string): { js: string[]; css: string[] } {
+/** Chunk files and CSS files a page's modules need beyond the entry chunk. */
+function assetsOf(bundle: Rollup.OutputBundle, moduleFiles: string[]): { js: string[]; css: string[] } {
   const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
-  const start = chunks.find((c) => c.facadeModuleId === moduleFile);
-  if (!start) throw new Error(`prerender: no chunk for ${moduleFile}; is it still lazy-loaded by a route?`);
+  const starts = moduleFiles.map((moduleFile) => {
+    const start = chunks.find((c) => c.facadeModuleId === moduleFile);
+    if (!start) throw new Error(`prerender: no chunk for ${moduleFile}; is it still lazy-loaded by a route?`);
+    return start;
+  });
   const js = new Set<string>();
   const css = new Set<string>();
   const visit = (chunk: Rollup.OutputChunk) => {
@@ -47,18 +52,27 @@ function assetsOf(bundle: Rollup.OutputBundle, moduleFile: string): { js: string
       if (next?.type === 'chunk') visit(next);
     }
   };
-  visit(start);
+  starts.forEach(visit);
   return { js: [...js], css: [...css] };
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/**
+ * A prerendered page is on screen before any script runs, so its scripts are fetched at low priority: the
+ * stylesheets the first paint waits for get the bandwidth first. The empty shell keeps the default, since the
+ * portal shows nothing until its scripts have run.
+ */
+const lowPriorityScripts = (html: string) =>
+  html.replace(/<(script type="module"|link rel="modulepreload")( crossorigin)?/g, (_m, tag: string, co = '') => `<${tag} fetchpriority="low"${co}`);
+
 function fillShell(shell: string, title: string, body: string, head: string): string {
   const withTitle = shell.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
-  return withTitle.replace('</head>', `${head}</head>`).replace('<div id="root"></div>', `<div id="root">${body}</div>`);
+  const filled = withTitle.replace('</head>', `${head}</head>`).replace('<div id="root"></div>', `<div id="root">${body}</div>`);
+  return lowPriorityScripts(filled);
 }
 
-export function prerender(alias: Record<string, string>): Plugin {
+export function prerender(alias: AliasOptions): Plugin {
   let root = '';
   let outDir = '';
   let ssr = false;
@@ -103,8 +117,8 @@ export function prerender(alias: Record<string, string>): Plugin {
         const shell = html?.type === 'asset' ? String(html.source) : readFileSync(path.join(outDir, 'index.html'), 'utf8');
         if (!shell.includes('<div id="root"></div>')) throw new Error('prerender: index.html has no empty #root to fill');
         writeFileSync(path.join(outDir, 'shell.html'), shell);
-        for (const [pathname, moduleFile] of Object.entries(PRERENDERED_PAGES)) {
-          const { js, css } = assetsOf(bundle, path.join(root, moduleFile));
+        for (const [pathname, modules] of Object.entries(PRERENDERED_PAGES)) {
+          const { js, css } = assetsOf(bundle, [modules].flat().map((m) => path.join(root, m)));
           const head = [
             ...css.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
             ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),

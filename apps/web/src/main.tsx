@@ -1,4 +1,5 @@
-import { StrictMode } from 'react';
+import './lib/zod-no-eval.ts';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter, rendersPrerenderedPage } from './app/router.tsx';
@@ -10,7 +11,11 @@ import './styles/marketing.css';
 // Not a top-level await: page chunks import from this entry, so awaiting them while it is still evaluating
 // would deadlock.
 async function start(container: HTMLElement): Promise<void> {
+  const servedFor = `${window.location.pathname}${window.location.search}`;
   const router = await createAppRouter();
+  // A guard that sent the visitor elsewhere (a signed-in user at /login, a visitor at /dashboard/<unknown>)
+  // leaves HTML that belongs to the address it was served for.
+  const redirected = `${window.location.pathname}${window.location.search}` !== servedFor;
   const app = (
     <StrictMode>
       <RouterProvider router={router} />
@@ -18,8 +23,12 @@ async function start(container: HTMLElement): Promise<void> {
   );
   // Prerendered public pages arrive with their HTML: hydrate them in place. The portal's shell is empty, and
   // prerendered HTML the client would not render itself (the 404 page under /dashboard) is replaced.
-  if (container.firstElementChild && rendersPrerenderedPage(window.location)) {
-    hydrateRoot(container, app);
+  if (container.firstElementChild && !redirected && rendersPrerenderedPage(window.location)) {
+    // The page is already on screen: hydrating it as a transition lets React yield to the browser every few
+    // milliseconds instead of holding the main thread for the whole page (Lighthouse's total blocking time).
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
   } else {
     container.replaceChildren();
     createRoot(container).render(app);

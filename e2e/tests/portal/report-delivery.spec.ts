@@ -18,7 +18,7 @@ const fileName = (test: string, ext: string) => new RegExp(`^e2e-delivery-\\d+-\
 async function runAll(page: Page, client: E2eClient): Promise<void> {
   const run = await page.request.get(`${apiPaths.runAllTests}?wait=true&timeout=60`, { headers: { 'x-api-key': client.apiKey } });
   expect(run.status(), await run.text()).toBe(200);
-  // The worker writes the run report just after the run ends (with its pdf): wait until it is listed.
+  // The worker writes the run report just after the run ends (its pdf is printed on its first download): wait until it is listed.
   await expect
     .poll(async () => {
       const res = await page.request.get(apiPaths.reports, { headers: { 'x-api-key': client.apiKey } });

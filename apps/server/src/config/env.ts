@@ -89,10 +89,16 @@ const envSchema = z.object({
   S3_PREFIX: z.string().regex(/^[A-Za-z0-9._/-]*$/, 'may hold only A-Z a-z 0-9 . _ - /').default(''),
 
   // The test engine (features/engine/config.ts shapes these for it).
-  /** In-process workers: how many tests this process runs at once. 0 = this process only queues. Unset: 4, none under NODE_ENV=test. */
+  /** In-process workers: the most tests this process runs at once. 0 = this process only queues. Unset: 4, none under NODE_ENV=test. */
   ENGINE_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
-  /** Parallel Playwright workers inside one browser test. */
-  ENGINE_BROWSER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Cores' worth of tests this process runs at once: each kind weighs what a run keeps busy (an API test 0.25, a
+   * browser test 0.25 + 0.75 per Playwright worker, Lighthouse 1.5; docs/decisions/0069). Unset: the cores it may
+   * use. 0: no capacity, ENGINE_WORKERS alone. Several worker processes on one machine: give each its share.
+   */
+  ENGINE_CAPACITY: z.coerce.number().min(0).max(1024).optional(),
+  /** Parallel Playwright workers inside one browser test. Unset: one per 2 cores of capacity, 1 to 4. */
+  ENGINE_BROWSER_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   /** Retries of a test run that errored (could not run; a failed test is a result and is never retried). */
   ENGINE_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
   ENGINE_RETRY_DELAY: z.coerce.number().int().min(0).max(3600).default(2),
@@ -105,6 +111,11 @@ const envSchema = z.object({
   ENGINE_DEMO_SUITE: bool.default(true),
   /** Memory of one attempt's whole process tree (runner, browsers, tools), MB; over it the attempt is killed. */
   ENGINE_RUN_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(2048),
+  /**
+   * Runner processes forked and loaded ahead of their tests (the warm pool, docs/decisions/0068; at most 2 and
+   * never more than ENGINE_WORKERS): each still runs one test. Emptied after a minute at rest. 0: a fresh fork per test.
+   */
+  ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
   /** Tests and benches only: a module exporting `runners` that runner processes load instead of the engine's. */
   ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
   /** Print every html report to pdf (and shrink screenshots) with Chromium. Unset: on, off under NODE_ENV=test. */

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -8,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { SERVER_DIR } from '../lib/server-dir.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -28,8 +28,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const MIGRATIONS_DIR = path.resolve(here, '../../drizzle');
+export const MIGRATIONS_DIR = path.join(SERVER_DIR, 'drizzle');
 /** Any constant will do: it only has to be the same in every process migrating one database. */
 const MIGRATION_LOCK_ID = 724_911_003;
 

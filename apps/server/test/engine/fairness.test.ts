@@ -12,7 +12,9 @@ describe('fair share of the workers between clients', () => {
   it('starts another client’s single test before one client’s backlog drains', { timeout: 90_000 }, async () => {
     const app = await buildEngineApp();
     try {
-      const slow = (name: string) => ({ name, kind: 'browser', options: { sleepMs: 1000 } });
+      // Load tests: longer than an API test (pg-boss's order takes them first), and two fit the capacity of 2 cores,
+      // so two workers run two at a time whatever the machine (queue/capacity.ts).
+      const slow = (name: string) => ({ name, kind: 'load', options: { sleepMs: 1000 } });
       const a = await clientWithSuite(app, { Frontend: [slow('home'), slow('checkout'), slow('search')] });
       const b = await clientWithSuite(app, { API: [{ name: 'health', kind: 'api' }] });
       const aRuns: string[] = [];

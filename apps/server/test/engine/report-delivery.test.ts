@@ -1,6 +1,8 @@
 import { RUN_REPORT_GROUP, RUN_REPORT_NAME } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { reportBrowserOpen } from '../../src/features/engine/reports/report-pdf.ts';
 import { contentDisposition, htmlForReader } from '../../src/features/engine/reports/report-service.ts';
 import { createTestClient, type TestClient } from '../helpers/app.ts';
 import { buildEngineApp, importSuite, key, manifest, runAndWait } from './helpers.ts';
@@ -11,6 +13,18 @@ describe('report delivery', () => {
   let ours: TestClient;
   let theirs: TestClient;
   let day: string;
+  /** The Run all's run, and its test "Public API". */
+  let run: { runId: string; tests: { testName: string; runTestId: string }[] };
+  /** Every Chromium this process launches: the runs themselves launch theirs in runner processes. */
+  let launches: MockInstance<typeof chromium.launch>;
+  /** The pdfs kept in the store, by key. */
+  const storedPdfs = async () => {
+    const keys: string[] = [];
+    for await (const o of app.engine.deps.artifacts.list(`runs/${ours.clientId}/`)) if (o.key.endsWith('.pdf')) keys.push(o.key);
+    return keys.sort();
+  };
+  /** The pdfs put in the store since the spy was set. */
+  const pdfPuts = (put: MockInstance) => put.mock.calls.map((c) => String(c[0])).filter((k) => k.endsWith('.pdf'));
   const fetchUrl = (name: string, format: string) => `/report/fetch/${encodeURIComponent(name)}/${format}`;
   const linkUrl = (name: string, format: string, query = '') => `/report/link/${encodeURIComponent(name)}/${format}${query}`;
 
@@ -22,8 +36,9 @@ describe('report delivery', () => {
 
   beforeAll(async () => {
     app = await buildEngineApp();
-    // The API tests leave pdfs off for speed; these are the tests of the pdf.
+    // The API tests leave pdfs off; these are the tests of the pdf.
     app.engine.deps.config.reportPdf = true;
+    launches = vi.spyOn(chromium, 'launch');
     await app.engine.startWorkers(2);
     ours = await createTestClient(app, { name: 'Fullstop', website: 'https://fullstop.example' });
     theirs = await createTestClient(app, { name: 'Other Co' });
@@ -34,7 +49,7 @@ describe('report delivery', () => {
       }),
     });
     expect(imported.statusCode, imported.body).toBe(201);
-    await runAndWait(app, ours, 'all', 90_000);
+    run = await runAndWait(app, ours, 'all', 90_000);
     // The worker writes the run report once the run has ended: listed when whole.
     for (let tries = 0; ; tries++) {
       const list = await app.inject({ url: '/report/fetch/all', headers: key(ours) });
@@ -47,7 +62,19 @@ describe('report delivery', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
   }, 120_000);
-  afterAll(async () => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    vi.restoreAllMocks();
+  });
+
+  it('writes every report of a finished run without a browser: no Chromium launched, no pdf stored yet', async () => {
+    expect(launches).not.toHaveBeenCalled();
+    expect(reportBrowserOpen()).toBe(false);
+    expect(await storedPdfs()).toEqual([]);
+    const zip = await app.inject({ url: fetchUrl('Marketing pages', 'zip'), headers: key(ours) });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.toString('latin1')).not.toContain('report.pdf');
+  });
 
   it('lists the run report of the latest Run all under Full runs, as html and pdf', async () => {
     const res = await app.inject({ url: '/report/fetch/all', headers: key(ours) });
@@ -62,12 +89,66 @@ describe('report delivery', () => {
     expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(html.body).toContain('Marketing pages');
     expect(html.body).toContain('Public API');
+    // The first download prints the pdf with this process's report browser and keeps it beside the html.
+    const put = vi.spyOn(app.engine.deps.artifacts, 'put');
     const pdf = await app.inject({ url: fetchUrl(RUN_REPORT_NAME, 'pdf'), headers: key(ours) });
-    expect(pdf.statusCode).toBe(200);
+    expect(pdf.statusCode, pdf.body).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.headers['content-length']).toBe(String(pdf.rawPayload.length));
+    expect(pdf.headers['content-security-policy']).toContain('sandbox');
     expect(pdf.headers['content-disposition']).toBe(
       `attachment; filename="fullstop-run-all-tests-${day}.pdf"; filename*=UTF-8''fullstop-run-all-tests-${day}.pdf`,
     );
+    const stored = await storedPdfs();
+    expect(stored).toEqual([expect.stringMatching(new RegExp(`^runs/${ours.clientId}/[^/]+/reports/run-report\\.pdf$`))]);
+    expect(launches).toHaveBeenCalledTimes(1);
+    expect(reportBrowserOpen()).toBe(true);
+    // The second is the stored file: nothing printed, nothing put.
+    const again = await app.inject({ url: fetchUrl(RUN_REPORT_NAME, 'pdf'), headers: key(ours) });
+    expect(again.statusCode).toBe(200);
+    expect(again.rawPayload.equals(pdf.rawPayload)).toBe(true);
+    expect(pdfPuts(put)).toEqual(stored);
+    expect(launches).toHaveBeenCalledTimes(1);
+    put.mockRestore();
+  });
+
+  it('prints a pdf once when two first downloads come together, with the one report browser', async () => {
+    const put = vi.spyOn(app.engine.deps.artifacts, 'put');
+    const [a, b] = await Promise.all([
+      app.inject({ url: fetchUrl('Marketing pages', 'pdf'), headers: key(ours) }),
+      app.inject({ url: fetchUrl('Marketing pages', 'pdf'), headers: key(ours) }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(a.rawPayload.equals(b.rawPayload)).toBe(true);
+    expect(pdfPuts(put)).toEqual([expect.stringMatching(/\/reports\/report\.pdf$/)]);
+    expect(launches).toHaveBeenCalledTimes(1);
+    put.mockRestore();
+  });
+
+  it('answers 503 with a clear message when the pdf cannot be printed, and keeps nothing half-written', async () => {
+    const before = await storedPdfs();
+    const { config } = app.engine.deps;
+    const chromiumPath = config.chromiumPath;
+    // No Chromium where the settings say: the launch fails, as any print that fails or times out does.
+    config.chromiumPath = '/nonexistent/chromium';
+    try {
+      const res = await app.inject({ url: fetchUrl('Public API', 'pdf'), headers: key(ours) });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json()).toEqual({ code: 'REPORT_PDF_UNAVAILABLE', message: expect.stringMatching(/could not be printed.*try again/i) });
+      expect(await storedPdfs()).toEqual(before);
+    } finally {
+      config.chromiumPath = chromiumPath;
+    }
+    // Printed and kept on the next try, here through the run's own view link (History), which serves it the same way.
+    const api = run.tests.find((t) => t.testName === 'Public API')!;
+    const link = await app.inject({ method: 'POST', url: `/test/history/${run.runId}/tests/${api.runTestId}/report/pdf/link`, headers: key(ours) });
+    expect(link.statusCode, link.body).toBe(200);
+    const res = await app.inject({ url: link.json<{ url: string }>().url });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="fullstop-public-api-[0-9-]+\.pdf"/);
+    expect(await storedPdfs()).toEqual([...before, `runs/${ours.clientId}/${run.runId}/${api.runTestId}/reports/report.pdf`].sort());
   });
 
   it('downloads zip, JUnit xml and pdf under <client>-<test>-<date>, and shows html and json inline', async () => {

@@ -1,6 +1,7 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
-import { dashboardRoutes, inviteRoutes, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { dashboardRoutes, inviteRoutes, loginRoute, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { LOGIN_PARAMS } from '@/lib/login-redirect.ts';
 import { AppFrame } from './app-frame.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -27,12 +28,18 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * Whether the client renders, for `location`, a page the build prerendered: a public page or the site's 404.
- * The server answers any unknown path with the prerendered 404, including /dashboard/<unknown>, which the
- * client renders as a portal page: hydrating that HTML would fail (React #418), so it is rendered afresh.
+ * Whether the client renders, for `location`, a page the build prerendered: a public page, the site's 404, or
+ * /login as a visitor without a session first sees it. The server answers any unknown path with the
+ * prerendered 404, including /dashboard/<unknown>, which the client renders as a portal page: hydrating that
+ * HTML would fail (React #418), so it is rendered afresh. So is /login with a reset token or the session-ended
+ * note, which the prerendered form does not show.
  */
-export function rendersPrerenderedPage(location: string | Partial<Location>): boolean {
+export function rendersPrerenderedPage(location: Partial<Location>): boolean {
   const leaf = matchRoutes(routes, location)?.at(-1)?.route;
+  if (leaf === loginRoute) {
+    const params = new URLSearchParams(location.search);
+    return !params.has(LOGIN_PARAMS.resetToken) && !params.has(LOGIN_PARAMS.session);
+  }
   return leaf !== undefined && (leaf === notFoundRoute || marketingRoutes.includes(leaf));
 }
 
@@ -53,7 +60,18 @@ export async function resolveLazyRoutes(table: RouteObject[], location: string |
   );
 }
 
+/** The router, once the first location's loaders (the portal's guards) have run and any redirect is done. */
 export async function createAppRouter() {
   await resolveLazyRoutes(routes, window.location);
-  return createBrowserRouter(routes);
+  const router = createBrowserRouter(routes);
+  if (!router.state.initialized) {
+    await new Promise<void>((resolve) => {
+      const stop = router.subscribe((state) => {
+        if (!state.initialized) return;
+        stop();
+        resolve();
+      });
+    });
+  }
+  return router;
 }

@@ -1,7 +1,10 @@
 import { paths } from '@fullstop/contracts';
 
-/** The query parameters /login reads: where to return after logging in, and why the user is there. */
-export const LOGIN_PARAMS = { next: 'next', session: 'session' } as const;
+/**
+ * The query parameters /login reads: where to return after logging in, why the user is there, and the token a
+ * password-reset mail links with.
+ */
+export const LOGIN_PARAMS = { next: 'next', session: 'session', resetToken: 'resetToken' } as const;
 export const SESSION_ENDED = 'ended';
 
 /**

@@ -19,8 +19,27 @@ export const RUN_ERROR_CODES = {
   login_failed: { retried: false },
 } as const satisfies Record<SandboxErrorCode | 'validation_error' | 'target_policy' | 'aborted' | 'engine_missing' | 'login_failed', ErrorCodeFact>;
 
-/** A kind's limits, and the programs and packages it needs (none unless it says). */
-type KindLimits<K extends TestKind> = Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds'> & Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor'>>;
+// What a run of a kind costs the machine it runs on: how many runs a worker process starts at once follows from it
+// (the server's queue/capacity.ts, docs/decisions/0069).
+declare module '../types.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a merged declaration repeats the interface's type parameter
+  interface KindFacts<K extends TestKind = TestKind> {
+    /**
+     * How much of the machine a run keeps busy, in cores, averaged over the run and counting the runner process,
+     * its browsers and tools (measured alone on 2 cores: bench/engine/README.md). A worker process starts a run
+     * only while the weights of those it runs leave room for it within its capacity (ENGINE_CAPACITY, in cores).
+     */
+    weight: number;
+    /** Added to `weight` for each Playwright worker a run is given (RunContext.workers, ENGINE_BROWSER_WORKERS). */
+    weightPerWorker: number;
+    /** Never two runs of this kind at once on one machine (Lighthouse: its scores measure the machine's CPU). */
+    onePerMachine: boolean;
+  }
+}
+
+/** A kind's limits, its weight, and the programs and packages it needs (none unless it says). */
+type KindLimits<K extends TestKind> = Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds' | 'weight'> &
+  Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightPerWorker'>>;
 
 /** A kind's facts: its limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(
@@ -29,7 +48,7 @@ export function defineKind<K extends TestKind>(
   emptySummary: () => SummaryOf<K>,
   errorCodes?: KindFacts<K>['errorCodes'],
 ): KindFacts<K> {
-  return { kind, engines: [], ...limits, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
+  return { kind, engines: [], onePerMachine: false, weightPerWorker: 0, ...limits, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
 }
 
 /** The facts of a kind whose summary is its list of cases: it starts with none. */

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { Artifact, RunContext } from '../types.ts';
 import type { CrawledEndpoint } from './browser-crawl.ts';
@@ -6,22 +5,9 @@ import type { GuardedBrowser } from './guarded-browser.ts';
 import { crawlPages } from './crawl.ts';
 import type { GuardedResponse } from './http.ts';
 import { writeJsonArtifact } from './result.ts';
+import type { CrawlMode } from './crawl-options.ts';
 
-export const DEFAULT_CRAWL_PAGES = 20;
-export const DEFAULT_CRAWL_SECONDS = 60;
-
-/**
- * How the security scan, the security checks and the accessibility test find pages beyond the listed ones:
- * `false` the listed pages only; `true` also the same-origin pages their HTML links to (no JavaScript runs);
- * `"browser"` Chromium goes through the site as a user does (links rendered by scripts, client-side routes,
- * elements that route when clicked) and records the XHR/fetch calls the pages make.
- */
-export const crawlOption = z.union([z.boolean(), z.literal('browser')]);
-export type CrawlMode = z.output<typeof crawlOption>;
-/** Pages in all (the listed ones included) when crawling. */
-export const maxPagesOption = z.number().int().min(1).max(500);
-/** The browser crawl's time budget: what it found by then is used. */
-export const crawlSecondsOption = z.number().int().min(5).max(600).default(DEFAULT_CRAWL_SECONDS);
+export { type CrawlMode, crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, DEFAULT_CRAWL_SECONDS, maxPagesOption } from './crawl-options.ts';
 
 export interface SiteCrawl {
   /** Every page found, the listed ones first (URLs). */

@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { renderReportHtml } from './html/render-report.ts';
-import type { ReportTools } from './report-browser.ts';
 import { collectImages } from './screenshots.ts';
 import type { ReportDirs, Reporter, RunReport } from './types.ts';
 
@@ -12,9 +11,9 @@ async function readLogs(report: RunReport, runDir: string): Promise<string[]> {
   return Promise.all(report.attempts.map((a) => (a.logPath ? fs.readFile(path.join(runDir, a.logPath), 'utf8').catch(() => '') : '')));
 }
 
-/** The html of one run with its screenshots inline: what the html and the pdf reporters both print. */
-export async function buildReportHtml(report: RunReport, { runDir }: ReportDirs, tools?: ReportTools): Promise<string> {
-  const [logs, images] = await Promise.all([readLogs(report, runDir), collectImages(report, runDir, tools)]);
+/** The html of one run with its screenshots inline: the html report, which the pdf is later printed from. */
+export async function buildReportHtml(report: RunReport, { runDir }: Pick<ReportDirs, 'runDir'>): Promise<string> {
+  const [logs, images] = await Promise.all([readLogs(report, runDir), collectImages(report, runDir)]);
   return renderReportHtml(report, { logs, image: (p) => images.get(p) });
 }
 
@@ -23,9 +22,9 @@ export const htmlReporter: Reporter = {
   format: 'html',
   contentType: 'text/html; charset=utf-8',
   fileName: 'report.html',
-  async write(report, dirs, tools) {
+  async write(report, dirs) {
     const file = path.join(dirs.outDir, this.fileName);
-    await fs.writeFile(file, await buildReportHtml(report, dirs, tools));
+    await fs.writeFile(file, await buildReportHtml(report, dirs));
     return file;
   },
 };

@@ -1,75 +1,53 @@
 /**
- * One Chromium for a batch of reports: prints the pdf and shrinks screenshots to JPEG. Launched on first use
- * with the engine's container flags, JavaScript off and every network request refused (a report needs none).
+ * The report browser: one Chromium that prints reports to pdf, kept by the process that serves them. Launched on
+ * the first print with the engine's guarded flags, JavaScript off and every network request refused (a report
+ * needs none), at the runners' nice value; closed once idle, so a process at rest holds no Chromium.
  */
 import { setPriority } from 'node:os';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { GUARDED_CHROMIUM_FLAGS } from '../lib/chromium.ts';
 import { processTable } from '../sandbox/process-table.ts';
 import { RUNNER_NICENESS } from '../sandbox/supervisor.ts';
 
 const LAUNCH_TIMEOUT_MS = 30_000;
 const RENDER_TIMEOUT_MS = 30_000;
-/** One pdf from start to end, launch included: past it the pdf is given up (the browser is closed after the batch). */
+/** One pdf from start to end, launch included: past it the pdf is given up and the browser closed. */
 export const PRINT_TIMEOUT_MS = 60_000;
-/** Screenshots are shown at most this wide and tall (in CSS pixels) and stored as JPEG of this quality. */
-export const SHOT_MAX_WIDTH = 800;
-export const SHOT_MAX_HEIGHT = 1400;
-const SHOT_JPEG_QUALITY = 60;
+/** A browser that printed nothing for this long is closed; the next print launches another. */
+export const REPORT_BROWSER_IDLE_MS = 60_000;
+/** Pages printing at once: more wait their turn (a burst of downloads does not open a page each). */
+const MAX_PAGES = 2;
 
-/**
- * Runs in the blank page: PNG (base64) in, JPEG (base64) out, scaled to fit the width and cut at the height.
- * Plain JavaScript in a string, so no compiler helper sneaks into what the page runs.
- */
-const SHRINK_SOURCE = `async ({ b64, maxWidth, maxHeight, quality }) => {
-  const bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-  const scale = Math.min(1, maxWidth / bitmap.width);
-  const width = Math.max(1, Math.round(bitmap.width * scale));
-  const height = Math.max(1, Math.min(maxHeight, Math.round(bitmap.height * scale)));
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, width, height);
-  ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(bitmap, 0, 0, bitmap.width * scale, bitmap.height * scale);
-  bitmap.close();
-  const out = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: quality / 100 })).arrayBuffer());
-  if (out.toBase64) return out.toBase64();
-  let s = '';
-  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode(...out.subarray(i, i + 0x8000));
-  return btoa(s);
-}`;
-
-export interface ReportTools {
-  /** PNG in, a smaller JPEG out (at most `box`, by default SHOT_MAX_*); null when the bytes are not a PNG. */
-  shrinkImage(png: Buffer, box?: { maxWidth: number; maxHeight: number }): Promise<Buffer | null>;
+export interface ReportPrinter {
+  /** The html printed to A4; rejects when the browser cannot start, the page fails, or it takes too long. */
   printPdf(html: string): Promise<Buffer>;
+  /** Whether a browser is launched (or launching) now. */
+  isOpen(): boolean;
   close(): Promise<void>;
 }
 
-/** Width and height from a PNG's header, or null when it is not a PNG. */
-export function pngSize(buf: Buffer): { width: number; height: number } | null {
-  const signature = '89504e470d0a1a0a';
-  if (buf.length < 24 || buf.subarray(0, 8).toString('hex') !== signature || buf.subarray(12, 16).toString('latin1') !== 'IHDR') return null;
-  const width = buf.readUInt32BE(16);
-  const height = buf.readUInt32BE(20);
-  return width > 0 && height > 0 ? { width, height } : null;
+export interface ReportPrinterOptions {
+  /** Closes the browser after this long without a print; absent, it stays until `close()`. */
+  idleMs?: number;
+  printTimeoutMs?: number;
 }
+
+/** A print (or a close) that took longer than it may. */
+export class ReportBrowserTimeoutError extends Error {}
 
 /** The promise, or a rejection once `ms` have passed (page.pdf itself takes no timeout). */
 function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new ReportBrowserTimeoutError(`${what} took longer than ${ms / 1000} s`)), ms);
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 /**
- * Reports are written in the process that finishes runs, which is the API's own in a single-process install: the
- * browser that prints them gets the runners' nice value, so the API is still scheduled first on a busy machine.
- * Every process the launch added under this one is lowered; the renderers Chromium starts later inherit it.
+ * The process that serves reports is the API's: the browser that prints them gets the runners' nice value, so the
+ * API is still scheduled first on a busy machine. Every process the launch added under this one is lowered; the
+ * renderers Chromium starts later inherit it.
  */
 function lowerNewChildren(before: ReadonlySet<number>): void {
   const table = processTable();
@@ -87,41 +65,90 @@ function lowerNewChildren(before: ReadonlySet<number>): void {
     try {
       setPriority(pid, RUNNER_NICENESS);
     } catch {
-      // Gone already, or not ours to change: the report is still written.
+      // Gone already, or not ours to change: the pdf is still printed.
     }
   }
 }
 
 const childrenOfThisProcess = () => new Set(processTable().filter((p) => p.ppid === process.pid).map((p) => p.pid));
 
-export function openReportBrowser(chromiumPath: string): ReportTools {
-  let launched: Promise<{ browser: Browser; context: BrowserContext; scripted: BrowserContext }> | null = null;
-  let shrinkPage: Promise<Page> | null = null;
-  const start = () =>
-    (launched ??= (async () => {
-      const before = childrenOfThisProcess();
-      const browser = await chromium.launch({ executablePath: chromiumPath, args: GUARDED_CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS });
-      lowerNewChildren(before);
-      const context = await browser.newContext({ javaScriptEnabled: false, deviceScaleFactor: 1 });
-      await context.route('**/*', (route) => route.abort());
-      // Our own script on a blank page, never a report: decodes and re-encodes images with the browser's codecs.
-      const scripted = await browser.newContext();
-      await scripted.route('**/*', (route) => route.abort());
-      return { browser, context, scripted };
-    })());
+interface Launched {
+  browser: Browser;
+  context: BrowserContext;
+}
+
+async function launch(chromiumPath: string, timeout: number): Promise<Launched> {
+  const before = childrenOfThisProcess();
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: GUARDED_CHROMIUM_FLAGS, timeout });
+  lowerNewChildren(before);
+  try {
+    const context = await browser.newContext({ javaScriptEnabled: false, deviceScaleFactor: 1 });
+    await context.route('**/*', (route) => route.abort());
+    return { browser, context };
+  } catch (err) {
+    await browser.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+export function openReportBrowser(chromiumPath: string, opts: ReportPrinterOptions = {}): ReportPrinter {
+  const printTimeoutMs = opts.printTimeoutMs ?? PRINT_TIMEOUT_MS;
+  let launched: Promise<Launched> | null = null;
+  let printing = 0;
+  let idle: NodeJS.Timeout | undefined;
+  let pagesOpen = 0;
+  const queue: (() => void)[] = [];
+
+  const start = (): Promise<Launched> => {
+    if (launched) return launched;
+    const current = launch(chromiumPath, Math.min(LAUNCH_TIMEOUT_MS, printTimeoutMs));
+    launched = current;
+    current.then(
+      ({ browser }) => browser.on('disconnected', () => {
+        // Crashed or killed: the next print launches a new one.
+        if (launched === current) launched = null;
+      }),
+      () => {
+        if (launched === current) launched = null;
+      },
+    );
+    return current;
+  };
+
+  /** Browsers being closed: `close()` waits for them, so nothing is left behind when it resolves. */
+  const closing = new Set<Promise<void>>();
+  /** Closes the browser there is now (a print still on it fails); the next print launches another. */
+  const discard = (): Promise<void> => {
+    const current = launched;
+    launched = null;
+    if (!current) return Promise.resolve();
+    const done = current
+      .then((l) => within(LAUNCH_TIMEOUT_MS, 'closing the report browser', l.browser.close()))
+      .catch(() => {
+        // A launch that failed has nothing to close; a browser that does not close in time is killed by
+        // playwright's own launcher when this process exits.
+      })
+      .finally(() => closing.delete(done));
+    closing.add(done);
+    return done;
+  };
+
+  const takePage = () => (pagesOpen < MAX_PAGES ? (pagesOpen++, Promise.resolve()) : new Promise<void>((resolve) => queue.push(resolve)));
+  const releasePage = () => {
+    const next = queue.shift();
+    if (next) next();
+    else pagesOpen--;
+  };
 
   return {
-    async shrinkImage(png, box = { maxWidth: SHOT_MAX_WIDTH, maxHeight: SHOT_MAX_HEIGHT }) {
-      if (!pngSize(png)) return null;
-      const page = await (shrinkPage ??= start().then(({ scripted }) => scripted.newPage()));
-      const b64 = await page.evaluate(`(${SHRINK_SOURCE})(${JSON.stringify({ b64: png.toString('base64'), maxWidth: box.maxWidth, maxHeight: box.maxHeight, quality: SHOT_JPEG_QUALITY })})`);
-      return typeof b64 === 'string' && b64 ? Buffer.from(b64, 'base64') : null;
-    },
-    printPdf(html) {
-      return within(
-        PRINT_TIMEOUT_MS,
-        'printing the pdf',
-        (async () => {
+    async printPdf(html) {
+      clearTimeout(idle);
+      printing++;
+      let abandoned = false;
+      const work = (async () => {
+        await takePage();
+        try {
+          if (abandoned) throw new Error('the print was given up');
           const { context } = await start();
           const page = await context.newPage();
           try {
@@ -130,13 +157,31 @@ export function openReportBrowser(chromiumPath: string): ReportTools {
           } finally {
             await page.close().catch(() => undefined);
           }
-        })(),
-      );
+        } finally {
+          releasePage();
+        }
+      })();
+      try {
+        return await within(printTimeoutMs, 'printing the pdf', work);
+      } catch (err) {
+        abandoned = true;
+        // The work may still hold a page; a browser that hung is not kept for the next print.
+        work.catch(() => undefined);
+        // Not waited for: playwright may take its own 30 s to give up a launch that hangs.
+        if (err instanceof ReportBrowserTimeoutError) void discard();
+        throw err;
+      } finally {
+        if (--printing === 0 && opts.idleMs !== undefined) {
+          idle = setTimeout(() => void discard(), opts.idleMs);
+          idle.unref();
+        }
+      }
     },
+    isOpen: () => launched !== null,
     async close() {
-      if (!launched) return;
-      const { browser } = await launched.catch(() => ({ browser: null }));
-      await browser?.close().catch(() => undefined);
+      clearTimeout(idle);
+      await discard();
+      await Promise.all(closing);
     },
   };
 }

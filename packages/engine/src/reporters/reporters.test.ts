@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeReports } from './index.ts';
+import { offeredFormats, writeReports } from './index.ts';
 import { toJunit } from './junit-reporter.ts';
 import type { RunReport } from './types.ts';
 
@@ -67,5 +67,12 @@ describe('reporters', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'reporters-'));
     const written = await writeReports(report({ kind: 'load', summary: null }), { runDir: dir, outDir: dir });
     expect(Object.keys(written)).toEqual(['json', 'html', 'zip']);
+  });
+
+  it('offers the pdf beside the formats written when pdfs are on and there is an html to print it from', () => {
+    const written = { json: 'a', html: 'b', xml: 'c', zip: 'd' };
+    expect(offeredFormats(written, { pdf: true })).toEqual(['json', 'html', 'pdf', 'xml', 'zip']);
+    expect(offeredFormats(written, { pdf: false })).toEqual(['json', 'html', 'xml', 'zip']);
+    expect(offeredFormats({ json: 'a', zip: 'd' }, { pdf: true })).toEqual(['json', 'zip']);
   });
 });

@@ -1,17 +1,17 @@
 /**
  * Screenshots inline in the html report, as data: URIs (the report's CSP allows those and nothing else).
- * Shrunk to JPEG through Chromium so a run with many failures stays small; without a browser only small
- * screenshots are kept as they are, the others are named and left to the zip.
+ * Shrunk to JPEG with sharp so a run with many failures stays small; a screenshot that cannot be shrunk is kept
+ * as it is when small, else named and left to the zip.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ReportTools } from './report-browser.ts';
+import { shrinkImage } from './shrink-image.ts';
 import type { RunReport } from './types.ts';
 
 const MAX_IMAGES = 40;
 /** All images of one report together, encoded. */
 const MAX_TOTAL_BYTES = 1_600_000;
-/** Kept as they are when there is no browser to shrink them. */
+/** Kept as they are when they cannot be shrunk (not a PNG, or one libvips cannot read). */
 const MAX_RAW_BYTES = 150_000;
 
 /** Loose screenshots sit in a grid of narrow columns: smaller images do. */
@@ -44,25 +44,25 @@ async function readInside(runDir: string, rel: string): Promise<Buffer | null> {
   return fs.readFile(file).catch(() => null);
 }
 
-/** Screenshots shrunk at once: the browser decodes and encodes off its main thread. */
+/** Screenshots shrunk at once: sharp decodes and encodes on libuv's threads, off the event loop. */
 const CONCURRENCY = 4;
 
-async function encode(r: RunReport, runDir: string, { path: p, thumb }: { path: string; thumb: boolean }, tools?: ReportTools): Promise<string | null> {
+async function encode(r: RunReport, runDir: string, { path: p, thumb }: { path: string; thumb: boolean }): Promise<string | null> {
   let bytes: Buffer | null = null;
   for (const c of candidates(r, p)) if ((bytes = await readInside(runDir, c))) break;
   if (!bytes) return null;
-  const shrunk = tools ? await tools.shrinkImage(bytes, thumb ? THUMB_BOX : undefined).catch(() => null) : null;
+  const shrunk = await shrinkImage(bytes, thumb ? THUMB_BOX : undefined).catch(() => null);
   if (shrunk) return `data:image/jpeg;base64,${shrunk.toString('base64')}`;
   if (bytes.length > MAX_RAW_BYTES) return null;
   return `data:${/\.jpe?g$/i.test(p) ? 'image/jpeg' : 'image/png'};base64,${bytes.toString('base64')}`;
 }
 
-export async function collectImages(r: RunReport, runDir: string, tools?: ReportTools): Promise<Map<string, string>> {
+export async function collectImages(r: RunReport, runDir: string): Promise<Map<string, string>> {
   const paths = wanted(r).slice(0, MAX_IMAGES);
   const uris: (string | null)[] = new Array(paths.length).fill(null);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < paths.length; i = next++) uris[i] = await encode(r, runDir, paths[i]!, tools);
+    for (let i = next++; i < paths.length; i = next++) uris[i] = await encode(r, runDir, paths[i]!);
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   // Failures' screenshots come first, so when the budget runs out it is a passing case's that is left out.

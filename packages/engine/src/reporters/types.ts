@@ -1,6 +1,5 @@
 import type { RunTotals } from '@fullstop/contracts';
 import type { Artifact, Finding, RunnerSummary, TestKind } from '../types.ts';
-import type { ReportTools } from './report-browser.ts';
 
 /** One attempt of a test run, kept even when a retry followed it. */
 export interface AttemptRecord {
@@ -49,28 +48,27 @@ export interface RunSummaryReport {
 
 export type ReportFileFormat = 'json' | 'html' | 'zip' | 'xml' | 'pdf';
 
-/**
- * Where a reporter reads and writes. `chromiumPath` is the browser the pdf is printed with and screenshots are
- * shrunk with; without it the pdf is skipped and screenshots are kept only when already small.
- */
+/** Where a reporter reads and writes. */
 export interface ReportDirs {
   runDir: string;
   outDir: string;
-  chromiumPath?: string;
-  /** Told when an optional format (the pdf) could not be written, so the caller can log it. */
-  onSkipped?: (format: ReportFileFormat, cause: unknown) => void;
 }
 
-/**
- * A reporter turns a RunReport into one file. Adding a format is adding a reporter, nothing else changes.
- * `runDir` holds the run's artifacts; `outDir` is where reports go (the server serves them from there).
- */
-export interface Reporter {
+/** One format a report is offered in: its content type and its file's name in the reports' folder. */
+export interface ReportFile {
   format: ReportFileFormat;
   contentType: string;
   fileName: string;
   /** Whether this format suits a run of the kind; absent, it suits every kind. */
   appliesTo?(kind: TestKind): boolean;
-  /** Returns the file written, or null when this format could not be written here (a pdf without a browser). */
-  write(report: RunReport, dirs: ReportDirs, tools?: ReportTools): Promise<string | null>;
+}
+
+/**
+ * A reporter turns a RunReport into one file when the test ends. Adding a format is adding a reporter, nothing
+ * else changes. `runDir` holds the run's artifacts; `outDir` is where reports go (the server serves them from
+ * there). The pdf is no reporter: it is printed from the html on its first download (pdf-reporter.ts).
+ */
+export interface Reporter extends ReportFile {
+  /** Returns the file written, or null when this format could not be written here. */
+  write(report: RunReport, dirs: ReportDirs): Promise<string | null>;
 }

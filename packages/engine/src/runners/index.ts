@@ -21,7 +21,3 @@ export const {
   'security-checks': securityChecksRunner,
   'security-scan': securityScanRunner,
 } = runners;
-export { isRetried, kinds } from './kinds.ts';
-export { countByRisk, RISKS } from '../lib/findings.ts';
-export { type Alert, type AlertCounts, countAlerts, groupAlerts } from '../lib/alerts.ts';
-export { PASSIVE_RULE_IDS } from './security-scan/passive-rules.ts';

@@ -2,4 +2,15 @@
 export { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 export { sweepOrphanedOffThread } from './memory-monitor.ts';
 export { attemptProcesses, processTable, sweepOrphanedAttempts } from './process-table.ts';
-export { runInSandbox, SandboxError, type SandboxErrorCode, type SandboxLimits, type SandboxRun, type SandboxStats } from './supervisor.ts';
+export {
+  emptyWarmPool,
+  runInSandbox,
+  SandboxError,
+  type SandboxErrorCode,
+  type SandboxLimits,
+  type SandboxRun,
+  type SandboxStats,
+  WARM_POOL_IDLE_MS,
+  WARM_POOL_MAX,
+  warmRunnersWaiting,
+} from './supervisor.ts';

@@ -1,10 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { entryFile } from './entry-file.ts';
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
 
-const LAUNCHER_ENTRY = fileURLToPath(new URL('./launcher.ts', import.meta.url));
+const LAUNCHER_ENTRY = entryFile('launcher');
 
 /**
  * A runner process seen through the launcher: the part of ChildProcess the supervisor uses (pid once known,

@@ -1,6 +1,6 @@
 /** Supervisor → launcher. */
 export type LauncherRequest =
-  | { type: 'spawn'; id: number; entry: string; cwd: string; env: NodeJS.ProcessEnv; execArgv: string[]; niceness: number }
+  | { type: 'spawn'; id: number; entry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; execArgv: string[]; niceness: number }
   | { type: 'send'; id: number; message: unknown }
   | { type: 'kill'; id: number; signal: NodeJS.Signals };
 

@@ -22,7 +22,7 @@ function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void 
   const { id } = request;
   let child: ChildProcess;
   try {
-    child = fork(request.entry, [], {
+    child = fork(request.entry, request.args, {
       cwd: request.cwd,
       env: request.env,
       execArgv: request.execArgv,

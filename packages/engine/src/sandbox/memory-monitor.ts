@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { entryFile } from './entry-file.ts';
 import { killAttemptProcesses, sweepOrphanedAttempts } from './process-table.ts';
 
 /** How often the attempts' memory (every process they started) is measured. */
@@ -19,7 +20,7 @@ export interface MemoryWatch {
   onOver(): void;
 }
 
-const WORKER_ENTRY = new URL('./memory-monitor-worker.ts', import.meta.url);
+const WORKER_ENTRY = entryFile('memory-monitor-worker');
 const watches = new Map<string, MemoryWatch>();
 const pendingKills = new Map<number, { tag: string | null; resolve: (count: number) => void }>();
 let nextKillId = 1;

@@ -13,6 +13,11 @@ export interface ProcessInfo {
   ppid: number;
   /** Clock ticks since boot at which the process started: with the pid, an identity that survives pid reuse. */
   startTime: string;
+  /**
+   * Where its environment lies in its memory (/proc/<pid>/stat's env_start-env_end): copied from the parent at
+   * fork, new at exec. A process read between its fork and its exec still shows its parent's environment.
+   */
+  envArea: string;
   tag: string | null;
 }
 
@@ -21,15 +26,22 @@ const ENV_TAG_PREFIX = `${ATTEMPT_TAG_VAR}=`;
 const KILL_ROUNDS = 6;
 const KILL_ROUND_PAUSE_MS = 50;
 
-/** A process's environment does not change where the tag is concerned: read it once per (pid, start time). */
+/**
+ * A process's environment changes only at exec, where the tag is concerned: read it once per (pid, start time,
+ * environment area). Keyed by pid and start time alone, a runner process read in the moment between the
+ * launcher's fork and its exec (the launcher's environment, no tag) was taken for untagged for good.
+ */
 const tagCache = new Map<string, string | null>();
 
-function parseStat(stat: string): { ppid: number; startTime: string } | null {
+type Stat = Pick<ProcessInfo, 'ppid' | 'startTime' | 'envArea'>;
+
+function parseStat(stat: string): Stat | null {
   // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' are plain.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // A zombie is already dead: only its parent's wait is missing.
   if (fields[0] === 'Z') return null;
-  return { ppid: Number(fields[1]), startTime: fields[19] ?? '' };
+  // Fields 22 (start time), 50 and 51 (env_start, env_end), counted from 1 with the pid and the name.
+  return { ppid: Number(fields[1]), startTime: fields[19] ?? '', envArea: `${fields[47] ?? ''}-${fields[48] ?? ''}` };
 }
 
 function parseTag(env: string): string | null {
@@ -43,7 +55,7 @@ function parseTag(env: string): string | null {
  */
 const smallFile = Buffer.alloc(4096);
 
-function readSmall(path: string): string | null {
+export function readSmall(path: string): string | null {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
@@ -55,12 +67,12 @@ function readSmall(path: string): string | null {
   }
 }
 
-function readStat(pid: number): { ppid: number; startTime: string } | null {
+export function readStat(pid: number): Stat | null {
   const stat = readSmall(`/proc/${pid}/stat`);
   return stat === null ? null : parseStat(stat);
 }
 
-function readTag(pid: number): string | null {
+export function readTag(pid: number): string | null {
   try {
     return parseTag(readFileSync(`/proc/${pid}/environ`, 'latin1'));
   } catch {
@@ -69,36 +81,49 @@ function readTag(pid: number): string | null {
   }
 }
 
+/** The pids of the machine's processes (of this pid namespace): /proc lists thread group leaders only. */
+export function listPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (Number.isInteger(pid) && pid > 0) pids.push(pid);
+  }
+  return pids;
+}
+
 /** Every process of the machine (of this pid namespace) with its parent and its attempt tag, if any. */
 export function processTable(): ProcessInfo[] {
   const table: ProcessInfo[] = [];
   const seen = new Set<string>();
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
+  for (const pid of listPids()) {
     const stat = readStat(pid);
     if (!stat) continue;
-    const key = `${pid}:${stat.startTime}`;
+    const key = `${pid}:${stat.startTime}:${stat.envArea}`;
     seen.add(key);
     let tag = tagCache.get(key);
     if (tag === undefined) {
       tag = readTag(pid);
       tagCache.set(key, tag);
     }
-    table.push({ pid, ppid: stat.ppid, startTime: stat.startTime, tag });
+    table.push({ pid, ...stat, tag });
   }
   for (const key of tagCache.keys()) if (!seen.has(key)) tagCache.delete(key);
   return table;
 }
 
-/** The processes carrying `tag`, and all their descendants. */
-export function attemptProcesses(table: ProcessInfo[], tag: string): ProcessInfo[] {
+/** The processes of `table` by parent pid: built once, it serves the look-up of every attempt of one poll. */
+export function childrenIndex(table: ProcessInfo[]): Map<number, ProcessInfo[]> {
   const children = new Map<number, ProcessInfo[]>();
   for (const p of table) {
     const list = children.get(p.ppid);
     if (list) list.push(p);
     else children.set(p.ppid, [p]);
   }
+  return children;
+}
+
+/** The processes carrying `tag`, and all their descendants. */
+export function attemptProcesses(table: ProcessInfo[], tag: string, children = childrenIndex(table)): ProcessInfo[] {
   const found = new Map<number, ProcessInfo>();
   const queue = table.filter((p) => p.tag === tag);
   while (queue.length > 0) {
@@ -111,13 +136,15 @@ export function attemptProcesses(table: ProcessInfo[], tag: string): ProcessInfo
 }
 
 /**
- * A process's resident set (VmRSS) in bytes, 0 when it is gone. Cheap to read, and never less than its PSS: a
- * tree whose summed VmRSS is under a limit is under it in PSS too, so PSS (whose read walks the page tables) is
- * only needed above the limit.
+ * A process's resident set (VmRSS) in bytes, null when it is gone (or a zombie: it has no memory left). Cheap to
+ * read, and never less than its PSS: a tree whose summed VmRSS is under a limit is under it in PSS too, so PSS
+ * (whose read walks the page tables) is only needed above the limit.
  */
-export function residentBytes(pid: number): number {
-  // statm: sizes in pages; the second field is the resident set.
-  const pages = Number(readSmall(`/proc/${pid}/statm`)?.split(' ')[1] ?? 0);
+export function residentBytes(pid: number): number | null {
+  // statm: sizes in pages, the whole mapping first, then the resident set.
+  const [size, resident] = readSmall(`/proc/${pid}/statm`)?.split(' ') ?? [];
+  if (size === undefined || size === '0') return null;
+  const pages = Number(resident);
   return Number.isFinite(pages) ? pages * PAGE_BYTES : 0;
 }
 

@@ -1,5 +1,11 @@
 import type { RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 
+/**
+ * The argument (`process.argv[2]`) asking a pre-forked runner process to load, while it waits, what every runner
+ * of the engine imports; any other argument names the runners module its pool runs (warm-pool.ts).
+ */
+export const ENGINE_RUNNERS_PRELOAD = '--engine-runners';
+
 /** What the supervisor sends the runner process over IPC. */
 export type HostRequest =
   | {
@@ -18,6 +24,8 @@ export type HostRequest =
 /** What the runner process answers. */
 export type HostMessage =
   | { type: 'ready' }
+  /** The kind's runner is loaded (the test itself starts now): for the attempt's timings and the warm pool's refill. */
+  | { type: 'loaded' }
   /** Values the supervisor masks in the runner's output too: the secrets and the logged-in session's own. */
   | { type: 'masks'; values: string[] }
   | { type: 'log'; message: string; data?: Record<string, unknown> }

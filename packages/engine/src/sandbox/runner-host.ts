@@ -1,18 +1,21 @@
 /**
- * The runner process: one per attempt, forked by the supervisor (supervisor.ts). It loads the runner of its test's
- * kind, runs it, streams log and progress lines over IPC and answers the result, then exits. It never opens the
- * database and sees only an allow-listed environment. Runs on Node's own type stripping: no loader to start.
+ * The runner process: one per attempt, forked by the supervisor (supervisor.ts), fresh or ahead of time into the
+ * warm pool (warm-pool.ts). It loads the runner of its test's kind, runs it, streams log and progress lines over
+ * IPC and answers the result, then exits. It never opens the database and sees only an allow-listed environment.
+ * Runs on Node's own type stripping: no loader to start.
+ *
+ * Before 'ready' it loads only what every attempt needs: the login (Playwright, ~0.5 s of CPU), the secrets'
+ * masking (zip readers) and the process table are imported by the attempts that use them. A pre-forked process
+ * also loads, while it waits, what every runner of its pool imports (`process.argv[2]`, see warm-pool.ts).
  */
 import { pathToFileURL } from 'node:url';
-import { resolveLogin } from '../lib/login.ts';
 import type { LoginSession } from '../lib/login-session.ts';
+import type * as Masking from '../lib/mask-secrets.ts';
 import { errorMessage, NO_TOTALS } from '../lib/result.ts';
-import { maskForms, maskRunFolder, maskText, maskValue } from '../lib/mask-secrets.ts';
 import type { Runner, TestKind } from '../types.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
-import { killAttemptProcesses } from './process-table.ts';
-import type { HostMessage, HostRequest } from './protocol.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest } from './protocol.ts';
 
 /** How long an exiting host waits for its last message to leave. */
 const LAST_MESSAGE_WAIT_MS = 2_000;
@@ -21,10 +24,14 @@ const controller = new AbortController();
 let exiting = false;
 /** Every form of the attempt's secret values: no message leaves this process with one of them (decision 0060). */
 let masks: string[] = [];
+/** The masking functions, loaded by an attempt with secrets (before `masks` can hold anything). */
+let masking: typeof Masking | null = null;
+
+const masked = <T>(value: T): T => (masking && masks.length ? masking.maskValue(value, masks) : value);
 
 function send(message: HostMessage): void {
   // The masks message carries the values themselves, for the supervisor to mask the runner's output with.
-  if (process.connected) process.send?.(message.type === 'masks' ? message : maskValue(message, masks));
+  if (process.connected) process.send?.(message.type === 'masks' ? message : masked(message));
 }
 
 function exitAfter(message: HostMessage, code: number): void {
@@ -32,17 +39,20 @@ function exitAfter(message: HostMessage, code: number): void {
   exiting = true;
   setTimeout(() => process.exit(code), LAST_MESSAGE_WAIT_MS).unref();
   if (!process.connected) process.exit(code);
-  process.send!(maskValue(message, masks), undefined, undefined, () => process.exit(code));
+  process.send!(masked(message), undefined, undefined, () => process.exit(code));
 }
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 process.on('uncaughtException', (error) => exitAfter({ type: 'fatal', message: describe(error) }, 70));
 process.on('unhandledRejection', (error) => exitAfter({ type: 'fatal', message: describe(error) }, 70));
 
-// The supervisor is gone (killed): take this attempt's browsers and tools down, then go.
+// The supervisor is gone (killed): take this attempt's browsers and tools down, then go. A pre-forked process
+// that was never given a test has none, and goes all the same.
 process.on('disconnect', () => {
   const tag = process.env[ATTEMPT_TAG_VAR];
-  void (tag ? killAttemptProcesses(tag) : Promise.resolve()).finally(() => process.exit(1));
+  void (tag ? import('./process-table.ts').then((table) => table.killAttemptProcesses(tag)) : Promise.resolve())
+    .catch(() => 0)
+    .finally(() => process.exit(1));
 });
 
 async function loadRunner(kind: TestKind, runnersModule: string | undefined): Promise<Runner | undefined> {
@@ -54,14 +64,36 @@ async function loadRunner(kind: TestKind, runnersModule: string | undefined): Pr
 /** Masks the secrets' values in every file of the attempt's folder, traces' entries included. */
 async function maskFiles(runDir: string, values: string[]): Promise<void> {
   if (!values.length) return;
-  const changed = await maskRunFolder(runDir, values);
+  masking ??= await import('../lib/mask-secrets.ts');
+  const changed = await masking.maskRunFolder(runDir, values);
   if (changed) send({ type: 'log', message: `secrets masked in ${changed} file(s) of the attempt` });
+}
+
+/**
+ * What a pre-forked process loads while it waits: the runners module its pool runs (tests, benches), or what
+ * every kind's runner of the engine imports. Never fatal: the attempt loads it again and says what failed.
+ */
+async function preload(what: string | undefined): Promise<void> {
+  if (!what) return;
+  try {
+    if (what === ENGINE_RUNNERS_PRELOAD) await Promise.all([import('../lib/define-runner.ts'), import('../lib/options.ts'), import('../policy/target-guard.ts')]);
+    else await import(pathToFileURL(what).href);
+  } catch {
+    // Reported by the attempt's own import.
+  }
 }
 
 async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void> {
   const secrets = request.secrets ?? {};
   let values = Object.values(secrets).filter((v) => v.length > 0);
-  masks = maskForms(values);
+  try {
+    // Pre-forked in a folder of no attempt: what the runner and its tools write relative goes to the attempt's.
+    process.chdir(request.ctx.runDir);
+    if (values.length || request.test.login) masking = await import('../lib/mask-secrets.ts');
+  } catch (error) {
+    return exitAfter({ type: 'threw', message: `the runner process could not start the attempt: ${errorMessage(error)}` }, 0);
+  }
+  masks = masking?.maskForms(values) ?? [];
   const ctx = {
     ...request.ctx,
     signal: controller.signal,
@@ -71,12 +103,14 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
   try {
     const runner = await loadRunner(request.kind, request.runnersModule);
     if (!runner) return exitAfter({ type: 'threw', message: `no runner is installed for the kind "${request.kind}"`, code: 'validation_error' }, 0);
+    send({ type: 'loaded' });
     // The login happens once per attempt, here, before the runner starts: every kind gets the same session.
     let login: LoginSession | undefined;
     if (request.test.login) {
       ctx.log(`logging in (${request.test.login.type} login)`);
       const started = performance.now();
       try {
+        const { resolveLogin } = await import('../lib/login.ts');
         login = await resolveLogin(request.test.login, secrets, request.target, ctx);
       } catch (error) {
         // Like any runner's failure to run: an error result with its code, so the queue records why.
@@ -87,7 +121,7 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
         return exitAfter({ type: 'result', result: { status: 'error', totals: NO_TOTALS, durationMs: performance.now() - started, summary: runner.facts.emptySummary(), artifacts: [], error: message, ...(typeof code === 'string' ? { errorCode: code } : {}) } }, 0);
       }
       values = login.masks;
-      masks = maskForms(values);
+      masks = masking!.maskForms(values);
       ctx.log('logged in');
     }
     if (values.length) send({ type: 'masks', values });
@@ -97,12 +131,18 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
   } catch (error) {
     await maskFiles(request.ctx.runDir, values).catch(() => undefined);
     const code = (error as { code?: unknown }).code;
-    exitAfter({ type: 'threw', message: maskText((error as Error).message ?? String(error), masks), ...(typeof code === 'string' ? { code } : {}) }, 0);
+    const message = (error as Error).message ?? String(error);
+    exitAfter({ type: 'threw', message: masking ? masking.maskText(message, masks) : message, ...(typeof code === 'string' ? { code } : {}) }, 0);
   }
 }
 
+/** One attempt per process, whatever arrives: nothing of one attempt can reach another. */
+let given = false;
+
 process.on('message', (request: HostRequest) => {
-  if (request.type === 'run') void run(request);
-  else if (request.type === 'abort') controller.abort(new Error(request.reason));
+  if (request.type === 'run' && !given) {
+    given = true;
+    void run(request);
+  } else if (request.type === 'abort') controller.abort(new Error(request.reason));
 });
-send({ type: 'ready' });
+void preload(process.argv[2]).finally(() => send({ type: 'ready' }));

@@ -1,22 +1,31 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
 import { maskForms, maskRunFolder, maskText } from '../lib/mask-secrets.ts';
 import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../types.ts';
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
-import { launch } from './launcher-client.ts';
+import { entryFile } from './entry-file.ts';
+import { launch, type RemoteChild } from './launcher-client.ts';
 import { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
-import type { HostMessage, HostRequest } from './protocol.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest } from './protocol.ts';
+import { type RunnerShape, WARM_POOL_MAX, WARM_REFILL_AFTER_MS, WarmPool } from './warm-pool.ts';
 
 export { MEMORY_POLL_MS } from './memory-monitor.ts';
+export { WARM_POOL_IDLE_MS, WARM_POOL_MAX } from './warm-pool.ts';
 
-const HOST_ENTRY = fileURLToPath(new URL('./runner-host.ts', import.meta.url));
+const HOST_ENTRY = entryFile('runner-host');
 /**
  * The runner process's nice value, inherited by every browser and tool it starts: on a machine where runs keep
  * every core busy, the API process (nice 0) is still scheduled first, so clients' portal reads stay quick.
  */
 export const RUNNER_NICENESS = 10;
+/**
+ * The runner's young generation (V8's semi-space, MB), fixed: left to V8 it is sized from the memory the process
+ * sees when it starts, 1 MB inside its attempt's cgroup and 64 MB outside, so it depended on whether the cgroup
+ * was joined before V8 started (a fresh fork, racing) or after (a pre-forked one).
+ */
+const RUNNER_SEMI_SPACE_MB = 16;
 /** Time an aborted runner gets to stop by itself before its processes are killed. */
 export const ABORT_GRACE_MS = 3_000;
 /** Time the IPC channel gets to deliver the last messages of a process that has exited. */
@@ -48,7 +57,10 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator'>;
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator'> & {
+    /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
+    warmRunners?: number;
+  };
   limits: SandboxLimits;
   /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
   attemptKey: string;
@@ -62,10 +74,45 @@ export interface SandboxRun {
 
 export interface SandboxStats {
   pid: number;
-  /** From fork to the runner process's first message. */
+  /** The tag every process of the attempt carries (a pre-forked process's own, given at its fork). */
+  tag: string;
+  /** The runner process came from the warm pool. */
+  warm: boolean;
+  /** From the call to the run request leaving: the fork and the runner process's start, or the take from the pool. */
   readyMs: number;
+  /** From the run request to the kind's runner loaded (-1 when it never was). */
+  loadMs: number;
   /** The most memory the attempt's processes held at one poll (summed VmRSS; summed PSS once over the limit). */
   peakMemoryBytes: number;
+}
+
+/** Runner processes forked ahead of their attempts, for every attempt of this process. */
+const warmPool = new WarmPool((shape, tag) => forkRunner(shape, tag, tmpdir(), shape.runnersModule ?? ENGINE_RUNNERS_PRELOAD));
+
+/** How many runner processes wait in the warm pool now. */
+export const warmRunnersWaiting = (): number => warmPool.size;
+
+/** Ends the runner processes waiting in the warm pool (they would go at the idle time or with this process). */
+export function emptyWarmPool(): void {
+  warmPool.drain();
+}
+
+/** Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts). */
+function forkRunner(shape: RunnerShape, tag: string, cwd: string, preload?: string): RemoteChild {
+  return launch({
+    entry: HOST_ENTRY,
+    args: preload ? [preload] : [],
+    cwd,
+    env: { ...shape.env, [ATTEMPT_TAG_VAR]: tag },
+    execArgv: [`--max-old-space-size=${shape.memoryMb}`, `--max-semi-space-size=${RUNNER_SEMI_SPACE_MB}`],
+    niceness: RUNNER_NICENESS,
+  });
+}
+
+/** Calls `then` with the child's pid: now, or once the launcher has forked it. */
+function whenForked(child: RemoteChild, then: () => void): void {
+  if (child.pid > 0) then();
+  else child.once('spawn', then);
 }
 
 /**
@@ -73,33 +120,45 @@ export interface SandboxStats {
  * the time limit or memory over the limit ends the attempt with a SandboxError saying so; in every case each
  * process the attempt started (browsers, Playwright workers, wapiti, detached or not) is killed before this
  * returns. Aborting `ctx.signal` stops the runner and rejects with the signal's reason.
+ *
+ * With `ctx.warmRunners`, the runner process is taken from the warm pool when one of the attempt's shape (memory
+ * limit, environment, runners module) waits there; it then carries the tag it was forked with. Either way the
+ * cgroup is made and the process put in it before the run request leaves.
  */
 export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
   const { ctx, limits } = run;
   if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason as Error);
-  const tag = attemptTag(run.attemptKey);
   const limitBytes = limits.memoryMb * 1024 * 1024;
-  const forkedAt = performance.now();
+  const startedAt = performance.now();
   const oomKillsAtStart = kernelOomKills();
-  const stats: SandboxStats = { pid: 0, readyMs: -1, peakMemoryBytes: 0 };
-  // Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts).
-  const child = launch({
-    entry: HOST_ENTRY,
-    cwd: ctx.runDir,
-    env: childEnv(run.env ?? process.env, { [ATTEMPT_TAG_VAR]: tag }),
-    execArgv: [`--max-old-space-size=${limits.memoryMb}`],
-    niceness: RUNNER_NICENESS,
-  });
+  const shape: RunnerShape = { memoryMb: limits.memoryMb, env: childEnv(run.env ?? process.env), runnersModule: run.runnersModule };
+  const poolSize = Math.min(Math.max(ctx.warmRunners ?? 0, 0), WARM_POOL_MAX);
+  const warm = warmPool.take(shape, poolSize);
+  const tag = warm?.tag ?? attemptTag(run.attemptKey);
+  const child = warm?.child ?? forkRunner(shape, tag, ctx.runDir);
+  const stats: SandboxStats = { pid: 0, tag, warm: warm !== null, readyMs: -1, loadMs: -1, peakMemoryBytes: 0 };
   let cgroup: MemoryCgroup | null = null;
-  child.on('spawn', () => {
+  whenForked(child, () => {
     stats.pid = child.pid;
-    // Before the runner gets its test (sent at 'ready', which follows): whatever it starts joins the cgroup.
+    // Before the runner gets its test (sent at 'ready', which follows, or at once to a waiting process that is
+    // ready): whatever it starts joins the cgroup.
     cgroup = createMemoryCgroup(tag, kernelCeilingBytes(limitBytes));
     if (cgroup && !cgroup.add(child.pid)) {
       cgroup.remove();
       cgroup = null;
     }
   });
+  // The pool refills when this attempt ends, or once its runner has run WARM_REFILL_AFTER_MS: never beside the
+  // attempt's start, nor beside a short test (a fork and load next to it doubled its time on two busy cores),
+  // while after a long test's end the next attempt finds a process ready.
+  let refilled = false;
+  let refillTimer: NodeJS.Timeout | undefined;
+  const refill = () => {
+    clearTimeout(refillTimer);
+    if (refilled) return;
+    refilled = true;
+    warmPool.refill(shape, poolSize);
+  };
 
   return new Promise<RunnerResult>((resolve, reject) => {
     let settled = false;
@@ -153,15 +212,28 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
       }
     }
 
+    let runSentAt = 0;
+    function sendRun() {
+      if (runSentAt || outcome) return;
+      runSentAt = performance.now();
+      stats.readyMs = Math.round(runSentAt - startedAt);
+      // A pre-forked process's tag names no attempt: the log ties the two together.
+      ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}`);
+      child.send(
+        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
+        () => {},
+      );
+    }
+
     child.on('message', (message: HostMessage) => {
       switch (message.type) {
         case 'ready':
-          stats.readyMs = Math.round(performance.now() - forkedAt);
-          ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms`);
-          child.send(
-            { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
-            () => {},
-          );
+          sendRun();
+          break;
+        case 'loaded':
+          stats.loadMs = Math.round(performance.now() - runSentAt);
+          ctx.log(`runner loaded in ${stats.loadMs} ms`);
+          if (poolSize > 0) refillTimer = setTimeout(refill, WARM_REFILL_AFTER_MS);
           break;
         case 'masks':
           maskValues = message.values;
@@ -203,6 +275,8 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
         });
       } else decide();
     });
+    // A waiting process that said 'ready' before it was taken gets its test now (its cgroup is made: it had a pid).
+    if (warm?.readyAt != null) sendRun();
 
     function crashError(code: number | null, signal: NodeJS.Signals | null): SandboxError {
       if (/heap out of memory|Reached heap limit/i.test(outputTail)) return outOfMemory();
@@ -216,6 +290,7 @@ export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) =>
     async function settle() {
       if (settled) return;
       settled = true;
+      refill();
       clearTimeout(timeLimit);
       clearTimeout(killTimer);
       unwatch();

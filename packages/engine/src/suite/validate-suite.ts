@@ -1,7 +1,7 @@
 import { RUN_REPORT_NAME } from '@fullstop/contracts';
 import { ValidationError } from '../errors.ts';
-import { runners as defaultRunners } from '../runners/index.ts';
-import type { Runner, TestDefinition, TestKind } from '../types.ts';
+import { type KindValidator, validators } from '../runners/validators.ts';
+import type { TestDefinition, TestKind } from '../types.ts';
 import { MANIFEST_FILE, type SuiteManifest, suiteManifest } from './manifest.ts';
 import { type SuiteIssue, SuiteValidationError } from './suite-errors.ts';
 import { checkLimits, normaliseSuitePath, type SuiteFiles } from './suite-files.ts';
@@ -20,7 +20,7 @@ export interface ValidatedSuite {
  */
 export function validateSuite(
   files: SuiteFiles,
-  registry: Partial<Record<TestKind, Runner>> = defaultRunners,
+  registry: Partial<Record<TestKind, KindValidator>> = validators,
 ): ValidatedSuite {
   const issues: SuiteIssue[] = [];
   let total = 0;

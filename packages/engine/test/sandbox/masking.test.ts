@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MASK } from '../../src/lib/mask-secrets.ts';
-import { runInSandbox } from '../../src/sandbox/index.ts';
+import { emptyWarmPool, runInSandbox, type SandboxStats } from '../../src/sandbox/index.ts';
 
 const LEAKY = fileURLToPath(new URL('./fixtures/leaky-runners.ts', import.meta.url));
 const TOKEN = 'tok-leaky-8c21f0e9';
@@ -13,18 +13,35 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-masking-'));
 describe('a runner that spills the secret', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('has it masked in its output, log, files and result', { timeout: 60_000 }, async () => {
-    const runDir = mkdtempSync(path.join(root, 'run-'));
-    const lines: string[] = [];
-    const result = await runInSandbox({
-      test: { name: 'leaky', group: 'G', kind: 'api', options: {}, login: { type: 'header', headers: { 'X-Token': '{{secret:token}}' } } },
-      target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-      ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m, d) => lines.push(`${m} ${JSON.stringify(d ?? {})}`) },
-      limits: { timeSeconds: 30, memoryMb: 512 },
-      attemptKey: `masking-${process.pid}`,
-      runnersModule: LEAKY,
-      secrets: { token: TOKEN },
-    });
+  afterAll(() => emptyWarmPool());
+
+  // Pre-forked, the process was started before the attempt's secrets existed: they come with its test alone.
+  it.each([
+    { mode: 'fresh', warmRunners: 0 },
+    { mode: 'pre-forked', warmRunners: 1 },
+  ])('has it masked in its output, log, files and result ($mode runner process)', { timeout: 60_000 }, async ({ warmRunners }) => {
+    const leaky = async () => {
+      const runDir = mkdtempSync(path.join(root, 'run-'));
+      const lines: string[] = [];
+      let stats: SandboxStats | undefined;
+      const result = await runInSandbox(
+        {
+          test: { name: 'leaky', group: 'G', kind: 'api', options: {}, login: { type: 'header', headers: { 'X-Token': '{{secret:token}}' } } },
+          target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
+          ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m, d) => lines.push(`${m} ${JSON.stringify(d ?? {})}`), warmRunners },
+          limits: { timeSeconds: 30, memoryMb: 512 },
+          attemptKey: `masking-${process.pid}-${warmRunners}`,
+          runnersModule: LEAKY,
+          secrets: { token: TOKEN },
+        },
+        (s) => (stats = s),
+      );
+      return { runDir, lines, result, warm: stats!.warm };
+    };
+    // The first attempt fills the pool; the second takes from it.
+    if (warmRunners) await leaky();
+    const { runDir, lines, result, warm } = await leaky();
+    expect(warm).toBe(warmRunners > 0);
     const log = lines.join('\n');
     // Each channel spoke (the masked value is there), none kept the token.
     for (const channel of ['stdout', 'stderr', 'log']) expect(log).toContain(`${channel}: ${MASK}`);

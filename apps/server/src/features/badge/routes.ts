@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { BADGE_PATH_PREFIX, BADGE_PATHS, badgeResponse, type BadgeState, CI_SCRIPT_PATH } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,13 +7,14 @@ import { publicUrl } from '../../config/env.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
+import { SERVER_DIR } from '../../lib/server-dir.ts';
 import { ownClientId } from '../auth/guard.ts';
 import { noStore } from '../auth/no-store.ts';
 import { type Badge, badgeOf, badgeStateOf, clientOfBadgeToken, regenerateBadge } from './repository.ts';
 import { badgeSvg } from './svg.ts';
 
 /** The one-file CI runner (no dependencies) a client's CI downloads from its Fullstop server. */
-const CI_SCRIPT = new URL('../../../ci/fullstop-ci.mjs', import.meta.url);
+const CI_SCRIPT = path.join(SERVER_DIR, 'ci/fullstop-ci.mjs');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const SVG_SUFFIX = '.svg';
 

@@ -26,8 +26,9 @@ export function registerEngineCommands(program: Command): void {
     .requiredOption('--client <id>', 'client id')
     .argument('<dir>', 'the suite folder')
     .action(async (dir: string, opts: { client: string }, cmd: Command) => {
-      // The engine (browsers, Lighthouse, ...) loads only for the commands that need it: a CLI start stays fast.
-      const { readSuiteFolder, SuiteValidationError } = await import('@fullstop/engine');
+      // Suites only (their files, their validation), and only for this command: a CLI start stays fast. Never the
+      // whole engine by name: a bundle would then keep every runner beside what the server loads at start.
+      const { readSuiteFolder, SuiteValidationError } = await import('@fullstop/engine/suite');
       let files;
       try {
         files = await readSuiteFolder(dir);

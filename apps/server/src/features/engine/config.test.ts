@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadEnv } from '../../config/env.ts';
 import { engineConfig } from './config.ts';
@@ -8,6 +9,18 @@ describe('engine configuration', () => {
   it('limits each attempt to 2048 MB unless told otherwise', () => {
     expect(configOf({}).runMemoryMb).toBe(2048);
     expect(configOf({ ENGINE_RUN_MEMORY_MB: '512' }).runMemoryMb).toBe(512);
+  });
+
+  it('runs the cores’ worth of tests at once, with one Playwright worker per 2 cores of capacity', () => {
+    expect(configOf({}).capacity).toBe(os.availableParallelism());
+    expect(configOf({ ENGINE_CAPACITY: '2' })).toMatchObject({ capacity: 2, browserWorkers: 1 });
+    expect(configOf({ ENGINE_CAPACITY: '1.5' })).toMatchObject({ capacity: 1.5, browserWorkers: 1 });
+    expect(configOf({ ENGINE_CAPACITY: '8' })).toMatchObject({ capacity: 8, browserWorkers: 4 });
+    expect(configOf({ ENGINE_CAPACITY: '64' }).browserWorkers).toBe(4);
+    // No capacity: the workers alone limit what runs, and a browser test keeps its two Playwright workers.
+    expect(configOf({ ENGINE_CAPACITY: '0' })).toMatchObject({ capacity: 0, browserWorkers: 2 });
+    expect(configOf({ ENGINE_CAPACITY: '2', ENGINE_BROWSER_WORKERS: '3' }).browserWorkers).toBe(3);
+    expect(() => configOf({ ENGINE_CAPACITY: '-1' })).toThrow(/ENGINE_CAPACITY/);
   });
 
   it('names the variable that is wrong', () => {

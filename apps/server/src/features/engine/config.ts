@@ -1,8 +1,13 @@
+import os from 'node:os';
 import type { Env } from '../../config/env.ts';
 
 /** The engine's settings, shaped from the one validated environment (config/env.ts holds the ENGINE_* variables). */
 export interface EngineConfig {
+  /** The most attempts this process runs at once. */
   workers: number;
+  /** Cores' worth of attempts this process runs at once, by their kinds' weights (queue/capacity.ts); 0: no limit but `workers`. */
+  capacity: number;
+  /** Playwright workers inside one browser test. */
   browserWorkers: number;
   retries: number;
   retryDelaySeconds: number;
@@ -11,10 +16,12 @@ export interface EngineConfig {
   allowPrivateTargets: boolean;
   demoSuite: boolean;
   chromiumPath: string;
-  /** Reports get a pdf and shrunk screenshots (Chromium launched by the process that finishes the test). */
+  /** Reports are offered as pdf too, printed on their first download by the serving process's report browser. */
   reportPdf: boolean;
   wapitiPath: string;
   runMemoryMb: number;
+  /** Runner processes kept forked ahead of their attempts (ENGINE_WARM_RUNNERS); never more are asked for than `workers`. */
+  warmRunners: number;
   /** How long the generators of a load test wait for each other before the test ends as an error (issue 12). */
   loadGatherSeconds: number;
   runnersModule: string | undefined;
@@ -22,12 +29,23 @@ export interface EngineConfig {
   scheduler: boolean;
 }
 
+/**
+ * One Playwright worker per 2 cores of capacity (1 to 4), so a browser test's own workers fit the weight it is
+ * given: on 2 cores one worker took the demo's browser tests in about the same time as two, for less CPU, and
+ * left the other core to the tests beside it (bench/engine/README.md). Without a capacity: 2, as before.
+ */
+function defaultBrowserWorkers(capacity: number): number {
+  return capacity > 0 ? Math.min(4, Math.max(1, Math.floor(capacity / 2))) : 2;
+}
+
 /** Defaults: 4 in-process workers (most of a test's time is spent waiting on a browser or the network), none under NODE_ENV=test. */
 export function engineConfig(env: Env): EngineConfig {
   const staleAfter = env.ENGINE_STALE_AFTER;
+  const capacity = env.ENGINE_CAPACITY ?? os.availableParallelism();
   return {
     workers: env.ENGINE_WORKERS ?? (env.NODE_ENV === 'test' ? 0 : 4),
-    browserWorkers: env.ENGINE_BROWSER_WORKERS,
+    capacity,
+    browserWorkers: env.ENGINE_BROWSER_WORKERS ?? defaultBrowserWorkers(capacity),
     retries: env.ENGINE_RETRIES,
     retryDelaySeconds: env.ENGINE_RETRY_DELAY,
     staleAfterSeconds: staleAfter,
@@ -35,10 +53,11 @@ export function engineConfig(env: Env): EngineConfig {
     allowPrivateTargets: env.ENGINE_ALLOW_PRIVATE_TARGETS,
     demoSuite: env.ENGINE_DEMO_SUITE && env.NODE_ENV !== 'test',
     chromiumPath: env.CHROMIUM_PATH,
-    // The API tests finish hundreds of runs: a browser for each would cost minutes; the tests that check pdfs turn it on.
+    // Off in the API tests, whose lists of formats are written without it; the tests of the pdf turn it on.
     reportPdf: env.ENGINE_REPORT_PDF ?? env.NODE_ENV !== 'test',
     wapitiPath: env.WAPITI_PATH,
     runMemoryMb: env.ENGINE_RUN_MEMORY_MB,
+    warmRunners: env.ENGINE_WARM_RUNNERS,
     loadGatherSeconds: env.ENGINE_LOAD_GATHER_SECONDS,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
     scheduler: env.NODE_ENV !== 'test',

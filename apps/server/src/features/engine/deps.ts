@@ -1,5 +1,5 @@
 import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
-import type { Runner, TestKind } from '@fullstop/engine';
+import type { KindValidator, TestKind } from '@fullstop/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Db, RawDatabase } from '../../db/database.ts';
@@ -19,8 +19,11 @@ export interface EngineDeps {
   config: EngineConfig;
   /** Opens the clients' login secrets for the runs (decision 0060). */
   keys: ServerKeys;
-  /** The registry suites are validated against (the runs themselves load their runner in a runner process). */
-  runners: Partial<Record<TestKind, Runner>>;
+  /**
+   * The registry suites are validated against (the runs themselves load their runner in a runner process): the
+   * engine's validators, which leave the runners' code out of this process, or a test's own runners.
+   */
+  runners: Partial<Record<TestKind, KindValidator>>;
   /** A module exporting `runners` that runner processes load instead of the engine's own (tests). */
   runnersModule: string | undefined;
   bus: EngineBus;

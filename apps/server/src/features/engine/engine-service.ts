@@ -1,7 +1,7 @@
 import { type ArtifactStore, DataDirStore } from '../../lib/artifact-store/index.ts';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { runners as registry, type Runner, type TestKind } from '@fullstop/engine';
+import { type Runner, type TestKind, validators } from '@fullstop/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Db, RawDatabase } from '../../db/database.ts';
@@ -55,7 +55,7 @@ export function createEngine(input: {
     artifacts: input.artifacts ?? new DataDirStore(input.paths.storage),
     config: input.config,
     keys: input.keys,
-    runners: input.runners ?? registry,
+    runners: input.runners ?? validators,
     runnersModule: input.runnersModule ?? input.config.runnersModule,
     bus: new EngineBus(channel ? (clientId, event) => void channel.publish({ kind: 'event', clientId, event }) : undefined),
     log: input.log,

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { readSuiteFolder, type Runner, type TestKind } from '@fullstop/engine';
 import fp from 'fastify-plugin';
+import { SERVER_DIR } from '../../lib/server-dir.ts';
 import { engineConfig } from './config.ts';
 import { createEngine, type Engine } from './engine-service.ts';
 import { evidenceRoutes } from './evidence/evidence-routes.ts';
@@ -17,9 +18,8 @@ import { scheduleRoutes } from './schedules/schedule-routes.ts';
 import { currentSuite } from './suites/suite-repository.ts';
 import { importSuite } from './suites/suite-service.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 /** The demo client's suite: it tests this product's own site. */
-export const DEMO_SUITE_DIR = path.resolve(here, '../../../../../suites/demo');
+export const DEMO_SUITE_DIR = path.resolve(SERVER_DIR, '../../suites/demo');
 
 /** Tests: the runners suites are validated against, and the module exporting them that runner processes load. */
 export interface EngineOptions {

@@ -29,7 +29,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   const paths = dataPaths(env.DATA_DIR);
   ensureDataDirs(paths);
   // A worker on another machine than the API processes needs ARTIFACT_STORE=s3 for its reports to be served.
-  const artifacts = createArtifactStore(env, paths);
+  const artifacts = await createArtifactStore(env, paths);
   await artifacts.check();
   const database = openPostgres(env.DATABASE_URL, concurrency + 4);
   await migrateDatabase(database);

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { PROCESS_ALIVE_SECONDS, PROCESS_HEARTBEAT_SECONDS, type ProcessRole } from '@fullstop/contracts';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { serverProcesses } from '../../db/schema/index.ts';
+import { SERVER_DIR } from '../../lib/server-dir.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 /** A process not heard from for a day is forgotten (it was killed; a clean stop deletes its row at once). */
 const FORGET_AFTER_SECONDS = 24 * 3600;
 

@@ -4,15 +4,18 @@ import type { Env } from '../../config/env.ts';
 import type { Paths } from '../data-dir.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 import { DataDirStore } from './data-dir-store.ts';
-import { S3Store } from './s3-store.ts';
 
 export * from './artifact-store.ts';
 export { DataDirStore } from './data-dir-store.ts';
 
-/** The store the configuration names: the data directory unless ARTIFACT_STORE=s3 (validated in env.ts). */
-export function createArtifactStore(env: Env, paths: Paths): ArtifactStore {
-  if (env.ARTIFACT_STORE === 's3') return new S3Store(s3ConfigOf(env));
-  return new DataDirStore(paths.storage);
+/**
+ * The store the configuration names: the data directory unless ARTIFACT_STORE=s3 (validated in env.ts). The AWS
+ * SDK is loaded only for a bucket: a process on the data directory never holds it.
+ */
+export async function createArtifactStore(env: Env, paths: Paths): Promise<ArtifactStore> {
+  if (env.ARTIFACT_STORE !== 's3') return new DataDirStore(paths.storage);
+  const { S3Store } = await import('./s3-store.ts');
+  return new S3Store(s3ConfigOf(env));
 }
 
 export interface S3Config {

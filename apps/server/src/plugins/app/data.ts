@@ -17,8 +17,9 @@ export const data = fp<DataOptions>(async (app, opts) => {
   ensureDataDirs(paths);
   const unlock = await lockDataDir(paths.dataDir);
   let database: Database;
-  const artifacts = createArtifactStore(app.env, paths);
+  let artifacts: ArtifactStore;
   try {
+    artifacts = await createArtifactStore(app.env, paths);
     // A store that cannot be reached (no bucket, refused credentials) stops the start with what to fix.
     await artifacts.check();
     database = opts.database ?? (app.env.DATABASE_URL ? openPostgres(app.env.DATABASE_URL) : await openPglite(paths.pglite));

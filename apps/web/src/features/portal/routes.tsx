@@ -38,12 +38,13 @@ const inShell = (route: RouteObject): RouteObject[] => [
   { lazy: async () => ({ Component: (await import('./portal-shell.tsx')).PortalShell }), children: [route] },
 ];
 
-/** /login, inside the marketing header and footer. */
-export const portalRoutes = inShell({
+/** /login, inside the marketing header and footer. The build prerenders it as a visitor without a session sees it. */
+export const loginRoute: RouteObject = {
   path: paths.login,
   loader: guestsOnly,
   lazy: async () => ({ Component: (await import('./login/login-page.tsx')).LoginPage }),
-});
+};
+export const portalRoutes = inShell(loginRoute);
 
 /** /invite?token=…: an invited user sets a password, inside the marketing header and footer like /login. */
 export const inviteRoutes = inShell({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/site-crawl.ts';
+import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
 
 /** WCAG 2.0 and 2.1, levels A and AA. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

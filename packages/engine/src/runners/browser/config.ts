@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
+import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
 import type { BrowserOptions } from './options.ts';
 
@@ -16,7 +16,7 @@ export interface BrowserPaths {
 }
 
 /** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
-const STEPS_REPORTER = fileURLToPath(new URL('./steps-reporter.ts', import.meta.url));
+const STEPS_REPORTER = entryFile('steps-reporter');
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');

@@ -5,15 +5,14 @@ import { writeJsonArtifact } from '../../lib/result.ts';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { shareOf, stagesShare, untilStart } from './generators.ts';
-import { encodeSamples, loadPartOf } from './merge.ts';
+import { encodeSamples, loadPartOf, SAMPLES_ARTIFACT } from './merge.ts';
 import { driveLoad, type LoadPlan } from './driver.ts';
 import { DEFAULT_CONNECTIONS, DEFAULT_DURATION_SECONDS, loadInput } from './options.ts';
 import { computeLoad, countInSecond, emptySamples, isSuccessStatus, noteConnections, secondOf } from './stats.ts';
 import { facts } from './facts.ts';
 import { withLoginHeaders } from '../../lib/login-session.ts';
 
-/** A generator's raw response times, in its run folder. */
-export const SAMPLES_ARTIFACT = 'load/response-times.f64';
+export { SAMPLES_ARTIFACT };
 
 /** Time a pinned address gets to accept a connection before the next one is tried. */
 export const ADDRESS_PROBE_TIMEOUT_MS = 3_000;

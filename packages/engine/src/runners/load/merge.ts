@@ -190,6 +190,12 @@ export function loadPartOf(samples: LoadSamples, failuresByUrl: LoadPart['failur
   };
 }
 
+/**
+ * A generator's raw response times, in its run folder. Here rather than beside the runner: the server reads it
+ * with the merge, and must not load the runner (autocannon) to know a file name.
+ */
+export const SAMPLES_ARTIFACT = 'load/response-times.f64';
+
 /** Raw response times (ms) as an artifact file: little-endian float64s, in the order they came. */
 export function encodeSamples(times: readonly number[]): Buffer {
   const buffer = Buffer.alloc(times.length * 8);

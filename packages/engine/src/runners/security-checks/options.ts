@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/site-crawl.ts';
+import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
 
 export const securityChecksInput = z.object({
   options: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { riskThresholds } from '../../lib/findings.ts';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/site-crawl.ts';
+import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
 import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
 
 export const DEFAULT_MAX_PAGES = DEFAULT_CRAWL_PAGES;

@@ -32,7 +32,7 @@ export async function runHistory(deps: Pick<EngineDeps, 'db'>, clientId: string,
 }
 
 /** GET /test/history/{runId}: the run, each test with its evidence and reports, and what changed since before. */
-export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, runId: string): Promise<RunHistoryDetail | null> {
+export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>, clientId: string, runId: string): Promise<RunHistoryDetail | null> {
   const run = await historyRun(deps.db, clientId, runId);
   if (!run) return null;
   const tests = await testsOfRun(deps.db, runId);
@@ -54,7 +54,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
       evidenceCount: evidenceCounts[i] ?? 0,
       flaky: flaky.get(t.testName) ?? null,
     })),
-    runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId)) : [],
+    runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId), deps.config.reportPdf) : [],
     comparison: compareRuns(
       tests.map((t) => ({ testName: t.testName, status: t.status, summary: t.summary ?? null })),
       previous.map((p) => ({ ...p, summary: p.summary ?? null })),

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../../lib/errors.ts';
 import type { ServerKeys } from '../../../lib/server-keys.ts';
 import { findClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
+import { pdfPrinterPath } from '../reports/report-pdf.ts';
 import { type ReaderTime, runReportFormatsIn, runReportKey, runTestReportsKey, type StoredReport, storedReport } from '../reports/report-service.ts';
 import { findClientRun, findClientRunTest } from '../runs/run-repository.ts';
 import { REPORT_VIEW_TTL_SECONDS } from '../routes/report-routes.ts';
@@ -23,7 +24,7 @@ export interface RunTestReportRef {
 }
 
 /** The run's report of all its tests, when the run is this client's and wrote that format; else 404. */
-async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
   const run = await findClientRun(deps.db, clientId, ref.runId);
   if (!run) throw new NotFoundError('Run not found');
   const prefix = runReportKey(clientId, run.id);
@@ -32,17 +33,18 @@ async function openWholeRunReport(deps: Pick<EngineDeps, 'db' | 'artifacts'>, cl
     store: deps.artifacts,
     prefix,
     format: ref.format,
-    formats: await runReportFormatsIn(deps.artifacts, prefix),
+    formats: await runReportFormatsIn(deps.artifacts, prefix, deps.config.reportPdf),
     clientName: client?.name ?? '',
     reportName: RUN_REPORT_NAME,
     writtenAt: run.finishedAt ?? run.createdAt,
     runId: run.id,
     runReport: true,
+    printPdfWith: pdfPrinterPath(deps.config),
   });
 }
 
 /** That report, when the run test (or run) is this client's, in that run, and wrote that format; else 404. */
-export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'artifacts'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
+export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>, clientId: string, ref: RunTestReportRef): Promise<StoredReport> {
   if (ref.runTestId === undefined) return openWholeRunReport(deps, clientId, ref);
   const rt = await findClientRunTest(deps.db, clientId, ref.runId, ref.runTestId);
   if (!rt?.reportFormats) throw new NotFoundError('Run test not found');
@@ -56,12 +58,13 @@ export async function openRunTestReport(deps: Pick<EngineDeps, 'db' | 'artifacts
     reportName: rt.testName,
     writtenAt: rt.finishedAt ?? new Date(),
     runId: rt.runId,
+    printPdfWith: pdfPrinterPath(deps.config),
   });
 }
 
 /** A view address for that report, after checking it exists; the reader's locale and zone travel in the token. */
 export async function runTestReportLink(
-  deps: Pick<EngineDeps, 'db' | 'artifacts'>,
+  deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>,
   keys: ServerKeys,
   clientId: string,
   ref: RunTestReportRef,

@@ -4,6 +4,7 @@ import type { EngineDeps } from '../deps.ts';
 import { executeJob } from '../runs/execute-job.ts';
 import { executeGeneratorJob, fetchGeneratorJob, reapStaleGenerators } from '../load/load-generators.ts';
 import { LOAD_QUEUE, RUN_QUEUE } from './boss.ts';
+import { Capacity } from './capacity.ts';
 import { fetchFairJob } from './fair-fetch.ts';
 import { reapStaleAttempts } from './reaper.ts';
 
@@ -19,9 +20,10 @@ export interface WorkerPool {
 }
 
 /**
- * `count` workers in this process, each taking one job at a time (the concurrency limit) in the fair order of
- * fetchFairJob, plus the reaper of dead attempts and the sweeper of processes left by dead supervisors. Stopping
- * aborts the runs in progress: each ends its attempt as an error that is retried later.
+ * `count` workers in this process, each taking one job at a time (the upper bound of attempts at once) in the
+ * fair order of fetchFairJob, only jobs that fit the capacity left (queue/capacity.ts: each kind's weight against
+ * the process's cores' worth), plus the reaper of dead attempts and the sweeper of processes left by dead
+ * supervisors. Stopping aborts the runs in progress: each ends its attempt as an error that is retried later.
  */
 export async function startWorkers(deps: EngineDeps, count: number, options: { embedded: boolean }): Promise<WorkerPool> {
   const boss: PgBoss = await deps.boss();
@@ -29,6 +31,8 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
   await sweep(deps);
   if (options.embedded) await reapStaleAttempts(deps, { everyRunning: true });
 
+  const { capacity: total, staleAfterSeconds, browserWorkers } = deps.config;
+  const capacity = new Capacity(total, { workerId: deps.workerId, staleAfterSeconds, browserWorkers });
   const sleepers = new Set<() => void>();
   const wake = () => {
     for (const s of [...sleepers]) s();
@@ -44,19 +48,35 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
       sleepers.add(done);
     });
 
-  // One fetch at a time in this process: each sees the jobs the previous one made active, so idle workers
-  // starting together do not all favour the same client.
+  // A job's weight is given back as it ends; the workers idle because nothing fitted look again at once.
+  const holding = (kind: string | null) => {
+    const release = capacity.hold(kind);
+    return () => {
+      release();
+      wake();
+    };
+  };
+
+  // One fetch at a time in this process: each sees the jobs the previous one made active and the capacity they
+  // hold, so idle workers starting together do not all favour the same client nor overfill the machine.
   let turn: Promise<unknown> = Promise.resolve();
   const fetchInTurn = () => {
-    const next = turn.then(() => fetchFairJob(deps.db));
+    const next = turn.then(async () => {
+      const job = await fetchFairJob(deps.db, capacity.room());
+      return job && { job, release: holding(job.kind) };
+    });
     turn = next.catch(() => null);
     return next;
   };
 
-  // Load generators first: the ones already taken are waiting for them (issue 12).
+  // Load generators first: the ones already taken are waiting for them (issue 12). They count against the
+  // capacity but are never held back by it: a generator left waiting would fail its whole test at the gather time.
   let generatorTurn: Promise<unknown> = Promise.resolve();
   const fetchGenerator = () => {
-    const next = generatorTurn.then(() => fetchGeneratorJob(deps.db));
+    const next = generatorTurn.then(async () => {
+      const job = await fetchGeneratorJob(deps.db);
+      return job && { job, release: holding('load') };
+    });
     generatorTurn = next.catch(() => null);
     return next.catch((err: unknown) => {
       deps.log.error({ err }, 'fetching a load generator job failed');
@@ -68,28 +88,34 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
     while (!shutdown.signal.aborted) {
       const generator = await fetchGenerator();
       if (generator) {
+        const { job, release } = generator;
         try {
-          await executeGeneratorJob(deps, generator.data, shutdown.signal);
-          await boss.complete(LOAD_QUEUE, generator.id);
+          await executeGeneratorJob(deps, job.data, shutdown.signal);
+          await boss.complete(LOAD_QUEUE, job.id);
         } catch (err) {
-          await boss.fail(LOAD_QUEUE, generator.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+          await boss.fail(LOAD_QUEUE, job.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+        } finally {
+          release();
         }
         continue;
       }
-      const job = await fetchInTurn().catch((err: unknown) => {
+      const taken = await fetchInTurn().catch((err: unknown) => {
         deps.log.error({ err }, 'fetching a job failed');
         return null;
       });
-      if (!job) {
+      if (!taken) {
         await idle();
         continue;
       }
+      const { job, release } = taken;
       try {
         await executeJob(deps, job, shutdown.signal);
         await boss.complete(RUN_QUEUE, job.id);
       } catch (err) {
         // pg-boss retries the job while it has retries left (RetryableAttemptError) or records the failure.
         await boss.fail(RUN_QUEUE, job.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+      } finally {
+        release();
       }
     }
   };

@@ -1,12 +1,14 @@
 import { text } from 'node:stream/consumers';
 import { paths, RUN_REPORT_GROUP, RUN_REPORT_NAME, type ReportGroups } from '@fullstop/contracts';
-import { localizeReportTimes, reporters, RUN_REPORT_FILES, type ReportFileFormat } from '@fullstop/engine';
+import { localizeReportTimes, reportFiles, RUN_REPORT_FILES, type ReportFileFormat } from '@fullstop/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/database.ts';
 import type { ArtifactStore } from '../../../lib/artifact-store/index.ts';
 import { NotFoundError } from '../../../lib/errors.ts';
 import { findClient } from '../../accounts/repository.ts';
+import type { EngineDeps } from '../deps.ts';
 import { REPORTS_FOLDER, runKey, runTestKey } from '../runs/run-paths.ts';
+import { MAX_HTML_BYTES, type PdfToPrint, pdfPrinterPath, printedPdf } from './report-pdf.ts';
 import { latestFinishedRunAlls, latestReportOf, latestReports } from './report-repository.ts';
 
 /**
@@ -19,9 +21,6 @@ export const REPORT_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline
 
 /** How many of the newest finished "Run all" runs are looked at for a run report (a newer one may have none yet). */
 const RUN_REPORT_LOOKBACK = 5;
-
-/** An html report is read whole to rewrite it; ours stay near 2 MB, so a bigger file is not one we wrote. */
-const MAX_HTML_BYTES = 64 * 1024 * 1024;
 
 /** The formats a browser shows; the others (zip, JUnit xml, pdf) are downloads with a meaningful name. */
 const SHOWN_FORMATS: ReadonlySet<ReportFileFormat> = new Set(['html', 'json']);
@@ -41,6 +40,8 @@ export interface StoredReport {
   writtenAt: Date;
   /** The run the report comes from: trace links in the html lead to it in the portal. */
   runId: string | null;
+  /** A pdf not printed yet: printed from its html by this download, and kept for the next (report-pdf.ts). */
+  print?: PdfToPrint;
 }
 
 /** The reader's locale and time zone for a report shown in a browser (already checked: see resolveReaderTime). */
@@ -50,7 +51,7 @@ export interface ReaderTime {
 }
 
 function reporterOf(format: string) {
-  const reporter = reporters.find((r) => r.format === format.toLowerCase());
+  const reporter = reportFiles.find((r) => r.format === format.toLowerCase());
   if (!reporter) throw new NotFoundError(`Unknown report format "${format}": use json, html, pdf, zip or xml`);
   return reporter;
 }
@@ -60,17 +61,21 @@ export const runReportKey = (clientId: string, runId: string) => `${runKey(clien
 /** A run test's reports: `runs/<client>/<run>/<runTest>/reports`. */
 export const runTestReportsKey = (clientId: string, runId: string, runTestId: string) => `${runTestKey(clientId, runId, runTestId)}/${REPORTS_FOLDER}`;
 
-/** The formats of the run report stored under `prefix` (none while a run covered one test or is still writing it). */
-export async function runReportFormatsIn(store: ArtifactStore, prefix: string): Promise<(keyof typeof RUN_REPORT_FILES)[]> {
-  const formats = Object.keys(RUN_REPORT_FILES) as (keyof typeof RUN_REPORT_FILES)[];
-  const present = await Promise.all(formats.map(async (f) => ((await store.stat(`${prefix}/${RUN_REPORT_FILES[f]}`).catch(() => null)) ? f : null)));
-  return present.filter((f): f is keyof typeof RUN_REPORT_FILES => f !== null);
+/**
+ * The formats of the run report under `prefix` (none while a run covered one test or is still writing it): the
+ * html once written, and the pdf when stored or, with `pdf` (pdfs offered), printable from that html.
+ */
+export async function runReportFormatsIn(store: ArtifactStore, prefix: string, pdf: boolean): Promise<(keyof typeof RUN_REPORT_FILES)[]> {
+  const stored = async (f: keyof typeof RUN_REPORT_FILES) => !!(await store.stat(`${prefix}/${RUN_REPORT_FILES[f]}`).catch(() => null));
+  const [html, pdfStored] = await Promise.all([stored('html'), stored('pdf')]);
+  if (!html) return pdfStored ? ['pdf'] : [];
+  return pdf || pdfStored ? ['html', 'pdf'] : ['html'];
 }
 
-async function runReportsOf(db: Db, store: ArtifactStore, clientId: string) {
+async function runReportsOf(db: Db, store: ArtifactStore, clientId: string, pdf: boolean) {
   for (const run of await latestFinishedRunAlls(db, clientId, RUN_REPORT_LOOKBACK)) {
     const prefix = runReportKey(clientId, run.id);
-    const formats = await runReportFormatsIn(store, prefix);
+    const formats = await runReportFormatsIn(store, prefix, pdf);
     if (formats.includes('html')) return { runId: run.id, prefix, formats, finishedAt: run.finishedAt ?? new Date() };
   }
   return null;
@@ -81,8 +86,8 @@ async function runReportsOf(db: Db, store: ArtifactStore, clientId: string) {
  * and when they were written, and the report of the latest finished "Run all" under RUN_REPORT_GROUP. Null when
  * the client has none (the route answers 404).
  */
-export async function listReports(db: Db, store: ArtifactStore, clientId: string): Promise<ReportGroups | null> {
-  const [rows, runReport] = await Promise.all([latestReports(db, clientId), runReportsOf(db, store, clientId)]);
+export async function listReports(deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>, clientId: string): Promise<ReportGroups | null> {
+  const [rows, runReport] = await Promise.all([latestReports(deps.db, clientId), runReportsOf(deps.db, deps.artifacts, clientId, deps.config.reportPdf)]);
   if (rows.length === 0 && !runReport) return null;
   const groups: ReportGroups = {};
   const add = (group: string, name: string, formats: string[], at: Date | null) => {
@@ -96,8 +101,9 @@ export async function listReports(db: Db, store: ArtifactStore, clientId: string
 
 /**
  * One report file in a folder of reports, checked to be there in that format. For a test's reports (`formats`
- * as stored with the run test) and for a run report (`runReport`: run-report.html / .pdf). Every caller has
- * already checked the folder belongs to the caller's client.
+ * as stored with the run test) and for a run report (`runReport`: run-report.html / .pdf). A pdf not printed yet
+ * is there when its html is and `printPdfWith` names the Chromium to print it with. Every caller has already
+ * checked the folder belongs to the caller's client.
  */
 export async function storedReport(input: {
   store: ArtifactStore;
@@ -110,30 +116,39 @@ export async function storedReport(input: {
   writtenAt: Date;
   runId: string | null;
   runReport?: boolean;
+  /** pdfPrinterPath(config): undefined when pdfs are not offered. */
+  printPdfWith: string | undefined;
 }): Promise<StoredReport> {
   const reporter = reporterOf(input.format);
   const { reportName } = input;
   const fileName = input.runReport ? RUN_REPORT_FILES[reporter.format as keyof typeof RUN_REPORT_FILES] : reporter.fileName;
   if (!fileName || !input.formats?.includes(reporter.format)) throw new NotFoundError(`Report "${reportName}" has no ${reporter.format} format`);
   const key = `${input.prefix}/${fileName}`;
+  const report = { store: input.store, key, size: 0, format: reporter.format, contentType: reporter.contentType, clientName: input.clientName, reportName, writtenAt: input.writtenAt, runId: input.runId };
   const found = await input.store.stat(key);
-  if (!found) throw new NotFoundError(`Report "${reportName}" in ${reporter.format} is no longer stored`);
-  return { store: input.store, key, size: found.size, format: reporter.format, contentType: reporter.contentType, clientName: input.clientName, reportName, writtenAt: input.writtenAt, runId: input.runId };
+  if (found) return { ...report, size: found.size };
+  if (reporter.format === 'pdf' && input.printPdfWith) {
+    const htmlKey = `${input.prefix}/${input.runReport ? RUN_REPORT_FILES.html : reporterOf('html').fileName}`;
+    if (await input.store.stat(htmlKey)) return { ...report, print: { store: input.store, key, htmlKey, chromiumPath: input.printPdfWith } };
+  }
+  throw new NotFoundError(`Report "${reportName}" in ${reporter.format} is no longer stored`);
 }
 
 /** The latest report of this name (a test's, or the run report) in one format, only ever of this client. */
-export async function findLatestReport(db: Db, store: ArtifactStore, clientId: string, reportName: string, format: string): Promise<StoredReport> {
+export async function findLatestReport(deps: Pick<EngineDeps, 'db' | 'artifacts' | 'config'>, clientId: string, reportName: string, format: string): Promise<StoredReport> {
   reporterOf(format);
+  const { db, artifacts: store } = deps;
   const client = await findClient(db, clientId);
   const clientName = client?.name ?? '';
+  const printPdfWith = pdfPrinterPath(deps.config);
   if (reportName === RUN_REPORT_NAME) {
-    const run = await runReportsOf(db, store, clientId);
+    const run = await runReportsOf(db, store, clientId, deps.config.reportPdf);
     if (!run) throw new NotFoundError(`Report "${reportName}" not found`);
-    return storedReport({ store, prefix: run.prefix, format, formats: run.formats, clientName, reportName, writtenAt: run.finishedAt, runId: run.runId, runReport: true });
+    return storedReport({ store, prefix: run.prefix, format, formats: run.formats, clientName, reportName, writtenAt: run.finishedAt, runId: run.runId, runReport: true, printPdfWith });
   }
   const row = await latestReportOf(db, clientId, reportName);
   if (!row) throw new NotFoundError(`Report "${reportName}" not found`);
-  return storedReport({ store, prefix: runTestReportsKey(clientId, row.runId, row.runTestId), format, formats: row.formats, clientName, reportName, writtenAt: row.finishedAt ?? new Date(), runId: row.runId });
+  return storedReport({ store, prefix: runTestReportsKey(clientId, row.runId, row.runTestId), format, formats: row.formats, clientName, reportName, writtenAt: row.finishedAt ?? new Date(), runId: row.runId, printPdfWith });
 }
 
 /** Lower case, letters and digits joined by single hyphens: `Fullstop QA` -> `fullstop-qa`. */
@@ -175,26 +190,13 @@ export function htmlForReader(html: string, runId: string | null, reader: Reader
  */
 export async function serveReport(request: FastifyRequest, reply: FastifyReply, report: StoredReport, reader?: ReaderTime) {
   const shown = SHOWN_FORMATS.has(report.format);
-  const gone = () => new NotFoundError(`Report "${report.reportName}" in ${report.format} is no longer stored`);
-  const stored = await report.store.get(report.key).catch((err: unknown) => {
-    request.log.warn({ err }, 'reading a report file failed');
-    throw gone();
-  });
-  if (!stored) throw gone();
-  // It may fail to read from the moment it was found; fastify ends the answer, this logs why.
-  stored.body.on('error', (err) => request.log.warn({ err }, 'reading a report file failed'));
   let body: Buffer | NodeJS.ReadableStream;
-  if (report.format === 'html') {
-    // Small (screenshots shrunk, at most ~2 MB): read whole to rewrite its times and links.
-    if (stored.size > MAX_HTML_BYTES) {
-      stored.body.destroy();
-      throw gone();
-    }
-    body = Buffer.from(htmlForReader(await text(stored.body), report.runId, reader));
+  if (report.print) {
+    // Not printed yet: printed now and kept for the next download; a print that fails answers 503, stores nothing.
+    body = await printedPdf(report.print, request.log);
+    reply.header('content-length', String(body.length));
   } else {
-    // A zip may hold traces and videos: streamed from the store, never whole in memory.
-    body = stored.body;
-    reply.header('content-length', String(stored.size));
+    body = await storedBody(request, reply, report, reader);
   }
   const contentType = report.format === 'json' ? 'application/json; charset=utf-8' : report.contentType;
   return reply
@@ -206,4 +208,27 @@ export async function serveReport(request: FastifyRequest, reply: FastifyReply, 
     .header('referrer-policy', 'no-referrer')
     .header('cross-origin-resource-policy', 'same-origin')
     .send(body);
+}
+
+/** The stored file: an html rewritten for its reader, anything else streamed as it is. */
+async function storedBody(request: FastifyRequest, reply: FastifyReply, report: StoredReport, reader?: ReaderTime): Promise<Buffer | NodeJS.ReadableStream> {
+  const gone = () => new NotFoundError(`Report "${report.reportName}" in ${report.format} is no longer stored`);
+  const stored = await report.store.get(report.key).catch((err: unknown) => {
+    request.log.warn({ err }, 'reading a report file failed');
+    throw gone();
+  });
+  if (!stored) throw gone();
+  // It may fail to read from the moment it was found; fastify ends the answer, this logs why.
+  stored.body.on('error', (err) => request.log.warn({ err }, 'reading a report file failed'));
+  if (report.format === 'html') {
+    // Small (screenshots shrunk, at most ~2 MB): read whole to rewrite its times and links.
+    if (stored.size > MAX_HTML_BYTES) {
+      stored.body.destroy();
+      throw gone();
+    }
+    return Buffer.from(htmlForReader(await text(stored.body), report.runId, reader));
+  }
+  // A zip may hold traces and videos: streamed from the store, never whole in memory.
+  reply.header('content-length', String(stored.size));
+  return stored.body;
 }

@@ -7,6 +7,7 @@ import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import type { EngineDeps } from '../deps.ts';
 import { computeInsights } from '../insights/compute-insights.ts';
+import { closeReportBrowsers } from '../reports/report-pdf.ts';
 import { findLatestReport, listReports, serveReport } from '../reports/report-service.ts';
 import { signUrlToken, verifyUrlToken } from './events-token.ts';
 
@@ -19,6 +20,9 @@ const VIEW_PURPOSE = 'fullstop report view token v1';
 /** Reports (list, files, view links) and insights of the caller's own client. */
 export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // The report browser a pdf download launched (closed anyway once idle) goes with the server.
+    app.addHook('onClose', closeReportBrowsers);
+
     app.get(
       '/report/fetch/all',
       {
@@ -27,7 +31,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const clientId = ownClientId(request.principal);
-        const reports = await app.cache.wrap(clientId, 'reports', async () => (await listReports(deps.db, deps.artifacts, clientId)) ?? false);
+        const reports = await app.cache.wrap(clientId, 'reports', async () => (await listReports(deps, clientId)) ?? false);
         if (!reports) throw new NotFoundError('No reports available');
         return reports;
       },
@@ -39,14 +43,14 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         preHandler: app.authenticate,
         schema: {
           tags: ['reports'],
-          summary: 'One report file: json, html, pdf, zip or xml (JUnit); zip, xml and pdf as a named download',
+          summary: 'One report file: json, html, pdf, zip or xml (JUnit); zip, xml and pdf as a named download (a pdf is printed on its first download: 503 when it cannot be)',
           params: reportFileParams,
-          response: { 200: z.any().describe('the file'), ...errorResponses(401, 403, 404) },
+          response: { 200: z.any().describe('the file'), ...errorResponses(401, 403, 404, 503) },
         },
       },
       async (request, reply) => {
         const clientId = ownClientId(request.principal);
-        const report = await findLatestReport(deps.db, deps.artifacts, clientId, request.params.reportName, request.params.format);
+        const report = await findLatestReport(deps, clientId, request.params.reportName, request.params.format);
         return serveReport(request, reply, report);
       },
     );
@@ -68,7 +72,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         const { reportName } = request.params;
         const format = request.params.format.toLowerCase();
         // Only for a report of the caller's own client that exists in this format.
-        await findLatestReport(deps.db, deps.artifacts, clientId, reportName, format);
+        await findLatestReport(deps, clientId, reportName, format);
         // An unknown locale or zone is not an error: the report reads in en-GB and UTC instead.
         const reader = resolveReaderTime(request.query);
         const token = signUrlToken(app.keys, VIEW_PURPOSE, { c: clientId, r: reportName, f: format, l: reader.locale, z: reader.timeZone }, REPORT_VIEW_TTL_SECONDS);
@@ -87,7 +91,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
           summary: 'One report, shown in the browser under a sandbox policy; the token comes from POST /report/link',
           params: reportFileParams,
           querystring: reportViewQuery,
-          response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404) },
+          response: { 200: z.any().describe('the file'), ...errorResponses(400, 401, 404, 503) },
         },
       },
       async (request, reply) => {
@@ -96,7 +100,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         if (!claims || typeof claims.c !== 'string' || claims.r !== request.params.reportName || claims.f !== format) {
           throw new UnauthorizedError('This report link is invalid or has expired: open the report again from the portal', 'INVALID_TOKEN');
         }
-        const report = await findLatestReport(deps.db, deps.artifacts, claims.c, request.params.reportName, format);
+        const report = await findLatestReport(deps, claims.c, request.params.reportName, format);
         return serveReport(request, reply, report, resolveReaderTime({ locale: claims.l, timeZone: claims.z }));
       },
     );

@@ -31,7 +31,7 @@ export class RetryableAttemptError extends Error {}
  */
 /** The engines a runner process is given, from this process's config (runs and load generators alike). */
 export function sandboxTools(deps: Pick<EngineDeps, 'config'>) {
-  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers };
+  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers) };
 }
 
 export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortSignal): Promise<void> {
@@ -55,6 +55,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     }
   };
   log(`attempt ${attempt} of ${maxAttempts} on ${deps.workerId}`);
+  // Timings (bench/overhead reads them): from the queue to here, then the runner's own lines, then the end below.
+  log(`picked up ${Date.now() - rt.createdAt.getTime()} ms after the test was queued`);
 
   const attemptRow = await startAttempt(db, rt.id, attempt, deps.workerId, attemptLog(attempt));
   const buildsScratch = path.join(deps.paths.incoming, `attempt-${attemptRow.id}`);
@@ -171,5 +173,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     if (queued) deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(queued) });
     throw new RetryableAttemptError(error ?? 'attempt errored');
   }
+  const finishing = performance.now();
   await finishRunTest(deps, rt, { status, result: status === 'error' ? (result?.summary ? result : null) : result, error, attempt });
+  log(`reports and the test's end took ${Math.round(performance.now() - finishing)} ms`);
 }

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Artifact, Finding, ReportDirs, RunnerResult, RunnerSummary } from '@fullstop/engine';
-import { type RunReport, writeReports } from '@fullstop/engine';
+import type { Artifact, Finding, RunnerResult, RunnerSummary } from '@fullstop/engine';
+import { offeredFormats, type RunReport, writeReports } from '@fullstop/engine';
 import type { RunTotals } from '@fullstop/contracts';
 import type { EngineDeps } from '../deps.ts';
 import { falsePositiveMatcher } from '../alerts/false-positives.ts';
@@ -17,20 +17,8 @@ import { findClientRun, finishRun, getRunTest, runTestsOf, type RunTestRow, upda
 type Outcome = { status: 'passed' | 'failed' | 'error'; result: RunnerResult | null; error: string | null; attempt: number };
 
 /**
- * The browser reports are printed with (pdf, shrunk screenshots) when enabled, and a log line for a pdf that
- * could not be printed: the other formats stand, the run goes on.
- */
-export function reportBrowser(deps: EngineDeps, about: Record<string, string>): Pick<ReportDirs, 'chromiumPath' | 'onSkipped'> {
-  if (!deps.config.reportPdf) return {};
-  return {
-    chromiumPath: deps.config.chromiumPath,
-    onSkipped: (format, err) => deps.log.warn({ err, format, ...about }, 'a report format could not be written; the others stand'),
-  };
-}
-
-/**
- * Ends a run test for good: writes its reports (json, html, pdf, junit, zip), stores the outcome, then ends the
- * run when this was its last test. Safe to call twice: only the first call that finds it unfinished writes.
+ * Ends a run test for good: writes its reports (json, html, junit, zip; no browser: the pdf, listed when
+ * enabled, is printed on its first download), stores the outcome, then ends the run when this was its last test. Safe to call twice: only the first call that finds it unfinished writes.
  * Called by the worker that ran the test (or the reaper), never while a request waits.
  */
 export async function finishRunTest(
@@ -61,7 +49,7 @@ export async function finishRunTest(
       ],
     });
     await mkdir(outDir, { recursive: true });
-    formats = Object.keys(await writeReports(report, { runDir: dir, outDir, ...reportBrowser(deps, { runTestId: rt.id }) }));
+    formats = offeredFormats(await writeReports(report, { runDir: dir, outDir }), { pdf: deps.config.reportPdf });
   } catch (err) {
     deps.log.error({ err, runTestId: rt.id }, 'writing reports failed');
   }

@@ -48,25 +48,57 @@ export const ZERO_TOTALS: RunTotals = { totalTests: 0, passedTests: 0, failedTes
 /** A security scan that ran but could not attack everything (a scanner module crashed): not "could not run". */
 const isIncompleteScan = (test: Pick<RunTestRow, 'status' | 'error'>): boolean => test.status === 'error' && isIncompleteScanError(test.error);
 
-/** "2 failed, 1 scan incomplete, 1 could not run": what did not pass, in words. */
-function notPassedText(failed: number, tests: RunTestRow[]): string {
-  const incomplete = tests.filter(isIncompleteScan).length;
-  const couldNot = tests.filter((t) => t.status === 'error').length - incomplete;
-  const parts = [`${failed} failed`, ...(incomplete > 0 ? [`${incomplete} ${incomplete === 1 ? 'scan' : 'scans'} incomplete`] : []), `${couldNot} could not run`];
-  return parts.join(', ');
+const counted = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+const firstLine = (text: string | null) => text?.split('\n')[0]?.trim() || null;
+
+/**
+ * What did not pass, counted in tests (never in checks, never "all" when some passed): "1 of 8 tests failed",
+ * "2 of 8 tests failed, 1 had an incomplete scan, 1 could not run". The run report's summary says the same.
+ */
+function notPassedText(tests: Pick<RunTestRow, 'status' | 'error'>[]): string {
+  const count = (test: (t: Pick<RunTestRow, 'status' | 'error'>) => boolean) => tests.filter(test).length;
+  const incomplete = count(isIncompleteScan);
+  const parts = (
+    [
+      [count((t) => t.status === 'failed'), 'failed'],
+      [incomplete, 'had an incomplete scan'],
+      [count((t) => t.status === 'error') - incomplete, 'could not run'],
+      [count((t) => t.status === 'cancelled'), 'cancelled'],
+      [count((t) => !isTerminal(t.status)), 'did not finish'],
+    ] as const
+  ).filter(([n]) => n > 0);
+  if (parts.length === 0) return `none of ${counted(tests.length, 'test')} passed`;
+  return parts.map(([n, words], i) => (i === 0 ? `${n} of ${counted(tests.length, 'test')} ${words}` : `${n} ${words}`)).join(', ');
+}
+
+/** A single test's run that did not pass, in words: its checks when it failed, its reason when it could not run. */
+function oneTestText(what: string, test: RunTestRow | undefined, totals: RunTotals): string {
+  if (test?.status === 'failed' && totals.totalTests > 0) return `${what} failed: ${totals.failedTests} of ${counted(totals.totalTests, 'check')} failed`;
+  if (test?.status === 'failed') return `${what} failed`;
+  if (test && isIncompleteScan(test)) return `${what}: ${firstLine(test.error)}`;
+  if (test?.status === 'error') return `${what} could not run${firstLine(test.error) ? `: ${firstLine(test.error)}` : ''}`;
+  return `${what} was cancelled`;
+}
+
+/** A run's outcome in words, as `?wait=true`, `fullstop run --wait` and the console show it. */
+export function runMessageOf(run: Pick<RunRow, 'id' | 'scope' | 'status' | 'totals'> & { tests: RunTestRow[] }): string {
+  const totals = run.totals ?? ZERO_TOTALS;
+  const several = run.scope === 'all' || run.scope.startsWith(GROUP_SCOPE_PREFIX);
+  const what = several ? runScopeLabel(run.scope) : `Test ${run.scope}`;
+  if (!isTerminal(run.status)) return `${what}: still running (run ${run.id})`;
+  if (run.status === 'passed') {
+    const checks = totals.totalTests > 0 ? `${totals.passedTests} of ${counted(totals.totalTests, 'check')} passed` : null;
+    if (!several) return `${what} passed${checks ? `: ${checks}` : ''}`;
+    return `${what} passed: ${counted(run.tests.length, 'test')}${checks ? `, ${checks}` : ''}`;
+  }
+  return several ? `${what}: ${notPassedText(run.tests)}` : oneTestText(what, run.tests[0], totals);
 }
 
 /** A run's outcome in the shape `?wait=true` and `fullstop run --wait` answer. */
 export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultResponse {
   const totals = run.totals ?? ZERO_TOTALS;
-  const finished = isTerminal(run.status);
   const passed = run.status === 'passed';
-  const what = run.scope === 'all' || run.scope.startsWith(GROUP_SCOPE_PREFIX) ? runScopeLabel(run.scope) : `Test ${run.scope}`;
-  const message = !finished
-    ? `${what}: still running (run ${run.id})`
-    : passed
-      ? `${what} passed: ${totals.passedTests} of ${totals.totalTests} checks passed`
-      : `${what} ${run.status}: ${notPassedText(totals.failedTests, run.tests)}`;
+  const message = runMessageOf(run);
   return {
     message,
     runId: run.id,

@@ -25,8 +25,8 @@ export function runReportDir(deps: Pick<EngineDeps, 'paths'>, clientId: string, 
 }
 
 /**
- * Writes the report of a whole "Run all" (html, and pdf when enabled) from every test's report. A failure is
- * logged and nothing more: the run has ended either way, and the Reports page keeps the previous run report.
+ * Writes the report of a whole "Run all" (its html; the pdf is printed on its first download) from every test's
+ * report. A failure is logged and nothing more: the run has ended either way, and the Reports page keeps the previous run report.
  */
 export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: RunTestRow[], build: BuildReport): Promise<void> {
   try {
@@ -48,7 +48,6 @@ export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: Run
     );
     const outDir = runReportDir(deps, run.clientId, run.id);
     await mkdir(outDir, { recursive: true });
-    const pdf = deps.config.reportPdf ? deps.config.chromiumPath : undefined;
     await writeRunReport(
       {
         clientName: client?.name ?? run.clientId,
@@ -59,7 +58,7 @@ export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: Run
         target: client?.website ?? '',
         tests: reports,
       },
-      { outDir, chromiumPath: pdf, onSkipped: (format, err) => deps.log.warn({ err, format, runId: run.id }, 'the run report pdf could not be printed') },
+      { outDir },
     );
     await publishFolder(deps, runReportKey(run.clientId, run.id), outDir);
   } catch (err) {

@@ -2,7 +2,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SUITE_FILE_VIEW_MAX_BYTES, type SuiteDiffResponse, type SuiteFileChange, type SuiteFileEntry, type SuiteFileResponse } from '@fullstop/contracts';
 import { normaliseSuitePath, readSuiteFolder } from '@fullstop/engine';
-import { createTwoFilesPatch } from 'diff';
 import { NotFoundError, ValidationError } from '../../../lib/errors.ts';
 import type { SuiteRow } from './suite-repository.ts';
 
@@ -86,6 +85,8 @@ export async function readSuiteFile(suite: SuiteRow, rawPath: string): Promise<S
 /** What changed from one version to another, file by file (added, removed, changed), with unified diffs. */
 export async function diffSuites(from: SuiteRow, to: SuiteRow): Promise<SuiteDiffResponse> {
   const [a, b] = await Promise.all([readSuiteFolder(from.dir), readSuiteFolder(to.dir)]);
+  // Only the console's diff view needs it: loaded on its first use, not with the server.
+  const { createTwoFilesPatch } = await import('diff');
   const paths = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x.localeCompare(y));
   const files: SuiteFileChange[] = [];
   let unchanged = 0;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestGroups } from '@fullstop/contracts';
-import { type Runner, type SuiteFiles, type SuiteManifest, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
+import { type KindValidator, type SuiteFiles, type SuiteManifest, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
 import type { Db } from '../../../db/database.ts';
 import type { ArtifactStore } from '../../../lib/artifact-store/index.ts';
 import type { Paths } from '../../../lib/data-dir.ts';
@@ -30,7 +30,7 @@ export interface ImportedSuite {
  * It becomes the current version unless `makeCurrent` is false (kept for trial runs).
  */
 export async function importSuite(
-  deps: { db: Db; paths: Paths; artifacts: ArtifactStore; runners: Partial<Record<TestKind, Runner>> },
+  deps: { db: Db; paths: Paths; artifacts: ArtifactStore; runners: Partial<Record<TestKind, KindValidator>> },
   clientId: string,
   files: SuiteFiles,
   importedBy: string | null,

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useHydrated } from '@/components/use-hydrated.ts';
 import { captchaMatches, generateCaptcha } from '@/lib/captcha.ts';
 import { CaptchaBox } from './captcha-box.tsx';
 import {
@@ -16,6 +17,9 @@ const FIELD_ORDER = ['name', 'phone', 'message', 'captcha'] as const;
 type Field = (typeof FIELD_ORDER)[number];
 
 export function ContactForm() {
+  // The page is prerendered: until hydrated, what is typed would not reach the form's state and a submit would
+  // be the browser's own GET (see useHydrated); the fields are read-only and the button disabled until then.
+  const hydrated = useHydrated();
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<ContactErrors>({});
   // Drawn after mount: a code in the prerendered HTML would be the same for every visitor.
@@ -64,6 +68,7 @@ export function ContactForm() {
     name: field,
     value: values[field],
     onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(field)(e.target.value),
+    readOnly: !hydrated,
     'aria-invalid': Boolean(errors[field]),
     'aria-describedby': describe(field),
   });
@@ -98,7 +103,7 @@ export function ContactForm() {
           <input {...bind('captcha')} autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={6} />
         </div>,
       )}
-      <button type="submit" className="btn btn--primary contact-form__submit">
+      <button type="submit" className="btn btn--primary contact-form__submit" disabled={!hydrated}>
         Send message
       </button>
       <div role="status" className="form-status">

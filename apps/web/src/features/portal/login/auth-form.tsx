@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useHydrated } from '@/components/use-hydrated.ts';
 import { FormError } from '../components/form-error.tsx';
 import { Popup } from '../components/popup.tsx';
 
@@ -37,15 +38,17 @@ interface AuthFormProps {
 
 /** The frame the login page's three forms share: fields, the form's error, the two buttons, the confirmation. */
 export function AuthForm({ label, onSubmit, status, submitText, busyText, secondary, aside, popup, children }: AuthFormProps) {
+  // /login is prerendered: until its handlers are attached, neither button may act (see useHydrated).
+  const hydrated = useHydrated();
   return (
     <>
       <form className="portal-form" onSubmit={onSubmit} noValidate aria-label={label}>
         {children}
         <FormError message={status.error} />
-        <button type="submit" className="btn btn--primary portal-btn-block" disabled={status.submitting}>
+        <button type="submit" className="btn btn--primary portal-btn-block" disabled={!hydrated || status.submitting}>
           {status.submitting ? busyText : submitText}
         </button>
-        <button type="button" className="portal-link-button" onClick={secondary.onClick}>
+        <button type="button" className="portal-link-button" onClick={secondary.onClick} disabled={!hydrated}>
           {secondary.text}
         </button>
         {aside}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useHydrated } from '@/components/use-hydrated.ts';
 import { paths } from '@/config/paths.ts';
 import { http } from '@/lib/http-client.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
@@ -22,6 +23,8 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
   const status = useFormStatus();
   const [succeeded, setSucceeded] = useState(false);
   const captchaRequired = failedLogins >= CAPTCHA_AFTER_FAILURES;
+  // The build prerenders this form: what is typed before hydration would not reach its state (see useHydrated).
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -66,6 +69,7 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
         value={email}
         onChange={(e) => setEmail(e.target.value)}
         error={fieldErrors.email}
+        readOnly={!hydrated}
         required
       />
       <PasswordField
@@ -76,6 +80,7 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
         value={password}
         onValueChange={setPassword}
         error={fieldErrors.password}
+        readOnly={!hydrated}
         required
       />
       {captchaRequired && (

@@ -5,15 +5,10 @@ import { LOGIN_PARAMS, safeNext, SESSION_ENDED } from '@/lib/login-redirect.ts';
 import { AuthCard } from './auth-card.tsx';
 import { ForgotPasswordForm } from './forgot-password-form.tsx';
 import { LoginForm } from './login-form.tsx';
+import { LOGIN_TITLES } from './login-titles.ts';
 import { ResetPasswordForm } from './reset-password-form.tsx';
 
-type Mode = { name: 'login' } | { name: 'forgot' } | { name: 'reset'; token: string };
-
-const TITLES: Record<Mode['name'], string> = {
-  login: 'User Login',
-  forgot: 'Forgot Password',
-  reset: 'Set a New Password',
-};
+type Mode = { name: 'login' | 'forgot' } | { name: 'reset'; token: string };
 
 /** Shown above the form when the HTTP client sent the user here because their session ended. */
 export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
@@ -27,20 +22,20 @@ export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.'
 export function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [mode, setMode] = useState<Mode>(() => {
-    const token = params.get('resetToken');
+    const token = params.get(LOGIN_PARAMS.resetToken);
     return token ? { name: 'reset', token } : { name: 'login' };
   });
   const [next] = useState(() => safeNext(params.get(LOGIN_PARAMS.next)));
   const [sessionEnded] = useState(() => params.get(LOGIN_PARAMS.session) === SESSION_ENDED);
-  const hasToken = params.has('resetToken');
-  usePageTitle(TITLES[mode.name], portalPageTitle);
+  const hasToken = params.has(LOGIN_PARAMS.resetToken);
+  usePageTitle(LOGIN_TITLES[mode.name], portalPageTitle);
   useEffect(() => {
     if (hasToken) setParams({}, { replace: true });
   }, [hasToken, setParams]);
   const toLogin = () => setMode({ name: 'login' });
   return (
     <div className="portal-auth">
-      <AuthCard title={TITLES[mode.name]}>
+      <AuthCard title={LOGIN_TITLES[mode.name]}>
         {sessionEnded && mode.name === 'login' && (
           <p className="portal-alert portal-alert--info" role="status">
             {SESSION_ENDED_TEXT}

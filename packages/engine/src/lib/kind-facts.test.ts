@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { kinds } from '../runners/kinds.ts';
+import { TEST_KINDS } from '../types.ts';
+
+describe('what a run of each kind weighs (docs/decisions/0069)', () => {
+  it('weighs light, medium, heavier and heaviest kinds in that order, each within a 2-core machine', () => {
+    // With one Playwright worker a browser test (the default on 2 cores).
+    const w = (kind: keyof typeof kinds) => kinds[kind].weight + kinds[kind].weightPerWorker;
+    for (const kind of TEST_KINDS) expect(w(kind), kind).toBeGreaterThan(0);
+    for (const kind of TEST_KINDS) expect(w(kind), `${kind} fits 2 cores with a light test beside it`).toBeLessThanOrEqual(2 - w('api'));
+    for (const light of ['api', 'security-checks', 'mobile-static'] as const) expect(w(light)).toBeLessThan(w('load'));
+    for (const heavier of ['browser', 'accessibility'] as const) expect(w(heavier)).toBeGreaterThanOrEqual(w('load'));
+    // Only a browser test grows with its Playwright workers.
+    expect(TEST_KINDS.filter((k) => kinds[k].weightPerWorker > 0)).toEqual(['browser']);
+    for (const heaviest of ['lighthouse', 'security-scan'] as const) expect(w(heaviest)).toBeGreaterThanOrEqual(Math.max(w('browser'), w('accessibility')));
+  });
+
+  it('runs Lighthouse one at a time on a machine, and every other kind side by side', () => {
+    expect(TEST_KINDS.filter((k) => kinds[k].onePerMachine)).toEqual(['lighthouse']);
+  });
+});

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The engine's files that another process or thread starts by path (a fork, a worker thread, a Playwright
+ * reporter), by their name in the server's bundle → their place under packages/engine/src. The server's build
+ * (apps/server/scripts/build.ts) emits each as an entry point of its own, named after its key.
+ */
+export const ENTRY_FILES = {
+  'runner-host': 'sandbox/runner-host',
+  launcher: 'sandbox/launcher',
+  'memory-monitor-worker': 'sandbox/memory-monitor-worker',
+  'steps-reporter': 'runners/browser/steps-reporter',
+} as const;
+
+export type EntryName = keyof typeof ENTRY_FILES;
+
+/** Run from the TypeScript source (tests, tsx) this file is itself a `.ts`; in the bundle it is a `.js` chunk. */
+const fromSource = import.meta.url.endsWith('.ts');
+
+/**
+ * The absolute path of an entry file: the `.ts` beside this source, or the `.js` the build put beside this chunk
+ * (the bundle is flat: entries and chunks share apps/server/dist).
+ */
+export function entryFile(name: EntryName): string {
+  return fileURLToPath(fromSource ? new URL(`../${ENTRY_FILES[name]}.ts`, import.meta.url) : new URL(`./${name}.js`, import.meta.url));
+}

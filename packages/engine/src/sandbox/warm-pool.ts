@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { RemoteChild } from './launcher-client.ts';
+import { attemptTag } from './process-table.ts';
+import type { HostMessage } from './protocol.ts';
+
+/** Runner processes kept waiting at most, whatever the engine's config asks (ENGINE_WARM_RUNNERS). */
+export const WARM_POOL_MAX = 2;
+/** A running attempt refills the pool after this long, or at its end if that comes first (supervisor.ts). */
+export const WARM_REFILL_AFTER_MS = 1_000;
+/** No attempt started or ended for this long: the pool is emptied, so a server at rest holds no runner process. */
+export const WARM_POOL_IDLE_MS = 60_000;
+
+/** What is fixed when a runner process is forked: an attempt that needs another gets a fresh fork. */
+export interface RunnerShape {
+  /** The heap limit (`--max-old-space-size`), the attempt's memory limit. */
+  memoryMb: number;
+  /** The allow-listed environment (child-env.ts), the tag aside. */
+  env: NodeJS.ProcessEnv;
+  /** The module whose runners it runs and loads ahead (tests, benches); the engine's own otherwise. */
+  runnersModule: string | undefined;
+}
+
+/** A runner process forked ahead of its attempt, with the tag it carries from birth (the attempt's, once taken). */
+export interface WarmRunner {
+  child: RemoteChild;
+  tag: string;
+  /** When it said 'ready' (performance.now()); null while it is still loading. */
+  readyAt: number | null;
+}
+
+/** Forks a runner process of `shape` carrying `tag`, not yet given a test. */
+export type ForkWaiting = (shape: RunnerShape, tag: string) => RemoteChild;
+
+interface Waiting extends WarmRunner {
+  shape: string;
+}
+
+const shapeKey = (shape: RunnerShape) =>
+  JSON.stringify([shape.memoryMb, shape.runnersModule ?? null, Object.entries(shape.env).sort(([a], [b]) => (a < b ? -1 : 1))]);
+
+const alive = (child: RemoteChild) => child.connected && child.exitCode === null && child.signalCode === null;
+
+/**
+ * A few runner processes forked and loaded before any attempt asks (docs/decisions/0068). Each still runs one
+ * attempt and exits: taking one only skips its start. The pool fills once this process runs attempts (never at
+ * boot), refills after a take off the attempt's critical path (at its end, or a second into a long one), keeps
+ * only processes of the shape last asked for, and empties after WARM_POOL_IDLE_MS at rest. A waiting process
+ * that dies is replaced at the next refill.
+ */
+export class WarmPool {
+  private waiting: Waiting[] = [];
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly fork: ForkWaiting;
+  private readonly idleMs: number;
+
+  constructor(fork: ForkWaiting, idleMs = WARM_POOL_IDLE_MS) {
+    this.fork = fork;
+    this.idleMs = idleMs;
+  }
+
+  /** Processes waiting now (tests, benches). */
+  get size(): number {
+    return this.waiting.length;
+  }
+
+  /** A waiting process of this shape, out of the pool; null when there is none (or `size` is 0: the pool is off). */
+  take(shape: RunnerShape, size: number): WarmRunner | null {
+    this.busy();
+    if (size <= 0) return null;
+    const key = shapeKey(shape);
+    const index = this.waiting.findIndex((w) => w.shape === key && alive(w.child));
+    if (index < 0) return null;
+    const [taken] = this.waiting.splice(index, 1);
+    return taken!;
+  }
+
+  /**
+   * Brings the pool to `size` processes of `shape`, ending those of another shape (another memory limit,
+   * environment or runners module: the attempts now ask for this one). Size 0 empties it.
+   */
+  refill(shape: RunnerShape, size: number): void {
+    this.busy();
+    const key = shapeKey(shape);
+    for (const w of this.waiting.filter((w) => w.shape !== key || !alive(w.child) || size <= 0)) this.retire(w);
+    const wanted = Math.min(Math.max(size, 0), WARM_POOL_MAX);
+    while (this.waiting.length > wanted) this.retire(this.waiting[this.waiting.length - 1]!);
+    while (this.waiting.length < wanted) this.start(shape, key);
+  }
+
+  /** An attempt started or ended: the pool is in use, its idle time starts again. */
+  busy(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.drain(), this.idleMs);
+    // The pool never keeps this process alive by itself.
+    this.idleTimer.unref();
+  }
+
+  /** Ends every waiting process. */
+  drain(): void {
+    for (const w of [...this.waiting]) this.retire(w);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private start(shape: RunnerShape, key: string): void {
+    const tag = attemptTag(`warm-${randomBytes(8).toString('hex')}`);
+    const child = this.fork(shape, tag);
+    const waiting: Waiting = { child, tag, readyAt: null, shape: key };
+    child.on('message', (message: HostMessage) => {
+      if (message.type === 'ready') waiting.readyAt ??= performance.now();
+    });
+    const leave = () => {
+      this.waiting = this.waiting.filter((w) => w !== waiting);
+    };
+    child.on('error', leave);
+    child.on('exit', leave);
+    this.waiting.push(waiting);
+  }
+
+  private retire(w: Waiting): void {
+    this.waiting = this.waiting.filter((x) => x !== w);
+    // Never given a test: nothing of it to keep or clean.
+    if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+  }
+}
