@@ -17,16 +17,16 @@
  * Lighthouse times the host CPU before each audit (its benchmark index) and warns below 1000 that the host is
  * too slow for its CPU model: the performance score of such a run measures the machine's load more than the
  * page. Such an audit is repeated, up to LIGHTHOUSE_SLOW_REPEATS times (default 3, 0 keeps every run); the
- * last attempt counts, flagged or not, and the table says how many were repeated. The table also gives the
- * CPU pressure during the audits (Linux PSI: the share of time some task waited for a CPU), which says how
- * far to trust the performance column: total blocking time is the first figure to move with load.
+ * last attempt counts, flagged or not, and the table says how many were repeated. The table also gives how
+ * much CPU the rest of the machine took during the audits (all CPU time on /proc/stat minus this process tree's),
+ * which says how far to trust the performance column: total blocking time is the first figure to move with load.
  *
  * LIGHTHOUSE_PORT (default 3110, the baseline on the next port) picks the port; CHROMIUM_PATH (default
  * /usr/bin/chromium) the browser; LIGHTHOUSE_ROUTES (comma-separated) audits only those routes;
  * LIGHTHOUSE_JSON_DIR keeps each report's JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,11 +117,36 @@ async function startServer(name: Target['name'], serverPort: number, dist: strin
   throw new Error(`${name} server did not answer ${base}/healthz within ${SERVER_START_TIMEOUT_MS} ms`);
 }
 
-/** Microseconds some task waited for a CPU, machine-wide (Linux PSI); null where the kernel does not tell. */
-function cpuStallUs(): number | null {
+/** Busy and total CPU ticks of the machine, and the busy ticks of this process and its descendants (Linux). */
+function cpuTicks(): { busy: number; total: number; ours: number } | null {
   try {
-    const some = /^some .* total=(\d+)$/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return some ? Number(some[1]) : null;
+    const [, ...fields] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields.map(Number);
+    const busy = user + nice + system + irq + softirq + steal;
+    const procs = new Map<number, { ppid: number; ticks: number }>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The command name (field 2) may hold spaces: the fields that follow start after its closing parenthesis.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // After the name: state, ppid, ... utime (14th field overall), stime, cutime, cstime.
+        procs.set(Number(entry), { ppid: Number(after[1]), ticks: Number(after[11]) + Number(after[12]) + Number(after[13]) + Number(after[14]) });
+      } catch {
+        // the process ended while we looked
+      }
+    }
+    const mine = new Set([process.pid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, p] of procs) {
+        if (mine.has(pid) || !mine.has(p.ppid)) continue;
+        mine.add(pid);
+        grew = true;
+      }
+    }
+    const ours = [...mine].reduce((n, pid) => n + (procs.get(pid)?.ticks ?? 0), 0);
+    return { busy, total: busy + idle + iowait, ours };
   } catch {
     return null;
   }
@@ -141,8 +166,8 @@ interface RouteRun {
   issues: string[];
   /** Lighthouse's measure of the host CPU just before this audit. */
   benchmarkIndex: number;
-  /** Share of the audit's wall time during which some task on the machine waited for a CPU (0-1). */
-  cpuPressure: number | null;
+  /** Cores' worth of CPU the rest of the machine used during the audit. */
+  otherCpu: number | null;
   /** Audits of this run discarded because the host was too slow. */
   repeats: number;
 }
@@ -169,16 +194,14 @@ function issuesOf(lhr: Lhr): string[] {
 }
 
 async function audit(chromePort: number, target: Target, route: string, run: number): Promise<RouteRun> {
-  const stallBefore = cpuStallUs();
-  const startedNs = process.hrtime.bigint();
+  const before = cpuTicks();
   const result = await lighthouse(`${target.base}${route}`, {
     port: chromePort,
     output: 'json',
     logLevel: 'error',
     onlyCategories: [...CATEGORIES],
   });
-  const wallUs = Number(process.hrtime.bigint() - startedNs) / 1000;
-  const stallAfter = cpuStallUs();
+  const after = cpuTicks();
   if (!result) throw new Error(`lighthouse returned nothing for ${route}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${route}: ${lhr.runtimeError.message}`);
@@ -200,7 +223,7 @@ async function audit(chromePort: number, target: Target, route: string, run: num
     losses: lossesOf(lhr),
     issues: issuesOf(lhr),
     benchmarkIndex: lhr.environment.benchmarkIndex,
-    cpuPressure: stallBefore !== null && stallAfter !== null ? (stallAfter - stallBefore) / wallUs : null,
+    otherCpu: before && after ? ((after.busy - before.busy - (after.ours - before.ours)) / (after.total - before.total)) * os.cpus().length : null,
     repeats: 0,
   };
 }
@@ -241,7 +264,7 @@ const pad = (s: string | number, n: number) => String(s).padEnd(n);
 /** The table of one build's runs; returns the route-categories below the target. */
 function printTable(title: string, runs: RouteRun[]): string[] {
   console.log(`\n${title}\n`);
-  console.log(`${pad('route', 20)}${CATEGORIES.map((c) => pad(c, 16)).join('')}${pad('LCP ms', 9)}${pad('TBT ms', 9)}${pad('CLS', 8)}host`);
+  console.log(`${pad('route', 20)}${CATEGORIES.map((c) => pad(c, 16)).join('')}${pad('LCP ms', 9)}${pad('TBT ms', 9)}${pad('CLS', 8)}host (other load: median-max)`);
   const low: string[] = [];
   for (const route of routes) {
     const mine = runs.filter((r) => r.route === route);
@@ -251,8 +274,8 @@ function printTable(title: string, runs: RouteRun[]): string[] {
       return max === min[c] ? String(min[c]) : `${min[c]} (${max})`;
     };
     low.push(...CATEGORIES.filter((c) => min[c] < TARGET_SCORE).map((c) => `${route} ${c} ${min[c]}`));
-    const pressures = mine.map((r) => r.cpuPressure).filter((p): p is number => p !== null);
-    const pressure = pressures.length ? `, CPU pressure ${Math.round(median(pressures) * 100)}%` : '';
+    const others = mine.map((r) => r.otherCpu).filter((p): p is number => p !== null);
+    const pressure = others.length ? `, others ${median(others).toFixed(1)}-${Math.max(...others).toFixed(1)} cores` : '';
     console.log(
       `${pad(route, 20)}${CATEGORIES.map((c) => pad(range(c), 16)).join('')}${pad(Math.round(median(mine.map((r) => r.lcpMs))), 9)}` +
         `${pad(Math.round(median(mine.map((r) => r.tbtMs))), 9)}${pad(Math.max(...mine.map((r) => r.cls)).toFixed(3), 8)}` +
@@ -296,7 +319,10 @@ async function main(): Promise<void> {
         for (const target of run % 2 ? targets : [...targets].reverse()) {
           const r = await auditOnSteadyHost(chrome.port, target, route, run);
           runs.push(r);
-          console.error(`  run ${run} ${target.name} ${route}: ${CATEGORIES.map((c) => r.scores[c]).join(' / ')} (host index ${Math.round(r.benchmarkIndex)})`);
+          const others = r.otherCpu === null ? '' : `, others ${r.otherCpu.toFixed(1)} cores`;
+          console.error(
+            `  run ${run} ${target.name} ${route}: ${CATEGORIES.map((c) => r.scores[c]).join(' / ')} (TBT ${Math.round(r.tbtMs)} ms, host index ${Math.round(r.benchmarkIndex)}${others})`,
+          );
         }
       }
     }

@@ -136,6 +136,10 @@ describe('report delivery', () => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('30');
       expect(res.json()).toEqual({ code: 'REPORT_PDF_UNAVAILABLE', message: expect.stringMatching(/could not be printed.*try again/i) });
+      // The portal downloads through a link: asking for one prints first, so the reader is told why in words.
+      const link = await app.inject({ method: 'POST', url: linkUrl('Public API', 'pdf'), headers: key(ours) });
+      expect(link.statusCode).toBe(503);
+      expect(link.json()).toMatchObject({ code: 'REPORT_PDF_UNAVAILABLE' });
       expect(await storedPdfs()).toEqual(before);
     } finally {
       config.chromiumPath = chromiumPath;

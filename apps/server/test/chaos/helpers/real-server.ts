@@ -269,7 +269,9 @@ export const chromiumOf = (tag: string) => processesOf(tag).filter((p) => /chrom
 
 /** Processes of attempts supervised by the process `pid` (their tag starts with it). */
 export function processesSupervisedBy(pid: number): number[] {
-  return processTable()
-    .filter((p) => p.tag?.startsWith(`${pid}.`))
-    .map((p) => p.pid);
+  const table = processTable();
+  // A pre-forked runner waiting in the warm pool (decision 0068) carries its own tag before any attempt takes it;
+  // one that was taken is killed with its attempt, so a lone waiting one is the pool, not a leftover.
+  const waiting = (p: (typeof table)[number]) => p.tag?.includes('.warm-') && !table.some((c) => c.ppid === p.pid);
+  return table.filter((p) => p.tag?.startsWith(`${pid}.`) && !waiting(p)).map((p) => p.pid);
 }

@@ -2,7 +2,7 @@ import { defineKind } from '../../lib/kind-facts.ts';
 
 // Typically ~20 s: one Chromium per page on 2 cores. Alone it keeps under a core busy (0.4-0.8 on the demo), yet
 // it is the heaviest, and one at a time on a machine: its figures measure the page on this machine's CPU, and a
-// browser test beside it on 2 cores lost Lighthouse its trace (NO_NAVSTART) in 2 of 11 demo run-alls. On 2 cores
+// browser test beside it on 2 cores lost Lighthouse its trace (NO_NAVSTART) in 3 of 21 demo run-alls. On 2 cores
 // only light tests run beside it.
 export const facts = defineKind(
   'lighthouse',

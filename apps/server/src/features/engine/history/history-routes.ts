@@ -52,9 +52,9 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         {
           preHandler: app.authenticate,
           onSend: noStore,
-          schema: { tags: ['tests'], summary: `A short-lived address that shows or downloads ${what}`, params, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) } },
+          schema: { tags: ['tests'], summary: `A short-lived address that shows or downloads ${what}`, params, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404, 503) } },
         },
-        async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params as RunTestReportRef, request.query),
+        async (request) => runTestReportLink(deps, app.keys, ownClientId(request.principal), request.params as RunTestReportRef, request.query, request.log),
       );
       app.get(
         `${base}/view`,

@@ -1,10 +1,11 @@
 import { RUN_REPORT_NAME } from '@fullstop/contracts';
 import { resolveReaderTime } from '@fullstop/engine';
+import type { FastifyBaseLogger } from 'fastify';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { ServerKeys } from '../../../lib/server-keys.ts';
 import { findClient } from '../../accounts/repository.ts';
 import type { EngineDeps } from '../deps.ts';
-import { pdfPrinterPath } from '../reports/report-pdf.ts';
+import { pdfPrinterPath, printedPdf } from '../reports/report-pdf.ts';
 import { type ReaderTime, runReportFormatsIn, runReportKey, runTestReportsKey, type StoredReport, storedReport } from '../reports/report-service.ts';
 import { findClientRun, findClientRunTest } from '../runs/run-repository.ts';
 import { REPORT_VIEW_TTL_SECONDS } from '../routes/report-routes.ts';
@@ -68,10 +69,13 @@ export async function runTestReportLink(
   keys: ServerKeys,
   clientId: string,
   ref: RunTestReportRef,
-  readerQuery: { locale?: string | undefined; timeZone?: string | undefined } = {},
+  readerQuery: { locale?: string | undefined; timeZone?: string | undefined },
+  log: FastifyBaseLogger,
 ) {
   const format = ref.format.toLowerCase();
-  await openRunTestReport(deps, clientId, { ...ref, format });
+  const report = await openRunTestReport(deps, clientId, { ...ref, format });
+  // A pdf not printed yet is printed before its link is given, so a failed print is a 503 the portal can show.
+  if (report.print) await printedPdf(report.print, log);
   const reader = resolveReaderTime(readerQuery);
   const token = signUrlToken(
     keys,

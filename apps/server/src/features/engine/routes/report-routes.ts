@@ -7,7 +7,7 @@ import { errorResponses } from '../../../lib/route-schemas.ts';
 import { ownClientId } from '../../auth/guard.ts';
 import type { EngineDeps } from '../deps.ts';
 import { computeInsights } from '../insights/compute-insights.ts';
-import { closeReportBrowsers } from '../reports/report-pdf.ts';
+import { closeReportBrowsers, printedPdf } from '../reports/report-pdf.ts';
 import { findLatestReport, listReports, serveReport } from '../reports/report-service.ts';
 import { signUrlToken, verifyUrlToken } from './events-token.ts';
 
@@ -64,7 +64,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
           summary: 'A short-lived address that shows one report in a sandboxed tab of its own (or downloads it), times in the reader’s locale',
           params: reportFileParams,
           querystring: reportLinkQuery,
-          response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404) },
+          response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404, 503) },
         },
       },
       async (request) => {
@@ -72,7 +72,10 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         const { reportName } = request.params;
         const format = request.params.format.toLowerCase();
         // Only for a report of the caller's own client that exists in this format.
-        await findLatestReport(deps, clientId, reportName, format);
+        const report = await findLatestReport(deps, clientId, reportName, format);
+        // A pdf not printed yet is printed before its link is given: the portal downloads through a hidden link,
+        // which cannot show why a print failed, while this answer's 503 is shown to the reader in words.
+        if (report.print) await printedPdf(report.print, request.log);
         // An unknown locale or zone is not an error: the report reads in en-GB and UTC instead.
         const reader = resolveReaderTime(request.query);
         const token = signUrlToken(app.keys, VIEW_PURPOSE, { c: clientId, r: reportName, f: format, l: reader.locale, z: reader.timeZone }, REPORT_VIEW_TTL_SECONDS);
