@@ -11,10 +11,14 @@ export async function open(page: Page, url: string): Promise<void> {
 
 /** Top of an element relative to the viewport, once smooth scrolling has settled. */
 export async function settledTop(page: Page, id: string): Promise<number> {
+  // Still for three readings in a row: on a loaded machine a lazy part of the page (the phone input's countries)
+  // may land and move the section after one quiet tenth of a second, and the page scrolls it back after that.
   let last = Number.NaN;
-  for (let i = 0; i < 40; i++) {
+  let still = 0;
+  for (let i = 0; i < 60; i++) {
     const top = await page.evaluate((el) => document.getElementById(el)!.getBoundingClientRect().top, id);
-    if (Math.abs(top - last) < 0.5) return top;
+    still = Math.abs(top - last) < 0.5 ? still + 1 : 0;
+    if (still >= 3) return top;
     last = top;
     await page.waitForTimeout(100);
   }
