@@ -9,6 +9,7 @@ import { childEnv } from '../../src/sandbox/child-env.ts';
 import { createMemoryCgroup } from '../../src/sandbox/memory-cgroup.ts';
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
 import type { RunnerResult } from '../../src/types.ts';
+import { alive, until as waitUntil } from './fixtures/processes.ts';
 
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-runners.ts', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-sandbox-'));
@@ -61,22 +62,8 @@ async function failure(p: Promise<RunnerResult>): Promise<SandboxError> {
   );
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return false;
-  }
-};
 
-/** Waits for a condition polled every 50 ms, failing after `ms`. */
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms (${JSON.stringify(waitingHere())})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => boolean, ms = 10_000) => waitUntil(what, check, ms, () => JSON.stringify(waitingHere()));
 
 /** The runner processes waiting in this process's warm pool, by their tag (`<this pid>.<start>.warm-…`). */
 const waitingHere = () => processTable().filter((p) => p.tag?.startsWith(`${process.pid}.`) && p.tag.includes('.warm-'));

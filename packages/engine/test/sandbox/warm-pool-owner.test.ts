@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { processTable, sweepOrphanedAttempts } from '../../src/sandbox/index.ts';
+import { alive, until as waitUntil } from './fixtures/processes.ts';
 
 const OWNER = fileURLToPath(new URL('./fixtures/pool-owner.ts', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-pool-owner-'));
@@ -19,21 +20,8 @@ interface Seen {
   waitingTag: string;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return false;
-  }
-};
 
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => boolean, ms = 15_000) => waitUntil(what, check, ms);
 
 /** Starts a supervising process with a warm pool, an attempt running and a runner process waiting. */
 async function owner(): Promise<{ child: ChildProcess; seen: Seen }> {
