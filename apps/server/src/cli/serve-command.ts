@@ -7,6 +7,7 @@ Settings (environment variables; docs/deployment.md has every one):
   DATA_DIR              this process's own folder (lock, scratch files); never shared between processes
   DATABASE_URL          PostgreSQL; unset: the embedded database, one process only
   ENGINE_WORKERS        tests this process runs itself; 0 when \`fullstop worker\` processes run them
+  ENGINE_CAPACITY       cores' worth of tests at once, by each kind's weight (unset: the cores)
   ARTIFACT_STORE=s3     with S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY:
                         reports and uploads in a bucket every process reads (data-dir: one machine only)
   SERVER_KEY, OPERATOR_TOKEN
