@@ -26,7 +26,7 @@
  * LIGHTHOUSE_JSON_DIR keeps each report's JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,7 @@ import { marketingPaths, paths } from '@fullstop/contracts';
 import { CHROMIUM_FLAGS } from '@fullstop/engine/chromium';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { machineCpuSeconds, treeCpuSeconds } from '../engine/cpu.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -117,39 +118,9 @@ async function startServer(name: Target['name'], serverPort: number, dist: strin
   throw new Error(`${name} server did not answer ${base}/healthz within ${SERVER_START_TIMEOUT_MS} ms`);
 }
 
-/** Busy and total CPU ticks of the machine, and the busy ticks of this process and its descendants (Linux). */
-function cpuTicks(): { busy: number; total: number; ours: number } | null {
-  try {
-    const [, ...fields] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields.map(Number);
-    const busy = user + nice + system + irq + softirq + steal;
-    const procs = new Map<number, { ppid: number; ticks: number }>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // The command name (field 2) may hold spaces: the fields that follow start after its closing parenthesis.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // After the name: state, ppid, ... utime (14th field overall), stime, cutime, cstime.
-        procs.set(Number(entry), { ppid: Number(after[1]), ticks: Number(after[11]) + Number(after[12]) + Number(after[13]) + Number(after[14]) });
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    const mine = new Set([process.pid]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [pid, p] of procs) {
-        if (mine.has(pid) || !mine.has(p.ppid)) continue;
-        mine.add(pid);
-        grew = true;
-      }
-    }
-    const ours = [...mine].reduce((n, pid) => n + (procs.get(pid)?.ticks ?? 0), 0);
-    return { busy, total: busy + idle + iowait, ours };
-  } catch {
-    return null;
-  }
+/** CPU-seconds the machine worked and this process tree's share, with the wall clock, at one instant. */
+function cpuNow(): { machine: number; ours: number; at: number } {
+  return { machine: machineCpuSeconds(), ours: treeCpuSeconds(process.pid), at: performance.now() };
 }
 
 interface RouteRun {
@@ -194,14 +165,14 @@ function issuesOf(lhr: Lhr): string[] {
 }
 
 async function audit(chromePort: number, target: Target, route: string, run: number): Promise<RouteRun> {
-  const before = cpuTicks();
+  const before = cpuNow();
   const result = await lighthouse(`${target.base}${route}`, {
     port: chromePort,
     output: 'json',
     logLevel: 'error',
     onlyCategories: [...CATEGORIES],
   });
-  const after = cpuTicks();
+  const after = cpuNow();
   if (!result) throw new Error(`lighthouse returned nothing for ${route}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${route}: ${lhr.runtimeError.message}`);
@@ -223,7 +194,7 @@ async function audit(chromePort: number, target: Target, route: string, run: num
     losses: lossesOf(lhr),
     issues: issuesOf(lhr),
     benchmarkIndex: lhr.environment.benchmarkIndex,
-    otherCpu: before && after ? ((after.busy - before.busy - (after.ours - before.ours)) / (after.total - before.total)) * os.cpus().length : null,
+    otherCpu: (after.machine - before.machine - (after.ours - before.ours)) / ((after.at - before.at) / 1000),
     repeats: 0,
   };
 }

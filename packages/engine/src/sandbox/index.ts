@@ -14,3 +14,4 @@ export {
   WARM_POOL_MAX,
   warmRunnersWaiting,
 } from './supervisor.ts';
+export { isWarmTag } from './warm-pool.ts';

@@ -9,6 +9,11 @@ export const WARM_POOL_MAX = 2;
 export const WARM_REFILL_AFTER_MS = 1_000;
 /** No attempt started or ended for this long: the pool is emptied, so a server at rest holds no runner process. */
 export const WARM_POOL_IDLE_MS = 60_000;
+/** What a pre-forked runner's attempt key starts with: its tag reads `<owner pid>.<owner start>.warm-<hex>`. */
+const WARM_KEY_PREFIX = 'warm-';
+
+/** Whether a tag is a pre-forked runner's (one still waiting, or the attempt that took it). */
+export const isWarmTag = (tag: string | null): boolean => tag?.split('.')[2]?.startsWith(WARM_KEY_PREFIX) ?? false;
 
 /** What is fixed when a runner process is forked: an attempt that needs another gets a fresh fork. */
 export interface RunnerShape {
@@ -103,7 +108,7 @@ export class WarmPool {
   }
 
   private start(shape: RunnerShape, key: string): void {
-    const tag = attemptTag(`warm-${randomBytes(8).toString('hex')}`);
+    const tag = attemptTag(`${WARM_KEY_PREFIX}${randomBytes(8).toString('hex')}`);
     const child = this.fork(shape, tag);
     const waiting: Waiting = { child, tag, readyAt: null, shape: key };
     child.on('message', (message: HostMessage) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxError } from '../../src/sandbox/index.ts';
-import { attemptProcesses, emptyWarmPool, processTable, runInSandbox, type SandboxStats, warmRunnersWaiting } from '../../src/sandbox/index.ts';
+import { attemptProcesses, emptyWarmPool, isWarmTag, processTable, runInSandbox, type SandboxStats, warmRunnersWaiting } from '../../src/sandbox/index.ts';
 import { childEnv } from '../../src/sandbox/child-env.ts';
 import { createMemoryCgroup } from '../../src/sandbox/memory-cgroup.ts';
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
@@ -66,7 +66,7 @@ async function failure(p: Promise<RunnerResult>): Promise<SandboxError> {
 const until = (what: string, check: () => boolean, ms = 10_000) => waitUntil(what, check, ms, () => JSON.stringify(waitingHere()));
 
 /** The runner processes waiting in this process's warm pool, by their tag (`<this pid>.<start>.warm-…`). */
-const waitingHere = () => processTable().filter((p) => p.tag?.startsWith(`${process.pid}.`) && p.tag.includes('.warm-'));
+const waitingHere = () => processTable().filter((p) => p.tag?.startsWith(`${process.pid}.`) && isWarmTag(p.tag));
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { attemptProcesses, processTable } from '@fullstop/engine/sandbox';
+import { attemptProcesses, isWarmTag, processTable } from '@fullstop/engine/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 import { FAKE_RUNNERS_MODULE } from '../../engine/fixtures/fake-runners.ts';
 import { manifest, OPERATOR_TOKEN, type SuiteTest } from '../../engine/helpers.ts';
@@ -272,6 +272,6 @@ export function processesSupervisedBy(pid: number): number[] {
   const table = processTable();
   // A pre-forked runner waiting in the warm pool (decision 0068) carries its own tag before any attempt takes it;
   // one that was taken is killed with its attempt, so a lone waiting one is the pool, not a leftover.
-  const waiting = (p: (typeof table)[number]) => p.tag?.includes('.warm-') && !table.some((c) => c.ppid === p.pid);
+  const waiting = (p: (typeof table)[number]) => isWarmTag(p.tag) && !table.some((c) => c.ppid === p.pid);
   return table.filter((p) => p.tag?.startsWith(`${pid}.`) && !waiting(p)).map((p) => p.pid);
 }

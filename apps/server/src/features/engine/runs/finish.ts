@@ -18,7 +18,8 @@ type Outcome = { status: 'passed' | 'failed' | 'error'; result: RunnerResult | n
 
 /**
  * Ends a run test for good: writes its reports (json, html, junit, zip; no browser: the pdf, listed when
- * enabled, is printed on its first download), stores the outcome, then ends the run when this was its last test. Safe to call twice: only the first call that finds it unfinished writes.
+ * enabled, is printed on its first download), stores the outcome, then ends the run when this was its last test.
+ * Safe to call twice: only the first call that finds it unfinished writes.
  * Called by the worker that ran the test (or the reaper), never while a request waits.
  */
 export async function finishRunTest(

@@ -26,7 +26,8 @@ export function runReportDir(deps: Pick<EngineDeps, 'paths'>, clientId: string, 
 
 /**
  * Writes the report of a whole "Run all" (its html; the pdf is printed on its first download) from every test's
- * report. A failure is logged and nothing more: the run has ended either way, and the Reports page keeps the previous run report.
+ * report. A failure is logged and nothing more: the run has ended either way, and the Reports page keeps the
+ * previous run report.
  */
 export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: RunTestRow[], build: BuildReport): Promise<void> {
   try {
