@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
@@ -39,6 +40,38 @@ const webZones = [
   },
 ];
 
+const server = path.join(root, 'apps/server/src');
+/** Server features: each shows others only its face, `index.ts` (issue 23). */
+const SERVER_FEATURES = readdirSync(path.join(server, 'features'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const faces = SERVER_FEATURES.map((feature) => `./${feature}/index.ts`);
+/** What the app registers of a feature: its routes (or plugin) and its CLI commands. */
+const entries = SERVER_FEATURES.flatMap((feature) => ['routes.ts', 'plugin.ts', 'cli.ts'].map((file) => `./${feature}/${file}`));
+
+/**
+ * Server imports: a feature uses another through that feature's `index.ts` only; the app, the CLI and the engine
+ * (which composes the test engine's features) also register a feature's entry (routes, plugin, CLI commands).
+ * Shared code (lib, db, config, plugins) never imports a feature.
+ */
+const serverZones = [
+  ...SERVER_FEATURES.map((feature) => ({
+    target: `${server}/features/${feature}`,
+    from: `${server}/features`,
+    except: [`./${feature}`, ...faces, ...(feature === 'engine' ? entries : [])],
+    message: `a server feature imports another feature only through its face (features/<feature>/index.ts)`,
+  })),
+  {
+    target: [`${server}/app.ts`, `${server}/main.ts`, `${server}/serve.ts`, `${server}/cli`],
+    from: `${server}/features`,
+    except: [...faces, ...entries],
+    message: 'the app and the CLI use a feature through its face (index.ts) or its entry (routes.ts, plugin.ts, cli.ts)',
+  },
+  {
+    target: [`${server}/lib`, `${server}/db`, `${server}/config`, `${server}/plugins`],
+    from: `${server}/features`,
+    message: 'shared server code must not import a feature',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/.output/**', 'data/**', '**/test-results/**', '**/playwright-report/**'],
@@ -72,6 +105,19 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: webZones }],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: serverZones }],
       'import-x/no-cycle': 'error',
     },
   },

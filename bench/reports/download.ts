@@ -6,8 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { closeReportBrowsers } from '../../apps/server/src/features/engine/reports/report-pdf.ts';
-import { serveReport, storedReport } from '../../apps/server/src/features/engine/reports/report-service.ts';
+import { closeReportBrowsers } from '../../apps/server/src/features/reports/report-pdf.ts';
+import { serveReport, storedReport } from '../../apps/server/src/features/reports/report-service.ts';
 import { DataDirStore } from '../../apps/server/src/lib/artifact-store/index.ts';
 
 export interface DownloadFigures {

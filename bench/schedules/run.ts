@@ -17,8 +17,8 @@ import { migrateDatabase, openPostgres } from '../../apps/server/src/db/database
 import { clients, clientSchedules, engineSuites } from '../../apps/server/src/db/schema/index.ts';
 import { engineConfig } from '../../apps/server/src/features/engine/config.ts';
 import { createEngine } from '../../apps/server/src/features/engine/engine-service.ts';
-import { queueRun } from '../../apps/server/src/features/engine/runs/queue-runs.ts';
-import { runScheduleTick } from '../../apps/server/src/features/engine/schedules/schedule-tick.ts';
+import { queueRun } from '../../apps/server/src/features/runs/queue-runs.ts';
+import { runScheduleTick } from '../../apps/server/src/features/schedules/schedule-tick.ts';
 import { dataPaths, ensureDataDirs } from '../../apps/server/src/lib/data-dir.ts';
 import { loadServerKeys } from '../../apps/server/src/lib/server-keys.ts';
 import { scratchDatabase } from '../../apps/server/test/helpers/scratch-database.ts';

@@ -9,7 +9,7 @@ import { listAlertAttempts } from '../src/features/alerts/repository.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './engine/fixtures/fake-runners.ts';
 import { clientWithSuite, importSuite, manifest, OPERATOR_TOKEN, operator, runAndWait, type SuiteTest } from './engine/helpers.ts';
 import { mailsTo } from './helpers/auth.ts';
-import { bearer, buildTestApp, createTestClient, login, type TestClient } from './helpers/app.ts';
+import { bearer, buildTestApp, createTestClient, login, signedInClient, type TestClient, useApp } from './helpers/app.ts';
 import { teamUser } from './helpers/team.ts';
 
 // Alerts against local receivers: a generic webhook that verifies the HMAC signature and rejects replays, a Slack
@@ -303,15 +303,11 @@ describe('alerts', () => {
 });
 
 describe('alerts: the target policy', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp();
-  });
-  afterAll(async () => app?.close());
+  const fixture = useApp();
 
   it('refuses loopback and private webhook targets unless private targets are allowed', async () => {
-    const c = await createTestClient(app);
-    const token = (await login(app, c.email, c.password)).accessToken;
+    const { app } = fixture;
+    const { token } = await signedInClient(app);
     for (const target of ['http://127.0.0.1:9/hook', 'http://localhost/hook', 'http://10.0.0.5/hook', 'http://[::1]/hook']) {
       const res = await app.inject({ method: 'POST', url: '/alerts/channels', headers: bearer(token), payload: { kind: 'webhook', name: 'n', target } });
       expect(res.statusCode, target).toBe(400);

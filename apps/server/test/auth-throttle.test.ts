@@ -1,9 +1,9 @@
 import { FORGOT_PASSWORD_MESSAGE } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginFailures } from '../src/db/schema/index.ts';
 import { createResetToken } from '../src/features/auth/reset-token-repository.ts';
-import { buildTestApp, createTestClient, login } from './helpers/app.ts';
+import { buildTestApp, createTestClient, login, useApp } from './helpers/app.ts';
 import { buildAccountThrottledApp, MAX_PER_ACCOUNT, mailsTo, resetTokenFor, settledMailsTo } from './helpers/auth.ts';
 
 const forgot = (app: FastifyInstance, email: string, ip = '127.0.0.1') =>
@@ -12,13 +12,10 @@ const attempt = (app: FastifyInstance, email: string, password: string, ip = '12
   app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress: ip });
 
 describe('login throttle and reset-mail limits under concurrency', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildAccountThrottledApp();
-  });
-  afterAll(async () => app?.close());
+  const fixture = useApp(buildAccountThrottledApp);
 
   it('30 parallel wrong passwords for one account: at most the limit are judged, the rest 429; then the right one is refused too', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(app, c.email, `wrong password ${i}`, `10.1.0.${i + 1}`)));
     const judged = results.filter((r) => r.statusCode === 401);
@@ -59,6 +56,7 @@ describe('login throttle and reset-mail limits under concurrency', () => {
   });
 
   it('during a lock-out the reset mail still arrives, and the reset ends the lock-out', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     await Promise.all(Array.from({ length: 10 }, () => attempt(app, c.email, 'attacker guess', '203.0.113.9')));
     expect((await attempt(app, c.email, c.password, '198.51.100.7')).statusCode).toBe(429);
@@ -71,6 +69,7 @@ describe('login throttle and reset-mail limits under concurrency', () => {
   });
 
   it('an attacker re-locking the account after the reset does not keep the owner out', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const token = await createResetToken(app.db, c.userId, 600);
     const newPassword = 'owner reset from home';
@@ -83,6 +82,7 @@ describe('login throttle and reset-mail limits under concurrency', () => {
   });
 
   it('an address the owner logged in from keeps working during a lock-out, with its own limit', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const office = '192.0.2.50';
     await login(app, c.email, c.password, office);
@@ -96,6 +96,7 @@ describe('login throttle and reset-mail limits under concurrency', () => {
   });
 
   it('40 reset asks for one address send at most FORGOT_PASSWORD_MAX_PER_ACCOUNT mails; every answer is the same 200', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const ghost = 'ghost-flood@example.test';
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => forgot(app, c.email, `10.2.0.${i + 1}`)));
@@ -127,6 +128,7 @@ describe('login throttle and reset-mail limits under concurrency', () => {
   });
 
   it('keeps counters in the database, shared by every process', async () => {
+    const { app } = fixture;
     const rows = await app.db.select().from(loginFailures);
     expect(rows.some((r) => r.key.startsWith('reset-account:'))).toBe(true);
     expect(rows.some((r) => r.key.startsWith('account:'))).toBe(true);

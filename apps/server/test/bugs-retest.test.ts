@@ -8,6 +8,8 @@ import { bugs, engineRunTests } from '../src/db/schema/index.ts';
 import type { TestClient } from './helpers/app.ts';
 import { buildEngineApp, clientWithSuite, importSuite, key, manifest, operator, runAndWait, waitForRunEnd } from './engine/helpers.ts';
 
+type RunTestSummary = typeof engineRunTests.$inferInsert.summary;
+
 interface RunDetail {
   runId: string;
   status: string;
@@ -43,6 +45,9 @@ describe('bugs from runs: prefill, evidence and the retest', () => {
     return res.json<Bug>();
   };
 
+  /** Gives a run test the summary its runner would have written. */
+  const setSummary = (runTestId: string, summary: RunTestSummary) => app.db.update(engineRunTests).set({ summary }).where(eq(engineRunTests.id, runTestId));
+
   /** Waits until the bug leaves `retest` (read from the database: the run's end moves it, not the read). */
   const settled = async (bugId: string) => {
     for (let i = 0; i < 150; i += 1) {
@@ -56,24 +61,19 @@ describe('bugs from runs: prefill, evidence and the retest', () => {
   it('prefills a failed browser test: title, steps, expected and actual, environment, evidence', async () => {
     const runTestId = runTestIdOf(failedRun, 'checkout');
     // A Playwright test's summary names its steps and its failure message.
-    await app.db
-      .update(engineRunTests)
-      .set({
-        summary: {
-          kind: 'browser',
-          cases: [
-            { name: 'first case', status: 'passed', durationMs: 10 },
-            {
-              name: 'second case',
-              status: 'failed',
-              durationMs: 12,
-              error: 'Error: expect(received).toHaveText(expected)\n\nExpected: "Order placed"\nReceived: "Payment failed"',
-              steps: [{ title: 'Open the cart', durationMs: 3 }, { title: 'Click "Pay"', durationMs: 4 }, { title: 'expect toHaveText', durationMs: 5, error: 'failed' }],
-            },
-          ],
-        } as typeof engineRunTests.$inferInsert.summary,
-      })
-      .where(eq(engineRunTests.id, runTestId));
+    await setSummary(runTestId, {
+      kind: 'browser',
+      cases: [
+        { name: 'first case', status: 'passed', durationMs: 10 },
+        {
+          name: 'second case',
+          status: 'failed',
+          durationMs: 12,
+          error: 'Error: expect(received).toHaveText(expected)\n\nExpected: "Order placed"\nReceived: "Payment failed"',
+          steps: [{ title: 'Open the cart', durationMs: 3 }, { title: 'Click "Pay"', durationMs: 4 }, { title: 'expect toHaveText', durationMs: 5, error: 'failed' }],
+        },
+      ],
+    } as RunTestSummary);
 
     const res = await prefill(runTestId);
     expect(res.statusCode, res.body).toBe(200);
@@ -110,15 +110,10 @@ describe('bugs from runs: prefill, evidence and the retest', () => {
     expect((await prefill(runTestIdOf(scan, 'zap scan'), '99999')).statusCode).toBe(404);
 
     const a11y = runTestIdOf(scan, 'zap scan');
-    await app.db
-      .update(engineRunTests)
-      .set({
-        summary: {
-          kind: 'accessibility',
-          pages: [{ url: 'https://example.test/', passed: false, violationsByImpact: { serious: 1 }, violations: [{ id: 'image-alt', impact: 'serious', help: 'Images must have alternate text', nodes: 2, targets: ['img.logo', '#hero img'] }] }],
-        },
-      })
-      .where(eq(engineRunTests.id, a11y));
+    await setSummary(a11y, {
+      kind: 'accessibility',
+      pages: [{ url: 'https://example.test/', passed: false, violationsByImpact: { serious: 1 }, violations: [{ id: 'image-alt', impact: 'serious', help: 'Images must have alternate text', nodes: 2, targets: ['img.logo', '#hero img'] }] }],
+    } as RunTestSummary);
     const violation = (await prefill(a11y, 'image-alt')).json<BugPrefill>();
     expect(violation).toMatchObject({ title: 'Images must have alternate text', severity: 'high', source: 'accessibility', url: 'https://example.test/' });
     expect(violation.actual).toContain('#hero img');

@@ -1,27 +1,16 @@
 import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, login } from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { login } from './helpers/app.ts';
+import { CLI_BIN as BIN, useListeningApp } from './helpers/cli.ts';
 
+// Rejects on a failing exit, with its code and output: what these tests match.
 const run = promisify(execFile);
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/fullstop.js');
 
 describe('fullstop CLI against a listening server', () => {
-  let app: FastifyInstance;
-  let server: string;
+  const fixture = useListeningApp();
   const cli = (...args: string[]) =>
-    run(process.execPath, [BIN, '--server', server, '--data-dir', app.paths.dataDir, ...args], { timeout: 30_000 });
-
-  beforeAll(async () => {
-    app = await buildTestApp();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => app?.close());
+    run(process.execPath, [BIN, '--server', fixture.server, '--data-dir', fixture.app.paths.dataDir, ...args], { timeout: 30_000 });
 
   it('creates a client (JSON), lists it, adds a user who can log in', async () => {
     const created = JSON.parse(
@@ -33,7 +22,7 @@ describe('fullstop CLI against a listening server', () => {
     const apiKey = (await cli('client', 'reveal-key', created.clientId)).stdout.trim();
     expect(apiKey).toMatch(/^fsk_[A-Za-z0-9_-]{40,}$/);
     expect(apiKey.endsWith(created.apiKeyMasked.slice(-4))).toBe(true);
-    const profile = await app.inject({ method: 'GET', url: `/clientProfile/${created.clientId}`, headers: { 'x-api-key': apiKey } });
+    const profile = await fixture.app.inject({ method: 'GET', url: `/clientProfile/${created.clientId}`, headers: { 'x-api-key': apiKey } });
     expect(profile.json()).toMatchObject({ clientName: 'Acme', website: 'https://acme.test' });
 
     const list = (await cli('client', 'list')).stdout;
@@ -44,7 +33,7 @@ describe('fullstop CLI against a listening server', () => {
 
     const user = (await cli('user', 'create', '--client', created.clientId, '--email', 'dev@acme.test', '--password', 'dev password 12')).stdout;
     expect(user).toMatch(/user id: \S+/);
-    const session = await login(app, 'dev@acme.test', 'dev password 12');
+    const session = await login(fixture.app, 'dev@acme.test', 'dev password 12');
     expect(session.userData.clientId).toBe(created.clientId);
   }, 120_000);
 
@@ -52,7 +41,7 @@ describe('fullstop CLI against a listening server', () => {
     // Independent runs side by side: each CLI start costs seconds on a busy machine.
     const text = cli('client', 'create', '--name', 'Beta', '--website', 'https://beta.test', '--email', 'b@beta.test', '--password', 'beta password 1');
     const dup = cli('client', 'create', '--name', 'Acme', '--website', 'https://acme.test', '--email', 'owner@acme.test', '--password', 'acme password 1');
-    const badToken = run(process.execPath, [BIN, '--server', server, '--token', 'wrong', 'client', 'list'], { timeout: 30_000 });
+    const badToken = run(process.execPath, [BIN, '--server', fixture.server, '--token', 'wrong', 'client', 'list'], { timeout: 30_000 });
     const down = run(process.execPath, [BIN, '--server', 'http://127.0.0.1:1', '--token', 'x', 'client', 'list'], { timeout: 30_000 });
     await Promise.all([
       expect(text).resolves.toMatchObject({ stdout: expect.stringMatching(/client id: .+\nuser id: .+\nAPI key: +fsk_….{4} /) }),

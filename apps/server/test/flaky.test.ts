@@ -1,27 +1,12 @@
 import type { EvidenceListResponse, FlakyMark, RunHistoryDetail, TestLatestResponse } from '@fullstop/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, engineRuns, engineRunTests, engineSuites } from '../src/db/schema/index.ts';
-import { detectFlaky } from '../src/features/engine/flaky/flaky-detection.ts';
+import { detectFlaky } from '../src/features/flaky/flaky-detection.ts';
 import { createTestClient, type TestClient } from './helpers/app.ts';
+import { zipEntries } from './helpers/zip.ts';
 import { buildEngineApp, clientWithSuite, importSuite, key, manifest, operator } from './engine/helpers.ts';
-
-function zipEntries(buf: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (e: { fileName: string }) => {
-        names.push(e.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    });
-  });
-}
 
 const flakyUrl = (clientId: string, testName?: string, confirm = false) =>
   `/operator/clients/${clientId}/flaky${testName ? `/${encodeURIComponent(testName)}` : ''}${confirm ? '/confirm' : ''}`;

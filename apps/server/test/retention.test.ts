@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, engineAttempts, engineRunTests, engineRuns, uploads } from '../src/db/schema/index.ts';
-import { runDir } from '../src/features/engine/runs/run-paths.ts';
+import { runDir } from '../src/lib/run-paths.ts';
 import { RetentionService } from '../src/features/retention/service.ts';
 import { uploadedAppFile } from '../src/features/uploads/storage.ts';
 import { bearer, createTestClient, login, type TestClient } from './helpers/app.ts';

@@ -1,32 +1,14 @@
-import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createTestClient } from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestClient } from './helpers/app.ts';
+import { useListeningApp } from './helpers/cli.ts';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/fullstop.js');
 
 describe('fullstop schedule', () => {
-  let app: FastifyInstance;
-  let server: string;
-  const cli = (args: string[]) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      execFile(process.execPath, [BIN, '--server', server, '--data-dir', app.paths.dataDir, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
-      );
-    });
-
-  beforeAll(async () => {
-    app = await buildTestApp();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => app?.close());
+  const fixture = useListeningApp();
+  const { cli } = fixture;
 
   it('adds, lists, pauses, resumes and deletes a client’s schedule', async () => {
-    const c = await createTestClient(app);
+    const c = await createTestClient(fixture.app);
     const client = ['--client', c.clientId];
     expect((await cli(['schedule', 'list', ...client])).stdout.trim()).toBe('No schedules.');
     const added = await cli(['schedule', 'add', ...client, '--cron', '0 6 * * 1-5', '--tz', 'Europe/Paris']);
@@ -42,7 +24,7 @@ describe('fullstop schedule', () => {
   });
 
   it('says what is wrong with a bad time zone and exits non-zero', async () => {
-    const c = await createTestClient(app);
+    const c = await createTestClient(fixture.app);
     const res = await cli(['schedule', 'add', '--client', c.clientId, '--cron', '0 6 * * *', '--tz', 'Moon/Base']);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('timezone "Moon/Base" is not a known time zone');

@@ -1,14 +1,9 @@
 import type { OperatorSchedule, RunHistoryPage } from '@fullstop/contracts';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loadEnv } from '../src/config/env.ts';
-import { openPostgres } from '../src/db/database.ts';
 import { clientSchedules } from '../src/db/schema/index.ts';
-import { engineConfig } from '../src/features/engine/config.ts';
-import { createEngine } from '../src/features/engine/engine-service.ts';
 import { TEST_DATABASE_URL } from './helpers/app.ts';
-import { FAKE_RUNNERS_MODULE, fakeRunners } from './engine/fixtures/fake-runners.ts';
+import { secondEngine } from './helpers/second-engine.ts';
 import { buildEngineApp, clientWithSuite, key, operator } from './engine/helpers.ts';
 
 const MINUTE = 60_000;
@@ -23,19 +18,7 @@ const fast = { cronMonitorIntervalSeconds: 1, pollSeconds: 1 };
 describe.skipIf(!TEST_DATABASE_URL)('schedules with two processes on PostgreSQL', () => {
   it('run each tick once, and a tick missed during downtime once', { timeout: 170_000 }, async () => {
     const app = await buildEngineApp();
-    if (app.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
-    const other = openPostgres(app.database.url, 6);
-    const second = createEngine({
-      db: other.db,
-      raw: other.raw,
-      paths: app.paths,
-      config: engineConfig(loadEnv({ NODE_ENV: 'test' })),
-      keys: app.keys,
-      log: pino({ level: 'silent' }),
-      demoClientId: null,
-      runners: fakeRunners,
-      runnersModule: FAKE_RUNNERS_MODULE,
-    });
+    const { engine: second, close: closeSecond } = secondEngine(app);
     try {
       const everyMinute = await clientWithSuite(app, { G: [{ name: 'ping', kind: 'api' }] });
       const hourly = await clientWithSuite(app, { G: [{ name: 'ping', kind: 'api' }] });
@@ -73,8 +56,7 @@ describe.skipIf(!TEST_DATABASE_URL)('schedules with two processes on PostgreSQL'
       const [row] = await app.db.select().from(clientSchedules).where(eq(clientSchedules.id, s1.id));
       expect(row!.lastTickAt.getTime()).toBe(secondBoundary);
     } finally {
-      await second.stop();
-      await other.close();
+      await closeSecond();
       await app.close();
     }
   });

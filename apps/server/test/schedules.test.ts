@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientSchedules, engineRunTests } from '../src/db/schema/index.ts';
-import { runScheduleTick } from '../src/features/engine/schedules/schedule-tick.ts';
+import { runScheduleTick } from '../src/features/schedules/schedule-tick.ts';
 import { bearer, createTestClient, login, type TestClient } from './helpers/app.ts';
 import { buildEngineApp, clientWithSuite, key, operator, waitForRunEnd } from './engine/helpers.ts';
 

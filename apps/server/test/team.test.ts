@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, invitations, users } from '../src/db/schema/index.ts';
-import { bearer, buildTestApp, createTestClient, login, operatorBearer, type TestClient } from './helpers/app.ts';
+import { bearer, buildTestApp, createTestClient, login, operatorBearer, type TestClient, useApp } from './helpers/app.ts';
 import { mailsTo } from './helpers/auth.ts';
 import { accept, invitationTokenFor, invite, teamUser } from './helpers/team.ts';
 
@@ -219,13 +219,10 @@ describe('team: roles and removal', () => {
 });
 
 describe('change password', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp();
-  });
-  afterAll(async () => app?.close());
+  const fixture = useApp();
 
   it('refuses a wrong current password; the old password then fails, other sessions end, and it is audited', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const here = await login(app, c.email, c.password);
     const elsewhere = await login(app, c.email, c.password);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryState, testDeliveryResponse, type TestDeliveryResponse } from './deliveries.ts';
 import { text } from './text.ts';
 
 // Alerts (issue 10): the channels a client is told through when its tests break, and every delivery to them.
@@ -68,21 +69,15 @@ export const alertDelivery = z.object({
   rule: z.string(),
   title: z.string(),
   runId: z.string().nullable(),
-  /** pending (a retry is due), delivered, failed (gave up). */
-  status: z.enum(['pending', 'delivered', 'failed']),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-  attempts: z.number().int(),
-  createdAt: z.string(),
-  lastAttemptAt: z.string().nullable(),
+  ...deliveryState.shape,
 });
 export type AlertDelivery = z.infer<typeof alertDelivery>;
 export const alertDeliveryList = z.object({ deliveries: z.array(alertDelivery) });
 export type AlertDeliveryList = z.infer<typeof alertDeliveryList>;
 
 /** POST /alerts/channels/:id/test: what the channel answered. */
-export const alertTestResponse = z.object({ delivered: z.boolean(), statusCode: z.number().int().nullable(), message: z.string() });
-export type AlertTestResponse = z.infer<typeof alertTestResponse>;
+export const alertTestResponse = testDeliveryResponse;
+export type AlertTestResponse = TestDeliveryResponse;
 
 /** The generic webhook's JSON body (signed like the bug export's: docs/alerts.md). */
 export interface AlertWebhookPayload {

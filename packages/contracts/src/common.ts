@@ -20,3 +20,10 @@ export const idString = z
   .regex(/^[A-Za-z0-9_-]+$/, { error: 'id may contain only letters, digits, "-" and "_"' });
 
 export const idParam = z.object({ id: idString });
+
+/** Where a page of a long list stands: how many there are in all, this page's number (from 1) and its size. */
+export const pageCounts = z.object({
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idString } from './common.ts';
+import { idString, pageCounts } from './common.ts';
 import { reportFileParams, securityAlert } from './reports.ts';
 import { isoDateTime, text } from './text.ts';
 import { runStatus, runSummary, runTestOutcome, testFlaky } from './tests.ts';
@@ -47,9 +47,7 @@ export type RunHistoryPageQuery = z.infer<typeof runHistoryPageQuery>;
 
 export const runHistoryPage = z.object({
   runs: z.array(runHistoryEntry),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+  ...pageCounts.shape,
 });
 export type RunHistoryPage = z.infer<typeof runHistoryPage>;
 

@@ -15,6 +15,7 @@ export * from './readiness.ts';
 export * from './secrets.ts';
 export * from './bugs.ts';
 export * from './suites.ts';
+export * from './deliveries.ts';
 export * from './integrations.ts';
 export * from './ops.ts';
 export * from './team.ts';

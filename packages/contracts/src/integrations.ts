@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryState } from './deliveries.ts';
 import { text } from './text.ts';
 
 // Bug export to the client's own tracker (issue 9): a signed webhook, GitHub Issues or Jira Cloud. Accepted bugs
@@ -72,21 +73,11 @@ export const integrationDelivery = z.object({
   bugNumber: z.number().int().nullable(),
   /** test, bug.created-issue, bug.status-changed, bug.commented … */
   event: z.string(),
-  /** pending (a retry is due), delivered, failed (gave up). */
-  status: z.enum(['pending', 'delivered', 'failed']),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-  attempts: z.number().int(),
-  createdAt: z.string(),
-  lastAttemptAt: z.string().nullable(),
+  ...deliveryState.shape,
 });
 export type IntegrationDelivery = z.infer<typeof integrationDelivery>;
 export const integrationDeliveryList = z.object({ deliveries: z.array(integrationDelivery) });
 export type IntegrationDeliveryList = z.infer<typeof integrationDeliveryList>;
-
-/** POST /integrations/:kind/test: what the tracker answered. */
-export const testDeliveryResponse = z.object({ delivered: z.boolean(), statusCode: z.number().int().nullable(), message: z.string() });
-export type TestDeliveryResponse = z.infer<typeof testDeliveryResponse>;
 
 /** POST /integrations/sync: issues read, bugs moved. */
 export const integrationSyncResponse = z.object({ checked: z.number().int(), updated: z.number().int(), errors: z.array(z.string()) });

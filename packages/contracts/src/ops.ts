@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idString } from './common.ts';
+import { idString, pageCounts } from './common.ts';
 import { runTrigger } from './history.ts';
 import { clientSummary } from './operator.ts';
 import { isoDateTime, text } from './text.ts';
@@ -135,9 +135,7 @@ export type OpsRun = z.infer<typeof opsRun>;
 
 export const opsRunsPage = z.object({
   runs: z.array(opsRun),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+  ...pageCounts.shape,
 });
 export type OpsRunsPage = z.infer<typeof opsRunsPage>;
 
@@ -172,9 +170,7 @@ export type OpsAuditEvent = z.infer<typeof opsAuditEvent>;
 
 export const opsAuditPage = z.object({
   events: z.array(opsAuditEvent),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+  ...pageCounts.shape,
 });
 export type OpsAuditPage = z.infer<typeof opsAuditPage>;
 

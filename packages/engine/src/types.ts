@@ -159,6 +159,10 @@ export interface ErrorCodeFact {
  */
 export interface KindFacts<K extends TestKind = TestKind> {
   kind: K;
+  /** How a sentence names a run of the kind: "The security scan needs wapiti ...", "security scans cannot run". */
+  title: string;
+  /** The kind over its report and in the run report's table: "Security scan". */
+  label: string;
   /** Seconds a run may take before it is stopped and ends as an error; a manifest's `timeoutSeconds` overrides it. */
   timeLimitSeconds: number;
   /** Seconds a run usually takes here: the order of a test that has never run (longest first). */

@@ -1,30 +1,20 @@
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
-import type { FixtureServer } from './fixtures/fixture-server.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
+import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 describe('browser runner', () => {
-  let server: FixtureServer;
-  let suiteDir: string;
-  beforeAll(async () => {
-    server = await startHardenedServer();
-    // Outside the repository, as a stored suite version is: @playwright/test must still resolve.
-    suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-suite-'));
-    await cp(path.join(import.meta.dirname, 'fixtures', 'browser-suite'), suiteDir, { recursive: true });
-  });
-  afterAll(async () => {
-    await server.close();
-    await rm(suiteDir, { recursive: true, force: true });
-  });
+  const server = serverForSuite(startHardenedServer);
+  const suite = suiteCopyForSuite('browser-suite');
 
   it('runs the suite in Chromium and reports Playwright totals, cases and artifacts', async () => {
     const ctx = await makeContext({ workers: 2 });
-    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url), ctx);
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir: suite.dir }), localTarget(server.url), ctx);
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('failed');
     expect(result.totals).toEqual({ totalTests: 4, passedTests: 2, failedTests: 1, skippedTests: 1 });
@@ -73,7 +63,7 @@ describe('browser runner', () => {
     const other = await startHardenedServer();
     process.env.FULLSTOP_OTHER_ORIGIN = other.url;
     try {
-      const result = await browserRunner.run(testOf('browser', { specs: 'policy.check.ts' }, { suiteDir }), localTarget(server.url), await makeContext());
+      const result = await browserRunner.run(testOf('browser', { specs: 'policy.check.ts' }, { suiteDir: suite.dir }), localTarget(server.url), await makeContext());
       expect(result.totals).toEqual({ totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 });
       expect(other.requests).toBe(0);
     } finally {
@@ -115,7 +105,7 @@ describe('browser runner', () => {
   });
 
   it('refuses a target on a private address', async () => {
-    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url, { allowPrivateAddresses: false }), await makeContext());
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir: suite.dir }), localTarget(server.url, { allowPrivateAddresses: false }), await makeContext());
     expect(result).toMatchObject({ status: 'error', errorCode: 'target_policy' });
   });
 
@@ -124,7 +114,7 @@ describe('browser runner', () => {
     const ctx = await makeContext({ signal: controller.signal });
     setTimeout(() => controller.abort(), 1500);
     const started = Date.now();
-    const result = await browserRunner.run(testOf('browser', {}, { suiteDir }), localTarget(server.url), ctx);
+    const result = await browserRunner.run(testOf('browser', {}, { suiteDir: suite.dir }), localTarget(server.url), ctx);
     expect(result).toMatchObject({ status: 'error', errorCode: 'aborted' });
     expect(Date.now() - started).toBeLessThan(10_000);
   });

@@ -8,7 +8,7 @@ import { connectionsAt, parseDuration } from '../src/runners/load/stages.ts';
 import { startCountingServer } from './fixtures/counting-server.ts';
 import { loadSample } from '../src/reporters/fixtures.ts';
 import { renderReportHtml } from '../src/reporters/html/render-report.ts';
-import { stageRows } from '../src/reporters/html/kind-load.ts';
+import { stageRows } from '../src/runners/load/report.ts';
 import { startPlantedServer, PLANTED } from './fixtures/planted-server.ts';
 import { isPrivateAddress } from '../src/policy/private-address.ts';
 import { PUBLIC_LOOPBACK, startTwinServers } from './fixtures/rebinding.ts';

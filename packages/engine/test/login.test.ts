@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MASK } from '../src/lib/mask-secrets.ts';
 import { runInSandbox } from '../src/sandbox/index.ts';
 import type { LoginDeclaration } from '../src/suite/login-declaration.ts';
 import type { RunnerResult, TestDefinition, TestKind } from '../src/types.ts';
-import { ACCOUNT_HEADING, LOGIN_SECRETS, startLoginServer, type LoginServer } from './fixtures/login-server.ts';
+import { ACCOUNT_HEADING, LOGIN_SECRETS, startLoginServer } from './fixtures/login-server.ts';
+import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
 import { CHROMIUM_PATH, localTarget, makeContext } from './helpers.ts';
 
 const FORM_LOGIN: LoginDeclaration = {
@@ -62,23 +62,14 @@ async function expectNoSecret(dir: string): Promise<{ file: string; text: string
 }
 
 describe('tests behind a login', () => {
-  let server: LoginServer;
-  let suiteDir: string;
-  beforeAll(async () => {
-    server = await startLoginServer();
-    suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-login-suite-'));
-    await cp(path.join(import.meta.dirname, 'fixtures', 'login-suite'), suiteDir, { recursive: true });
-  });
-  afterAll(async () => {
-    await server.close();
-    await rm(suiteDir, { recursive: true, force: true });
-  });
+  const server = serverForSuite(startLoginServer);
+  const suite = suiteCopyForSuite('login-suite');
 
   /** One attempt in its runner process, as the server runs it: the secrets travel in the run request. */
   async function runLoggedIn(kind: TestKind, options: Record<string, unknown>, login: LoginDeclaration, secrets: Record<string, string> = LOGIN_SECRETS) {
     const ctx = await makeContext();
     const logs: string[] = [];
-    const test: TestDefinition = { name: `${kind} logged in`, group: 'Login', kind, options, login, suiteDir };
+    const test: TestDefinition = { name: `${kind} logged in`, group: 'Login', kind, options, login, suiteDir: suite.dir };
     const result: RunnerResult = await runInSandbox({
       test,
       target: localTarget(server.url),

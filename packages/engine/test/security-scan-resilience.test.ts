@@ -23,6 +23,22 @@ const reflectedXss = (findings: Finding[], url: string) => findings.filter((f) =
 const modulesOf = (coverage: ScanCoverage, url: string) => coverage.targets.find((t) => t.url === url)?.modules;
 const sorted = (list: readonly string[]) => [...list].sort();
 
+/**
+ * A scan of a trap site on which the stand-in wapiti fails as `trap` says (a module that crashes, a process that
+ * exits), with its coverage and wapiti's log; the site is closed again.
+ */
+async function scanTrapSite(trap: Record<string, string>) {
+  const site = await startTrapSite(trap);
+  try {
+    const ctx = await makeContext({ wapitiPath: STAND_IN_WAPITI });
+    const result = await securityScanRunner.run(testOf('security-scan', { crawl: false, depth: 1, maxScanSeconds: 60 }), localTarget(site.url), ctx);
+    const log = await readFile(path.join(ctx.runDir, 'wapiti/wapiti.log'), 'utf8');
+    return { url: site.url, ctx, result, coverage: coverageOf(result), log };
+  } finally {
+    await site.close();
+  }
+}
+
 /** The run as the server hands it to the reporters. */
 function reportOf(result: RunnerResult): RunReport {
   return {
@@ -48,77 +64,61 @@ describe('security scan resilience', () => {
   const planted = serverForSuite(startPlantedServer);
 
   it('runs a module again without the URL it crashed on, keeps the other modules, and reports the scan incomplete', async () => {
-    const site = await startTrapSite({ 'x-fixture-crash': 'exec' });
-    try {
-      const ctx = await makeContext({ wapitiPath: STAND_IN_WAPITI });
-      const result = await securityScanRunner.run(testOf('security-scan', { crawl: false, depth: 1, maxScanSeconds: 60 }), localTarget(site.url), ctx);
-      const coverage = coverageOf(result);
-      const log = await readFile(path.join(ctx.runDir, 'wapiti/wapiti.log'), 'utf8');
+    const { url, ctx, result, coverage, log } = await scanTrapSite({ 'x-fixture-crash': 'exec' });
 
-      // Never "passed": an error that says in words what was not attacked, and not retried by the queue.
-      expect(result.status, log).toBe('error');
-      expect(result.errorCode).toBe('scan_incomplete');
-      expect(securityScanRunner.facts.errorCodes.scan_incomplete).toEqual({ retried: false });
-      expect(result.error).toBe(
-        'The scan is incomplete: the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id); ' +
-          'run again without that URL, it attacked the rest. 7 of 7 modules finished.',
-      );
-      expect(coverage.complete).toBe(false);
-      expect(coverage.errors).toEqual([
-        { module: 'exec', error: expect.stringMatching(/^UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9/), method: 'GET', url: `${site.url}/crash`, params: ['id'], retried: true },
-      ]);
+    // Never "passed": an error that says in words what was not attacked, and not retried by the queue.
+    expect(result.status, log).toBe('error');
+    expect(result.errorCode).toBe('scan_incomplete');
+    expect(securityScanRunner.facts.errorCodes.scan_incomplete).toEqual({ retried: false });
+    expect(result.error).toBe(
+      'The scan is incomplete: the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id); ' +
+        'run again without that URL, it attacked the rest. 7 of 7 modules finished.',
+    );
+    expect(coverage.complete).toBe(false);
+    expect(coverage.errors).toEqual([
+      { module: 'exec', error: expect.stringMatching(/^UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9/), method: 'GET', url: `${url}/crash`, params: ['id'], retried: true },
+    ]);
 
-      // Every module ran to the end; exec twice, the second time around the URL that broke it.
-      expect(coverage.modules.map((m) => [m.name, m.status, m.runs])).toEqual(sorted(DEFAULT_WAPITI_MODULES).map((m) => [m, 'finished', m === 'exec' ? 2 : 1]));
-      expect(sorted(modulesOf(coverage, `${site.url}/search`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
-      expect(sorted(modulesOf(coverage, `${site.url}/zed`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
-      expect(sorted(modulesOf(coverage, `${site.url}/crash`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES.filter((m) => m !== 'exec')));
-      expect(log).toContain('===== wapiti run 2: exec alone');
+    // Every module ran to the end; exec twice, the second time around the URL that broke it.
+    expect(coverage.modules.map((m) => [m.name, m.status, m.runs])).toEqual(sorted(DEFAULT_WAPITI_MODULES).map((m) => [m, 'finished', m === 'exec' ? 2 : 1]));
+    expect(sorted(modulesOf(coverage, `${url}/search`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
+    expect(sorted(modulesOf(coverage, `${url}/zed`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
+    expect(sorted(modulesOf(coverage, `${url}/crash`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES.filter((m) => m !== 'exec')));
+    expect(log).toContain('===== wapiti run 2: exec alone');
 
-      // What the modules found is kept: the reflected XSS on /search, found after exec crashed.
-      if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
-      expect(reflectedXss(result.summary.findings, `${site.url}/search`)).toHaveLength(1);
-      const saved = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as { coverage: ScanCoverage };
-      expect(saved.coverage).toEqual(coverage);
-      expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
+    // What the modules found is kept: the reflected XSS on /search, found after exec crashed.
+    if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
+    expect(reflectedXss(result.summary.findings, `${url}/search`)).toHaveLength(1);
+    const saved = JSON.parse(await readFile(path.join(ctx.runDir, 'security-scan/findings.json'), 'utf8')) as { coverage: ScanCoverage };
+    expect(saved.coverage).toEqual(coverage);
+    expect(result.artifacts.map((a) => a.path)).toEqual(['security-scan/findings.json', 'wapiti/report.json', 'wapiti/wapiti.log']);
 
-      // The report says "incomplete" in its verdict and shows the coverage table.
-      const page = renderReportHtml(reportOf(result));
-      expect(page).toContain('<p class="verdict">Incomplete scan: the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id)');
-      expect(page).toContain('<h2>Why the scan is incomplete</h2>');
-      expect(page).toContain('<h2>Scan coverage</h2>');
-      expect(page).toContain('finished, 1 URL left out');
-      expect(page).toContain('Run again without that URL');
-      expect(page).not.toContain('could not run');
-    } finally {
-      await site.close();
-    }
+    // The report says "incomplete" in its verdict and shows the coverage table.
+    const page = renderReportHtml(reportOf(result));
+    expect(page).toContain('<p class="verdict">Incomplete scan: the exec module crashed (UnicodeDecodeError) on GET /crash (parameter id)');
+    expect(page).toContain('<h2>Why the scan is incomplete</h2>');
+    expect(page).toContain('<h2>Scan coverage</h2>');
+    expect(page).toContain('finished, 1 URL left out');
+    expect(page).toContain('Run again without that URL');
+    expect(page).not.toContain('could not run');
   });
 
   it('runs each module a dead wapiti process never finished in a process of its own', async () => {
-    const site = await startTrapSite({ 'x-fixture-exit': 'sql' });
-    try {
-      const ctx = await makeContext({ wapitiPath: STAND_IN_WAPITI });
-      const result = await securityScanRunner.run(testOf('security-scan', { crawl: false, depth: 1, maxScanSeconds: 60 }), localTarget(site.url), ctx);
-      const coverage = coverageOf(result);
-      const log = await readFile(path.join(ctx.runDir, 'wapiti/wapiti.log'), 'utf8');
+    const { url, result, coverage, log } = await scanTrapSite({ 'x-fixture-exit': 'sql' });
 
-      expect(result.status, log).toBe('error');
-      expect(result.error).toBe(
-        'The scan is incomplete: the sql module crashed (wapiti stopped with exit code 70) on GET /crash (parameter id); ' +
-          'run again without that URL, it attacked the rest. 7 of 7 modules finished.',
-      );
-      // wapiti runs exec, file, sql, xss, redirect, blindsql, permanentxss in that order: it died in sql.
-      expect(coverage.modules.map((m) => [m.name, m.status, m.runs])).toEqual(sorted(DEFAULT_WAPITI_MODULES).map((m) => [m, 'finished', m === 'sql' ? 2 : 1]));
-      // Each module it never finished ran again in a process of its own (xss with permanentxss, which needs it).
-      const reruns = [...log.matchAll(/^===== wapiti run \d+: ([\w, ]+) alone/gm)].map((m) => m[1] ?? '');
-      expect(sorted(reruns)).toEqual(['blindsql', 'redirect', 'sql', 'xss, permanentxss']);
-      expect(sorted(modulesOf(coverage, `${site.url}/search`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
-      if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
-      expect(reflectedXss(result.summary.findings, `${site.url}/search`)).toHaveLength(1);
-    } finally {
-      await site.close();
-    }
+    expect(result.status, log).toBe('error');
+    expect(result.error).toBe(
+      'The scan is incomplete: the sql module crashed (wapiti stopped with exit code 70) on GET /crash (parameter id); ' +
+        'run again without that URL, it attacked the rest. 7 of 7 modules finished.',
+    );
+    // wapiti runs exec, file, sql, xss, redirect, blindsql, permanentxss in that order: it died in sql.
+    expect(coverage.modules.map((m) => [m.name, m.status, m.runs])).toEqual(sorted(DEFAULT_WAPITI_MODULES).map((m) => [m, 'finished', m === 'sql' ? 2 : 1]));
+    // Each module it never finished ran again in a process of its own (xss with permanentxss, which needs it).
+    const reruns = [...log.matchAll(/^===== wapiti run \d+: ([\w, ]+) alone/gm)].map((m) => m[1] ?? '');
+    expect(sorted(reruns)).toEqual(['blindsql', 'redirect', 'sql', 'xss, permanentxss']);
+    expect(sorted(modulesOf(coverage, `${url}/search`) ?? [])).toEqual(sorted(DEFAULT_WAPITI_MODULES));
+    if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
+    expect(reflectedXss(result.summary.findings, `${url}/search`)).toHaveLength(1);
   });
 
   it('a clean scan of the planted site attacks every URL with every module, finds its XSS and is complete', async () => {

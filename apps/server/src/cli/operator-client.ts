@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnv } from '../config/env.ts';
-import { OPERATOR_TOKEN_FILE } from '../features/operator/token.ts';
+import { OPERATOR_TOKEN_FILE } from '../features/operator/index.ts';
 
 export interface ConnectionOptions {
   server?: string;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { auditEvents } from '../db/schema/index.ts';
+import { insertAuditEvent } from './audit-repository.ts';
 
 /**
  * What happened, as `area.action`. The known ones are listed; features add theirs in the same shape (`bug.created`,
@@ -39,7 +39,7 @@ export interface AuditEvent {
  */
 export async function audit(db: Db, log: FastifyBaseLogger, event: AuditEvent, options: { required?: boolean } = {}): Promise<void> {
   try {
-    await db.insert(auditEvents).values({
+    await insertAuditEvent(db, {
       type: event.type,
       clientId: event.clientId ?? null,
       userId: event.userId ?? null,

@@ -19,7 +19,7 @@ const MAX_BODY = 1024 * 1024;
 const TIMEOUT_MS = 15_000;
 
 /**
- * The policy of test targets (features/engine/targets), for a URL a client gave: http(s) only, and no loopback or
+ * The policy of test targets (features/targets), for a URL a client gave: http(s) only, and no loopback or
  * private address (after DNS, pinned for the connection) unless ENGINE_ALLOW_PRIVATE_TARGETS. The reason, or null.
  */
 export async function outboundUrlRefusal(url: string, allowPrivate: boolean): Promise<string | null> {

@@ -1,7 +1,7 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { createResetToken } from '../../src/features/auth/reset-token-repository.ts';
-import { bearer, createTestClient, login, type TestClient } from '../helpers/app.ts';
+import { bearer, createTestClient, login, type TestClient, useApp } from '../helpers/app.ts';
 import { buildAccountThrottledApp, MAX_PER_ACCOUNT, mailsTo, settledMailsTo } from '../helpers/auth.ts';
 
 /**
@@ -23,13 +23,10 @@ async function timed(run: () => Promise<LightMyRequestResponse>): Promise<{ res:
 const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 describe('auth under pressure', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildAccountThrottledApp();
-  });
-  afterAll(async () => app?.close());
+  const fixture = useApp(buildAccountThrottledApp);
 
   it('a flood of 300 reset asks for one address sends at most the limit of mails; every answer is the same 200', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const start = performance.now();
     const results = await Promise.all(
@@ -52,6 +49,7 @@ describe('auth under pressure', () => {
   });
 
   it('200 parallel wrong guesses for one account from 200 addresses: at most the limit are judged', async () => {
+    const { app } = fixture;
     const c = await createTestClient(app);
     const start = performance.now();
     const results = await Promise.all(
@@ -70,6 +68,7 @@ describe('auth under pressure', () => {
   });
 
   it('5 accounts guessed at 60 in parallel each: every account judges at most the limit', async () => {
+    const { app } = fixture;
     const victims = await Promise.all(Array.from({ length: 5 }, () => createTestClient(app)));
     const results = await Promise.all(
       victims.flatMap((v, a) =>
@@ -86,6 +85,7 @@ describe('auth under pressure', () => {
   });
 
   it('resets racing refreshes and reads: no token issued before a reset survives it', async () => {
+    const { app } = fixture;
     const ROUNDS = 30;
     let refreshWon = 0;
     let survivors = 0;
@@ -122,6 +122,7 @@ describe('auth under pressure', () => {
   });
 
   it('100 logouts at once while their tokens are in use: every logged-out session is dead, the others live', async () => {
+    const { app } = fixture;
     const users = await Promise.all(Array.from({ length: 10 }, (_, i) => createTestClient(app, { password: `logout user ${i} pw` })));
     const sessions: { user: TestClient; accessToken: string; refreshToken: string }[] = [];
     for (const user of users) {

@@ -5,7 +5,7 @@ import { type EvidenceListResponse, type RequestAttachment, RUN_REPORT_NAME } fr
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config/env.ts';
-import { currentSuite } from '../../src/features/engine/suites/suite-repository.ts';
+import { currentSuite } from '../../src/features/suites/suite-repository.ts';
 import { bearer, buildTestApp, login, type TestClient } from '../helpers/app.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineRunTests } from '../../src/db/schema/index.ts';
-import { eventHubOf } from '../../src/features/engine/routes/events-route.ts';
+import { eventHubOf } from '../../src/features/runs/events-route.ts';
 import { bearer, buildTestApp, login, TEST_DATABASE_URL, type TestClient } from '../helpers/app.ts';
 import { fakeRunners } from './fixtures/fake-runners.ts';
 import { clientWithSuite, key, OPERATOR_TOKEN } from './helpers.ts';

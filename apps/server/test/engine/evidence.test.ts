@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EvidenceItem, EvidenceListResponse } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signEvidenceToken } from '../../src/features/engine/evidence/evidence-token.ts';
+import { signEvidenceToken } from '../../src/features/evidence/evidence-token.ts';
 import { redactUrl } from '../../src/lib/log-redaction.ts';
 import { createTestClient, type TestClient } from '../helpers/app.ts';
 import { TINY_PNG } from './fixtures/fake-evidence.ts';

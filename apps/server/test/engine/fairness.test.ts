@@ -4,7 +4,7 @@ import { engineAttempts, engineRunTests } from '../../src/db/schema/index.ts';
 import { buildEngineApp, clientWithSuite, waitForRunEnd } from './helpers.ts';
 
 /**
- * Workers take jobs in a fair order (queue/fair-fetch.ts): a client whose four run-alls fill the queue cannot keep
+ * Workers take jobs in a fair order (queue/job-repository.ts): a client whose four run-alls fill the queue cannot keep
  * another client's single test waiting behind that whole backlog (it waited 73 s before), even though the backlog's
  * tests are longer and pg-boss's own order (longest first) would run them all first.
  */

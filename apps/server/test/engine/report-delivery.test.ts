@@ -2,8 +2,8 @@ import { RUN_REPORT_GROUP, RUN_REPORT_NAME } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { reportBrowserOpen } from '../../src/features/engine/reports/report-pdf.ts';
-import { contentDisposition, htmlForReader } from '../../src/features/engine/reports/report-service.ts';
+import { reportBrowserOpen } from '../../src/features/reports/report-pdf.ts';
+import { contentDisposition, htmlForReader } from '../../src/features/reports/report-service.ts';
 import { createTestClient, type TestClient } from '../helpers/app.ts';
 import { buildEngineApp, importSuite, key, manifest, runAndWait } from './helpers.ts';
 

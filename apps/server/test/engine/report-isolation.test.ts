@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUrlToken } from '../../src/features/engine/routes/events-token.ts';
+import { signUrlToken } from '../../src/lib/url-token.ts';
 import { bearer, createTestClient, login, type TestClient } from '../helpers/app.ts';
 import { buildEngineApp, clientWithSuite, key, runAndWait } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRunTests } from '../../src/db/schema/index.ts';
-import { attemptFolder, runTestDir } from '../../src/features/engine/runs/run-paths.ts';
+import { attemptFolder, runTestDir } from '../../src/lib/run-paths.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { buildEngineApp, clientWithSuite, waitForRunEnd } from './helpers.ts';
 

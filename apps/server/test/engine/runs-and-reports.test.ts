@@ -1,23 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../helpers/app.ts';
+import { zipEntries } from '../helpers/zip.ts';
 import { engineWithTwoClients, key, mixedSuite, operator, waitForRunEnd } from './helpers.ts';
-
-function zipEntries(buf: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (e: { fileName: string }) => {
-        names.push(e.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    });
-  });
-}
 
 describe('runs, reports and insights', () => {
   let app: FastifyInstance;

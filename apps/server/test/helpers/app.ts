@@ -129,16 +129,33 @@ export interface AppWithClient {
 }
 
 /**
+ * For a describe block: an app (a plain test app unless `buildApp` makes another), closed after the block. Read
+ * `app` inside the tests (it is set in beforeAll).
+ */
+export function useApp(buildApp: () => Promise<FastifyInstance> = buildTestApp): { app: FastifyInstance } {
+  const fixture = {} as { app: FastifyInstance };
+  beforeAll(async () => {
+    fixture.app = await buildApp();
+  });
+  afterAll(async () => fixture.app?.close());
+  return fixture;
+}
+
+/** A new client of `app` and its user's access token. */
+export async function signedInClient(app: FastifyInstance): Promise<TestClient & { token: string }> {
+  const client = await createTestClient(app);
+  return { ...client, token: (await login(app, client.email, client.password)).accessToken };
+}
+
+/**
  * For a describe block: a fresh app with one client, closed after the block. Read its fields inside the tests
  * (they are set in beforeAll).
  */
 export function useAppWithClient(): AppWithClient {
-  const fixture = {} as AppWithClient;
+  const fixture = useApp() as AppWithClient;
   beforeAll(async () => {
-    fixture.app = await buildTestApp();
     fixture.client = await createTestClient(fixture.app);
     fixture.operator = operatorBearer(fixture.app);
   });
-  afterAll(async () => fixture.app?.close());
   return fixture;
 }

@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 
 // Stored entries with a fixed date: the same entries always give the same bytes, at their full size.
@@ -27,4 +28,20 @@ export function multipart(
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The names of a zip archive's entries, in their order (read with yauzl). */
+export function zipEntries(buf: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const names: string[] = [];
+      zip.on('entry', (e: { fileName: string }) => {
+        names.push(e.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
 }

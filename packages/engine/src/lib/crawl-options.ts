@@ -18,3 +18,16 @@ export type CrawlMode = z.output<typeof crawlOption>;
 export const maxPagesOption = z.number().int().min(1).max(500);
 /** The browser crawl's time budget: what it found by then is used. */
 export const crawlSecondsOption = z.number().int().min(5).max(600).default(DEFAULT_CRAWL_SECONDS);
+
+/**
+ * The first options of every kind that crawls: `pages`, the paths (or same-origin URLs) it starts from, and how
+ * it finds more from them (`crawl`, off or on by default as the kind says, `maxPages`, `crawlSeconds`).
+ */
+export function crawlStartOptions(crawlByDefault: boolean) {
+  return {
+    pages: z.array(z.string().min(1)).min(1).default(['/']),
+    crawl: crawlOption.default(crawlByDefault),
+    maxPages: maxPagesOption.default(DEFAULT_CRAWL_PAGES),
+    crawlSeconds: crawlSecondsOption,
+  };
+}

@@ -3,7 +3,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EngineCheck, EngineReadiness } from '@fullstop/contracts';
 import { EngineMissingError } from '../errors.ts';
-import { kinds } from '../runners/kinds.ts';
+import { factsOf, kinds } from '../runners/kinds.ts';
 import { DEFAULT_WAPITI_PATH } from '../runners/security-scan/wapiti.ts';
 import { childEnv } from '../sandbox/child-env.ts';
 import { ENGINE_NAMES, type EngineName, TEST_KINDS, type TestKind } from '../types.ts';
@@ -49,18 +49,6 @@ export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>
   axe: { type: 'package', title: 'the axe package', packages: ['@axe-core/playwright'], install: NPM_INSTALL },
 };
 
-/** How a message names a kind's test: "The security scan needs wapiti ...". */
-export const KIND_TITLES: Readonly<Record<TestKind, string>> = {
-  browser: 'browser test',
-  accessibility: 'accessibility test',
-  lighthouse: 'Lighthouse test',
-  load: 'load test',
-  'security-scan': 'security scan',
-  'security-checks': 'security check',
-  api: 'API test',
-  'mobile-static': 'mobile app analysis',
-};
-
 const require = createRequire(import.meta.url);
 
 /** A package's package.json, or null when the package is not installed where the engine resolves its own. */
@@ -103,7 +91,7 @@ export function enginesOf(kind: TestKind, options: Readonly<Record<string, unkno
  * null. Cheap: a stat per program, a resolve per package; nothing is started.
  */
 export function missingEngine(kind: TestKind, options: Readonly<Record<string, unknown>>, paths: EnginePaths): EngineMissingError | null {
-  const needs = `The ${KIND_TITLES[kind]} needs`;
+  const needs = `The ${kinds[kind].title} needs`;
   for (const name of enginesOf(kind, options)) {
     const engine = ENGINES[name];
     if (engine.type === 'program') {
@@ -130,7 +118,7 @@ export function engineErrorOf(kind: TestKind, error: unknown, paths: EnginePaths
   for (const name of kinds[kind].engines) {
     const engine = ENGINES[name];
     if (engine.type === 'program' && engine.path(paths) === file) {
-      return new EngineMissingError(name, `The ${KIND_TITLES[kind]} needs ${engine.title}, which could not be started at ${file}. Install it with: ${engine.install}`);
+      return new EngineMissingError(name, `The ${kinds[kind].title} needs ${engine.title}, which could not be started at ${file}. Install it with: ${engine.install}`);
     }
   }
   return null;
@@ -195,7 +183,7 @@ const plural = (title: string) => (title.endsWith('is') ? `${title.slice(0, -2)}
 
 /** One line for the log or the console about an engine that is not usable: what cannot run, why, and the fix. */
 export function engineProblemLine(check: EngineCheck): string {
-  const tests = check.kinds.map((kind) => plural(KIND_TITLES[kind as TestKind] ?? kind)).join(', ');
+  const tests = check.kinds.map((kind) => plural(factsOf(kind)?.title ?? kind)).join(', ');
   const setting = check.setting ? ` (or set ${check.setting} to where it is)` : '';
   return `${check.title} is ${check.problem ?? 'not usable'}: ${tests || 'no test'} cannot run. Install it with: ${check.install}${setting}`;
 }

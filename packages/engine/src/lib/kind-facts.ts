@@ -37,21 +37,21 @@ declare module '../types.ts' {
   }
 }
 
-/** A kind's limits, its weight, and the programs and packages it needs (none unless it says). */
-type KindLimits<K extends TestKind> = Pick<KindFacts<K>, 'timeLimitSeconds' | 'typicalSeconds' | 'weight'> &
+/** A kind's names, its limits, its weight, and the programs and packages it needs (none unless it says). */
+type KindSpec<K extends TestKind> = Pick<KindFacts<K>, 'title' | 'label' | 'timeLimitSeconds' | 'typicalSeconds' | 'weight'> &
   Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightPerWorker'>>;
 
-/** A kind's facts: its limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
+/** A kind's facts: its names and limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(
   kind: K,
-  limits: KindLimits<K>,
+  spec: KindSpec<K>,
   emptySummary: () => SummaryOf<K>,
   errorCodes?: KindFacts<K>['errorCodes'],
 ): KindFacts<K> {
-  return { kind, engines: [], onePerMachine: false, weightPerWorker: 0, ...limits, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
+  return { kind, engines: [], onePerMachine: false, weightPerWorker: 0, ...spec, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
 }
 
 /** The facts of a kind whose summary is its list of cases: it starts with none. */
-export function casesKind<K extends TestKind>(kind: K, limits: KindLimits<K>): KindFacts<K> {
-  return defineKind(kind, limits, () => ({ kind, cases: [] }) as SummaryOf<K>);
+export function casesKind<K extends TestKind>(kind: K, spec: KindSpec<K>): KindFacts<K> {
+  return defineKind(kind, spec, () => ({ kind, cases: [] }) as SummaryOf<K>);
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunTotals } from '@fullstop/contracts';
-import type { Artifact, CaseResult, RunContext } from '../types.ts';
+import type { Artifact, CaseResult, RunContext, RunnerResult, RunnerSummary } from '../types.ts';
 
 export function totalsFromCases(cases: readonly CaseResult[]): RunTotals {
   return {
@@ -9,6 +9,21 @@ export function totalsFromCases(cases: readonly CaseResult[]): RunTotals {
     passedTests: cases.filter((c) => c.status === 'passed').length,
     failedTests: cases.filter((c) => c.status === 'failed').length,
     skippedTests: cases.filter((c) => c.status === 'skipped').length,
+  };
+}
+
+/** A summary made of pages that each pass or fail (accessibility, Lighthouse). */
+type PagesSummary = Extract<RunnerSummary, { pages: readonly { passed?: boolean }[] }>;
+
+/** The outcome of a run whose pages each pass or fail: a page counts as a test, and one that fails fails the run. */
+export function pagesOutcome(summary: PagesSummary, artifacts: Artifact[]): Pick<RunnerResult, 'status' | 'totals' | 'summary' | 'artifacts'> {
+  const total = summary.pages.length;
+  const failed = summary.pages.filter((p) => !p.passed).length;
+  return {
+    status: failed > 0 ? 'failed' : 'passed',
+    totals: { totalTests: total, passedTests: total - failed, failedTests: failed, skippedTests: 0 },
+    summary,
+    artifacts,
   };
 }
 

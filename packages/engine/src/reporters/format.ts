@@ -69,3 +69,6 @@ export function formatRate(perSecond: number, unit = 'requests'): string {
   if (!usable(perSecond)) return DASH;
   return `${formatNumber(perSecond)} ${unit}/s`;
 }
+
+/** The first line of an error that says something, cut to 300 characters; undefined when none does. */
+export const firstLine = (s: string | null | undefined) => (s ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300);

@@ -12,7 +12,7 @@ import {
 } from './fixtures.ts';
 import { renderReportHtml } from './html/render-report.ts';
 import { renderRunReportHtml } from './html/render-run-report.ts';
-import { wcagLabel } from './html/kind-accessibility.ts';
+import { wcagLabel } from '../runners/accessibility/report.ts';
 import { localizeReportTimes } from './report-time.ts';
 import type { RunReport } from './types.ts';
 

@@ -1,9 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { factsOf } from '../runners/kinds.ts';
 import type { CaseResult } from '../types.ts';
 import type { Reporter, RunReport } from './types.ts';
 
-const KINDS_WITH_CASES = new Set(['browser', 'api', 'security-checks']);
+/** JUnit is made of cases: the kinds whose summary is a list of them (`casesKind`) write it. */
+const hasCases = (kind: string) => 'cases' in (factsOf(kind)?.emptySummary() ?? {});
 
 /** Characters XML 1.0 allows: tab, newline, carriage return, and everything from space up (minus surrogates and FFFE/FFFF). */
 function isXmlChar(code: number): boolean {
@@ -21,7 +23,7 @@ export const junitReporter: Reporter = {
   format: 'xml',
   contentType: 'application/xml',
   fileName: 'junit.xml',
-  appliesTo: (kind) => KINDS_WITH_CASES.has(kind),
+  appliesTo: hasCases,
   async write(report, { outDir }) {
     const file = path.join(outDir, this.fileName);
     await fs.writeFile(file, toJunit(report));

@@ -18,6 +18,11 @@ export const kinds = Object.fromEntries(
  */
 export function isRetried(kind: string, code: string | null | undefined): boolean {
   if (!code) return true;
-  const codes: Readonly<Record<string, { retried: boolean }>> = (kinds as Partial<Record<string, KindFacts>>)[kind]?.errorCodes ?? RUN_ERROR_CODES;
+  const codes: Readonly<Record<string, { retried: boolean }>> = factsOf(kind)?.errorCodes ?? RUN_ERROR_CODES;
   return codes[code]?.retried ?? true;
+}
+
+/** A kind's facts by its name; none for a kind no longer known (a run or report stored before it was retired). */
+export function factsOf(kind: string): KindFacts | undefined {
+  return (kinds as Partial<Record<string, KindFacts>>)[kind];
 }

@@ -25,6 +25,19 @@ const templated = z
     }
   });
 
+/** Names (of headers, cookies) with a value each: every name valid as `problemOf` judges it, at least one. */
+function namedValues(noun: string, problemOf: (name: string) => string | null) {
+  return z
+    .record(z.string(), templated)
+    .superRefine((values, ctx) => {
+      for (const name of Object.keys(values)) {
+        const problem = problemOf(name);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    })
+    .refine((v) => Object.keys(v).length > 0, { error: `name at least one ${noun}` });
+}
+
 /** A success URL written `/like this/i` must be a valid regular expression (anything else is a URL glob). */
 function isValidUrlPattern(text: string): boolean {
   const m = /^\/(.+)\/([dgimsuy]*)$/.exec(text);
@@ -59,30 +72,16 @@ const formLogin = z.strictObject({
 const headerLogin = z.strictObject({
   type: z.literal('header'),
   /** Headers sent with every request, e.g. `{ "Authorization": "Bearer {{secret:token}}" }`. */
-  headers: z
-    .record(z.string(), templated)
-    .superRefine((headers, ctx) => {
-      for (const name of Object.keys(headers)) {
-        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
-        else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-          ctx.addIssue({ code: 'custom', path: [name], message: 'cannot be set by a login (use "type": "cookie" for cookies)' });
-        }
-      }
-    })
-    .refine((h) => Object.keys(h).length > 0, { error: 'name at least one header' }),
+  headers: namedValues('header', (name) => {
+    if (!HEADER_NAME.test(name)) return 'is not a valid header name';
+    return RESERVED_HEADERS.has(name.toLowerCase()) ? 'cannot be set by a login (use "type": "cookie" for cookies)' : null;
+  }),
 });
 
 const cookieLogin = z.strictObject({
   type: z.literal('cookie'),
   /** Cookies set for the site's host before every request, e.g. `{ "session": "{{secret:session}}" }`. */
-  cookies: z
-    .record(z.string(), templated)
-    .superRefine((cookies, ctx) => {
-      for (const name of Object.keys(cookies)) {
-        if (!COOKIE_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid cookie name' });
-      }
-    })
-    .refine((c) => Object.keys(c).length > 0, { error: 'name at least one cookie' }),
+  cookies: namedValues('cookie', (name) => (COOKIE_NAME.test(name) ? null : 'is not a valid cookie name')),
 });
 
 export const loginDeclaration = z.discriminatedUnion('type', [formLogin, headerLogin, cookieLogin], {

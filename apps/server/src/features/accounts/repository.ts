@@ -83,3 +83,22 @@ export async function countUsersByClient(db: Db): Promise<Map<string | null, num
   const rows = await db.select({ clientId: users.clientId, n: count() }).from(users).groupBy(users.clientId);
   return new Map(rows.map((r) => [r.clientId, Number(r.n)]));
 }
+
+/** Who hears of a change to a client's bugs and requests: its users. */
+export async function clientEmails(db: Db, clientId: string): Promise<string[]> {
+  const rows = await db.select({ email: users.email }).from(users).where(eq(users.clientId, clientId));
+  return rows.map((r) => r.email);
+}
+
+/** The QA team: every operator user. */
+export async function operatorEmails(db: Db): Promise<string[]> {
+  const rows = await db.select({ email: users.email }).from(users).where(eq(users.role, 'operator'));
+  return rows.map((r) => r.email);
+}
+
+/** The user's name, or null (no user, or one since removed). */
+export async function userName(db: Db, userId: string | null): Promise<string | null> {
+  if (!userId) return null;
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.username ?? null;
+}

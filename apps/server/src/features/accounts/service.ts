@@ -2,8 +2,8 @@ import type { Db } from '../../db/database.ts';
 import type { TeamRole, UserRole } from '../../db/schema/index.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { replaceApiKey } from '../auth/api-key-repository.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { replaceApiKey } from './api-key-repository.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { getClient, insertClient, insertUser } from './repository.ts';
 
 export function normaliseEmail(email: string): string {

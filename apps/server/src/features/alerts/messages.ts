@@ -1,20 +1,10 @@
-import type { AlertChannelKind, AlertRule, AlertWebhookPayload } from '@fullstop/contracts';
+import type { AlertChannelKind, AlertWebhookPayload } from '@fullstop/contracts';
 
 // What each kind of channel is sent. Titles and texts carry names from the client's suite and site: untrusted,
 // so they are escaped for each channel's markup (Slack mrkdwn, Teams markdown/HTML) or sent as plain text.
 
-/** One alert, before it is shaped for a channel. */
-export interface AlertMessage {
-  /** The alert event's id; null for a test alert. */
-  alertId: string | null;
-  rule: AlertRule | 'test';
-  title: string;
-  text: string;
-  subject: string | null;
-  runId: string | null;
-  runUrl: string | null;
-  at: string;
-}
+/** One alert, before it is shaped for a channel: the generic webhook's body but for its event. */
+export type AlertMessage = Omit<AlertWebhookPayload, 'event'>;
 
 /** Slack's control characters (mentions, links): `&`, `<`, `>`. */
 export function escapeSlack(value: string): string {

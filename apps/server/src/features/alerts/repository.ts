@@ -2,7 +2,7 @@ import type { AlertChannelKind, AlertDelivery, AlertRule } from '@fullstop/contr
 import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
-import { afterAttempt, type AttemptResult, dueDelivery, secondsFromNow } from '../../lib/delivery-retry.ts';
+import { deliveryStateOf, listAttempts } from '../outbox/index.ts';
 
 // SQL of the alerts feature: channels, the evaluation of finished runs, alerts raised, deliveries and attempts.
 
@@ -114,36 +114,8 @@ export async function enqueueAlertDelivery(
   return row!;
 }
 
-/** Takes up to `limit` due deliveries for this process (held for `holdSeconds`; other processes skip them). */
-export async function claimDueAlertDeliveries(db: Db, limit: number, holdSeconds: number): Promise<AlertDeliveryRow[]> {
-  const due = db
-    .select({ id: alertDeliveries.id })
-    .from(alertDeliveries)
-    .where(dueDelivery(alertDeliveries))
-    .orderBy(asc(alertDeliveries.nextAttemptAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(alertDeliveries)
-    .set({ lockedUntil: secondsFromNow(holdSeconds) })
-    .where(inArray(alertDeliveries.id, due))
-    .returning();
-}
-
-/** Records one attempt; `retryInSeconds` null: no more (delivered or given up). */
-export async function recordAlertAttempt(
-  db: Db,
-  delivery: AlertDeliveryRow,
-  result: AttemptResult,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(alertAttempts).values({ deliveryId: delivery.id, statusCode: result.statusCode, error: result.error });
-    await tx
-      .update(alertDeliveries)
-      .set({ ...afterAttempt(result), attempts: sql`${alertDeliveries.attempts} + 1` })
-      .where(eq(alertDeliveries.id, delivery.id));
-  });
-}
+/** Where the outbox keeps this feature's deliveries and their attempts. */
+export const alertOutboxTables = { deliveries: alertDeliveries, attempts: alertAttempts };
 
 /** The client's last 50 alert deliveries, newest first. */
 export async function listAlertDeliveries(db: Db, clientId: string, limit = 50): Promise<AlertDelivery[]> {
@@ -161,15 +133,10 @@ export async function listAlertDeliveries(db: Db, clientId: string, limit = 50):
     rule: d.rule,
     title: d.title,
     runId: d.runId,
-    status: d.status,
-    statusCode: d.statusCode,
-    error: d.error,
-    attempts: d.attempts,
-    createdAt: d.createdAt.toISOString(),
-    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    ...deliveryStateOf(d),
   }));
 }
 
 export async function listAlertAttempts(db: Db, deliveryId: string) {
-  return db.select().from(alertAttempts).where(eq(alertAttempts.deliveryId, deliveryId)).orderBy(asc(alertAttempts.createdAt));
+  return listAttempts(db, alertAttempts, deliveryId);
 }

@@ -5,9 +5,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { getClient } from '../accounts/repository.ts';
-import { ownClientId } from '../auth/guard.ts';
-import { noStore } from '../auth/no-store.ts';
+import { getClient } from '../accounts/index.ts';
+import { ownClientId } from '../auth/index.ts';
+import { noStore } from '../auth/index.ts';
 import { deleteChannel, findChannel, listAlertDeliveries } from './repository.ts';
 import { AlertsService } from './service.ts';
 

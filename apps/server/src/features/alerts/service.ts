@@ -16,15 +16,16 @@ import { type Env, publicUrl } from '../../config/env.ts';
 import type { Db } from '../../db/database.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { OutboundUnreachableError, outboundRequest, outboundUrlRefusal, sendSignedWebhook } from '../../lib/outbound-http.ts';
+import { outboundRequest, outboundUrlRefusal, sendSignedWebhook } from '../../lib/outbound-http.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { openApiKey, sealApiKey } from '../auth/api-keys.ts';
-import { falsePositiveMatcher } from '../engine/alerts/false-positives.ts';
+import { openApiKey, sealApiKey } from '../../lib/api-keys.ts';
+import { falsePositiveMatcher } from '../findings/index.ts';
+import { AnswerError, DeliveryOutbox, UndeliverableError } from '../outbox/index.ts';
 import { type AlertMessage, emailOf, webhookJson } from './messages.ts';
 import {
   type AlertDeliveryRow,
+  alertOutboxTables,
   type ChannelRow,
-  claimDueAlertDeliveries,
   claimRun,
   enqueueAlertDelivery,
   flakyTestNames,
@@ -32,7 +33,6 @@ import {
   insertEvent,
   listChannels,
   previousResult,
-  recordAlertAttempt,
   type RunRow,
   type RunTestRow,
   runTestsOf,
@@ -77,21 +77,6 @@ export function channelView(row: ChannelRow): AlertChannel {
   };
 }
 
-class AnswerError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function problemOf(err: unknown): { statusCode: number | null; error: string } {
-  if (err instanceof AnswerError) return { statusCode: err.status, error: err.message };
-  if (err instanceof OutboundUnreachableError) return { statusCode: null, error: `could not reach it: ${err.message}` };
-  return { statusCode: null, error: err instanceof Error ? err.message : String(err) };
-}
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -100,11 +85,17 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * retried with exponential backoff (INTEGRATIONS_RETRY_DELAY, INTEGRATIONS_MAX_ATTEMPTS) like tracker deliveries.
  */
 export class AlertsService {
-  #work: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | null = null;
-  #worker = false;
+  readonly #outbox: DeliveryOutbox<AlertDeliveryRow>;
 
-  constructor(private readonly deps: AlertsDeps) {}
+  constructor(private readonly deps: AlertsDeps) {
+    this.#outbox = new DeliveryOutbox({
+      ...deps,
+      ...alertOutboxTables,
+      send: (delivery) => this.#deliver(delivery),
+      says: { attemptFailed: 'an alert delivery failed', passFailed: 'alert deliveries failed' },
+    });
+  }
 
   get #allowPrivate(): boolean {
     return this.deps.env.ENGINE_ALLOW_PRIVATE_TARGETS;
@@ -188,14 +179,7 @@ export class AlertsService {
       at: new Date().toISOString(),
     };
     const delivery = await enqueueAlertDelivery(this.deps.db, { clientId, channel: row, eventId: null, rule: 'test', title: message.title, runId: null, message: { ...message }, due: false });
-    let outcome: { statusCode: number | null; error: string | null };
-    try {
-      outcome = { statusCode: await this.#send(row, message), error: null };
-    } catch (err) {
-      outcome = problemOf(err);
-    }
-    const delivered = outcome.error === null;
-    await recordAlertAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: null });
+    const { delivered, ...outcome } = await this.#outbox.attemptOnce(delivery, () => this.#send(row, message));
     const name = KIND_NAMES[row.kind];
     if (delivered) return { delivered, statusCode: outcome.statusCode, message: row.kind === 'email' ? `The test alert was sent to ${row.target}` : `${name} answered HTTP ${outcome.statusCode}` };
     return { delivered, statusCode: outcome.statusCode, message: `${name} ${outcome.error}` };
@@ -277,7 +261,7 @@ export class AlertsService {
       }
       return count;
     });
-    if (queued) this.#kick();
+    if (queued) this.#outbox.kick();
     return queued !== null;
   }
 
@@ -337,13 +321,9 @@ export class AlertsService {
     return out;
   }
 
-  #kick(): void {
-    if (this.#worker) void this.drain().catch((err: unknown) => this.deps.log.error({ err }, 'alert deliveries failed'));
-  }
-
   /** A run ended in this process: evaluate at once rather than at the next poll (worker processes are covered by the poll). */
   onRunFinished(): void {
-    if (this.#worker) void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'alert evaluation failed'));
+    if (this.#outbox.working) void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'alert evaluation failed'));
   }
 
   /** Evaluates pending runs, then works every delivery due now. */
@@ -352,52 +332,30 @@ export class AlertsService {
     await this.drain();
   }
 
-  /** Works every delivery due now (one pass at a time in this process; other processes skip what this one holds). */
+  /** Works every delivery due now (the outbox's pass). */
   drain(): Promise<void> {
-    this.#work = this.#work.then(async () => {
-      for (;;) {
-        const batch = await claimDueAlertDeliveries(this.deps.db, 20, 120);
-        if (!batch.length) return;
-        for (const delivery of batch) await this.#deliver(delivery);
-      }
-    });
-    return this.#work;
+    return this.#outbox.drain();
   }
 
-  async #deliver(delivery: AlertDeliveryRow): Promise<void> {
+  /** A queued alert, sent to its channel as it is now (a channel removed or turned off is not retried). */
+  async #deliver(delivery: AlertDeliveryRow): Promise<number | null> {
     const channel = delivery.channelId ? (await listChannels(this.deps.db, delivery.clientId)).find((c) => c.id === delivery.channelId) : undefined;
-    let outcome: { statusCode: number | null; error: string | null };
-    let final = false;
-    if (!channel || !channel.enabled) {
-      outcome = { statusCode: null, error: channel ? 'the channel was turned off' : 'the channel was removed' };
-      final = true;
-    } else {
-      try {
-        outcome = { statusCode: await this.#send(channel, delivery.message as unknown as AlertMessage), error: null };
-      } catch (err) {
-        outcome = problemOf(err);
-      }
-    }
-    const delivered = outcome.error === null;
-    const attempts = delivery.attempts + 1;
-    const retry = !delivered && !final && attempts < this.deps.env.INTEGRATIONS_MAX_ATTEMPTS;
-    await recordAlertAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: retry ? this.deps.env.INTEGRATIONS_RETRY_DELAY * 2 ** (attempts - 1) : null });
-    if (!delivered) this.deps.log.warn({ deliveryId: delivery.id, kind: delivery.kind, attempts, statusCode: outcome.statusCode, error: outcome.error }, 'an alert delivery failed');
+    if (!channel || !channel.enabled) throw new UndeliverableError(channel ? 'the channel was turned off' : 'the channel was removed');
+    return this.#send(channel, delivery.message as unknown as AlertMessage);
   }
 
   /** The loop of a worker process: evaluate finished runs and work due deliveries every few seconds. */
   start(): void {
-    this.#worker = true;
+    this.#outbox.start();
     this.#timer = setInterval(() => void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'alerts failed')), WORK_POLL_MS);
     this.#timer.unref();
     this.onRunFinished();
   }
 
   async stop(): Promise<void> {
-    this.#worker = false;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    await this.#work.catch(() => undefined);
+    await this.#outbox.stop();
   }
 }
 

@@ -5,12 +5,13 @@ import { VIEWER_READ_ONLY } from '@fullstop/contracts';
 import type { TeamRole } from '../../db/schema/index.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
-import { loadOperatorToken } from '../operator/token.ts';
+import { loadOperatorToken } from '../operator/index.ts';
 import { ApiKeyMemo } from './api-key-memo.ts';
-import { findClientIdByApiKey } from './api-key-repository.ts';
-import { apiKeyLookupHash } from './api-keys.ts';
+import { findClientIdByApiKey } from '../accounts/index.ts';
+import { apiKeyLookupHash } from '../../lib/api-keys.ts';
 import { SessionService } from './session-service.ts';
-import { sha256, verifyAccessToken } from './tokens.ts';
+import { verifyAccessToken } from './tokens.ts';
+import { sha256 } from '../../lib/tokens.ts';
 
 export interface Principal {
   userId: string | null;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { findUserById, setPasswordHash, type UserRow } from '../accounts/repository.ts';
-import { hashPassword } from './passwords.ts';
+import { findUserById, setPasswordHash, type UserRow } from '../accounts/index.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { useResetToken, voidResetTokens } from './reset-token-repository.ts';
 import type { SessionService } from './session-service.ts';
 

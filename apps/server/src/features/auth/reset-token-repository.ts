@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { passwordResetTokens } from '../../db/schema/index.ts';
-import { randomToken, sha256 } from './tokens.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
 
 export async function createResetToken(db: Db, userId: string, ttlSeconds: number): Promise<string> {
   const token = randomToken('fsp_');

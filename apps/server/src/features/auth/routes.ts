@@ -15,12 +15,12 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { noStore } from './no-store.ts';
-import { authService, type Caller } from './service.ts';
+import { authDepsOf, changePassword, login, logout, PasswordResetMails, refresh, requestCaller, resetPassword } from './service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = authService({ db: app.db, env: app.env, keys: app.keys, sessions: app.authSessions, mailer: app.mailer });
-  app.addHook('onClose', () => auth.close());
-  const caller = (request: { ip: string; log: Caller['log'] }): Caller => ({ address: request.ip, log: request.log });
+  const auth = authDepsOf(app);
+  const resetMails = new PasswordResetMails(auth);
+  app.addHook('onClose', () => resetMails.close());
 
   app.post(
     '/auth/login',
@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponse, ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => auth.login(request.body.email, request.body.password, caller(request)),
+    async (request) => login(auth, request.body.email, request.body.password, requestCaller(request)),
   );
 
   app.post(
@@ -47,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: refreshResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => auth.refresh(request.body.token, caller(request)),
+    async (request) => refresh(auth, request.body.token, requestCaller(request)),
   );
 
   app.post(
@@ -61,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await auth.logout(request.body.token, caller(request));
+      await logout(auth, request.body.token, requestCaller(request));
       return { message: LOGOUT_MESSAGE };
     },
   );
@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await auth.requestReset(request.body.email, caller(request));
+      await resetMails.request(request.body.email, requestCaller(request));
       return { message: FORGOT_PASSWORD_MESSAGE };
     },
   );
@@ -95,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body.token, request.body.password, caller(request));
+      await resetPassword(auth, request.body.token, request.body.password, requestCaller(request));
       return { message: PASSWORD_RESET_MESSAGE };
     },
   );
@@ -115,7 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { currentPassword, newPassword } = request.body;
-      return auth.changePassword(request.principal, currentPassword, newPassword, caller(request));
+      return changePassword(auth, request.principal, currentPassword, newPassword, requestCaller(request));
     },
   );
 };

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { authSessions, refreshTokens } from '../../db/schema/index.ts';
-import { randomToken, sha256 } from './tokens.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
 
 const REFRESH_PREFIX = 'fsr_';
 

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { type TeamRole, teamRoles, type UserRole } from '../../db/schema/index.ts';
 
@@ -72,13 +71,4 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
   } catch {
     return null;
   }
-}
-
-/** An opaque random token (refresh, reset); only its hash is stored. */
-export function randomToken(prefix: string): string {
-  return `${prefix}${randomBytes(32).toString('base64url')}`;
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -4,7 +4,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clientBadges, engineRuns } from '../../db/schema/index.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { apiKeyLookupHash, openApiKey, sealApiKey } from '../auth/api-keys.ts';
+import { apiKeyLookupHash, openApiKey, sealApiKey } from '../../lib/api-keys.ts';
 
 export interface Badge {
   token: string;

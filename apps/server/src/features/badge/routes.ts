@@ -8,8 +8,8 @@ import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { SERVER_DIR } from '../../lib/server-dir.ts';
-import { ownClientId } from '../auth/guard.ts';
-import { noStore } from '../auth/no-store.ts';
+import { ownClientId } from '../auth/index.ts';
+import { noStore } from '../auth/index.ts';
 import { type Badge, badgeOf, badgeStateOf, clientOfBadgeToken, regenerateBadge } from './repository.ts';
 import { badgeSvg } from './svg.ts';
 

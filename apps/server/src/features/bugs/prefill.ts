@@ -1,14 +1,12 @@
 import path from 'node:path';
 import type { BugPrefill, BugSeverity } from '@fullstop/contracts';
 import type { CaseResult, Finding, RunnerSummary } from '@fullstop/engine';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { engineRunTests } from '../../db/schema/index.ts';
 import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { listEvidence, objectInside } from '../engine/evidence/evidence-files.ts';
-import { runTestKey } from '../engine/runs/run-paths.ts';
-import type { RunTestRow } from '../engine/runs/run-repository.ts';
+import { listEvidence, objectInside } from '../evidence/index.ts';
+import { runTestKey } from '../../lib/run-paths.ts';
+import { findClientRunTestById, type RunTestRow } from '../runs/index.ts';
 
 /** One file the bug gets from the run: a copy of a screenshot or trace, or the finding written out as JSON. */
 export interface EvidenceSource {
@@ -19,7 +17,7 @@ export interface EvidenceSource {
 }
 
 export async function clientRunTest(db: Db, clientId: string, runTestId: string): Promise<RunTestRow> {
-  const [row] = await db.select().from(engineRunTests).where(and(eq(engineRunTests.id, runTestId), eq(engineRunTests.clientId, clientId))).limit(1);
+  const row = await findClientRunTestById(db, clientId, runTestId);
   if (!row) throw new NotFoundError('Run test not found');
   return row;
 }

@@ -125,19 +125,3 @@ export async function endedRetestRuns(db: Db, clientId: string | undefined): Pro
   return rows;
 }
 
-/** Who hears of a change: the client's users, or every operator. */
-export async function clientEmails(db: Db, clientId: string): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(eq(users.clientId, clientId));
-  return rows.map((r) => r.email);
-}
-
-export async function operatorEmails(db: Db): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(eq(users.role, 'operator'));
-  return rows.map((r) => r.email);
-}
-
-export async function userName(db: Db, userId: string | null): Promise<string | null> {
-  if (!userId) return null;
-  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
-  return row?.username ?? null;
-}

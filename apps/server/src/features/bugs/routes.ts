@@ -21,7 +21,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { ownClientId } from '../auth/guard.ts';
+import { ownClientId } from '../auth/index.ts';
 import { cleanName, isAttachmentType, storeUpload, uploadKind, wrongType } from './attachments.ts';
 import { findAttachment, insertAttachment } from './repository.ts';
 import { attachmentOf, type BugService, bugService, type Caller, callerOf } from './service.ts';

@@ -15,23 +15,22 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config/env.ts';
 import { audit, type AuditType } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { getClient } from '../accounts/repository.ts';
-import type { Principal } from '../auth/guard.ts';
-import { operatorRunOrigin, type RunOrigin } from '../engine/runs/run-origin.ts';
-import { queueRun } from '../engine/runs/queue-runs.ts';
-import type { RunRow } from '../engine/runs/run-repository.ts';
-import { runStatusOf } from '../engine/runs/run-repository.ts';
+import { clientEmails, getClient, operatorEmails, userName } from '../accounts/index.ts';
+import type { Principal } from '../auth/index.ts';
+import { operatorRunOrigin, type RunOrigin } from '../runs/index.ts';
+import { queueRun } from '../runs/index.ts';
+import type { RunRow } from '../runs/index.ts';
+import { runStatusOf } from '../runs/index.ts';
 import { bugKey, storeCopy } from './attachments.ts';
 import { allowedActions, BugTransitionError, type BugSide, nextStatus } from './lifecycle.ts';
 import { clientRunTest, prefillOf } from './prefill.ts';
-import { listBugExports } from '../integrations/repository.ts';
+import { listBugExports } from '../integrations/index.ts';
 import {
   type BugAttachmentRow,
   type BugFilter,
   type BugRow,
   bugsRetestedBy,
   bugThread,
-  clientEmails,
   countByStatus,
   endedRetestRuns,
   findBug,
@@ -41,9 +40,7 @@ import {
   insertEvent,
   listBugs,
   lockBug,
-  operatorEmails,
   updateBug,
-  userName,
 } from './repository.ts';
 
 /** The name operators write under: the client sees the team, not the person. */

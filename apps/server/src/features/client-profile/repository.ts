@@ -1,9 +1,9 @@
 import type { ClientProfile } from '@fullstop/contracts';
 import type { Db } from '../../db/database.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { findClient } from '../accounts/repository.ts';
-import { readApiKey } from '../auth/api-key-repository.ts';
-import { currentBuild } from '../uploads/repository.ts';
+import { findClient } from '../accounts/index.ts';
+import { readApiKey } from '../accounts/index.ts';
+import { currentBuild } from '../uploads/index.ts';
 
 /** The spec's client profile, or null when there is no such client. */
 export async function loadClientProfile(db: Db, keys: ServerKeys, clientId: string): Promise<ClientProfile | null> {

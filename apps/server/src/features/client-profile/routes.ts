@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { getClient } from '../accounts/repository.ts';
-import { replaceApiKey } from '../auth/api-key-repository.ts';
-import { maskApiKey } from '../auth/api-keys.ts';
-import { assertClientAccess } from '../auth/guard.ts';
-import { noStore } from '../auth/no-store.ts';
+import { getClient } from '../accounts/index.ts';
+import { replaceApiKey } from '../accounts/index.ts';
+import { maskApiKey } from '../../lib/api-keys.ts';
+import { assertClientAccess } from '../auth/index.ts';
+import { noStore } from '../auth/index.ts';
 import { loadClientProfile } from './repository.ts';
 
 export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -2,8 +2,8 @@ import fp from 'fastify-plugin';
 import { type Env, publicUrl } from '../../config/env.ts';
 import type { RawDatabase } from '../../db/database.ts';
 import { ConflictError } from '../../lib/errors.ts';
-import { findUserByEmail, hasAnyClient } from '../accounts/repository.ts';
-import { createClient, createUser, normaliseEmail } from '../accounts/service.ts';
+import { findUserByEmail, hasAnyClient } from '../accounts/index.ts';
+import { createClient, createUser, normaliseEmail } from '../accounts/index.ts';
 
 export const DEMO_CLIENT_NAME = 'Fullstop Demo';
 

@@ -6,8 +6,8 @@ import type { Db, RawDatabase } from '../../db/database.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import type { EngineConfig } from './config.ts';
-import type { EngineBus } from './runs/events.ts';
-import type { RunRow } from './runs/run-repository.ts';
+import type { EngineBus } from '../runs/index.ts';
+import type { RunRow } from '../runs/index.ts';
 
 /** Everything the engine's services need, built once by the plugin (or by `fullstop worker` without HTTP). */
 export interface EngineDeps {

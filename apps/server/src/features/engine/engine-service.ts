@@ -8,10 +8,10 @@ import type { Db, RawDatabase } from '../../db/database.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import type { EngineConfig } from './config.ts';
 import type { EngineDeps } from './deps.ts';
-import { startBoss } from './queue/boss.ts';
-import { startWorkers, type WorkerPool } from './queue/workers.ts';
-import { EngineBus } from './runs/events.ts';
-import { type Scheduler, type SchedulerOptions, startScheduler } from './schedules/scheduler.ts';
+import { startBoss } from '../queue/index.ts';
+import { startWorkers, type WorkerPool } from './workers.ts';
+import { EngineBus } from '../runs/index.ts';
+import { type Scheduler, type SchedulerOptions, startScheduler } from '../schedules/index.ts';
 import type { ClusterChannel } from '../../lib/cluster-channel.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 

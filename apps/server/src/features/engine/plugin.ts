@@ -6,17 +6,18 @@ import fp from 'fastify-plugin';
 import { SERVER_DIR } from '../../lib/server-dir.ts';
 import { engineConfig } from './config.ts';
 import { createEngine, type Engine } from './engine-service.ts';
-import { evidenceRoutes } from './evidence/evidence-routes.ts';
-import { historyRoutes } from './history/history-routes.ts';
-import { eventsRoute } from './routes/events-route.ts';
-import { insightTrendRoutes } from './routes/insight-trend-routes.ts';
-import { latestRoutes } from './routes/latest-routes.ts';
-import { operatorEngineRoutes } from './routes/operator-routes.ts';
-import { reportRoutes } from './routes/report-routes.ts';
-import { testRoutes } from './routes/test-routes.ts';
-import { scheduleRoutes } from './schedules/schedule-routes.ts';
-import { currentSuite } from './suites/suite-repository.ts';
-import { importSuite } from './suites/suite-service.ts';
+import { evidenceRoutes } from '../evidence/routes.ts';
+import { findingRoutes } from '../findings/routes.ts';
+import { historyRoutes } from '../history/routes.ts';
+import { insightRoutes } from '../insights/routes.ts';
+import { reportRoutes } from '../reports/routes.ts';
+import { runRoutes } from '../runs/routes.ts';
+import { scheduleRoutes } from '../schedules/routes.ts';
+import { secretRoutes } from '../secrets/routes.ts';
+import { targetRoutes } from '../targets/routes.ts';
+import { suiteRoutes } from '../suites/routes.ts';
+import { currentSuite } from '../suites/index.ts';
+import { importSuite } from '../suites/index.ts';
 
 /** The demo client's suite: it tests this product's own site. */
 export const DEMO_SUITE_DIR = path.resolve(SERVER_DIR, '../../suites/demo');
@@ -57,15 +58,10 @@ export const engineFeature = fp<EngineOptions>(
   });
   app.decorate('engine', engine);
 
-  await app.register(testRoutes(engine.deps));
-  await app.register(latestRoutes(engine.deps));
-  await app.register(eventsRoute(engine.deps));
-  await app.register(reportRoutes(engine.deps));
-  await app.register(evidenceRoutes(engine.deps));
-  await app.register(historyRoutes(engine.deps));
-  await app.register(insightTrendRoutes(engine.deps));
-  await app.register(operatorEngineRoutes(engine.deps));
-  await app.register(scheduleRoutes(engine.deps));
+  // Each feature of the engine brings its routes, the client's and the operator's (`<feature>/routes.ts`).
+  for (const routes of [runRoutes, reportRoutes, evidenceRoutes, historyRoutes, insightRoutes, scheduleRoutes, suiteRoutes, secretRoutes, targetRoutes, findingRoutes]) {
+    await app.register(routes(engine.deps));
+  }
 
   if (app.demoClientId && config.demoSuite && existsSync(DEMO_SUITE_DIR) && !(await currentSuite(app.db, app.demoClientId))) {
     try {

@@ -3,12 +3,12 @@ import { ConfigError, loadEnv } from '../../config/env.ts';
 import { migrateDatabase, openPostgres } from '../../db/database.ts';
 import { createArtifactStore } from '../../lib/artifact-store/index.ts';
 import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
-import { createReadiness, logReadiness } from '../health/readiness.ts';
+import { createReadiness, logReadiness } from '../health/index.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
 import { ClusterChannel } from '../../lib/cluster-channel.ts';
 import { loadServerKeys } from '../../lib/server-keys.ts';
-import { ProcessRegistry } from '../system/process-registry.ts';
+import { ProcessRegistry } from '../system/index.ts';
 
 /**
  * `fullstop worker`: a process that only runs queued tests. PostgreSQL only, because the embedded database

@@ -2,7 +2,7 @@ import { engineReadiness, readinessResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { noStore } from '../auth/no-store.ts';
+import { noStore } from '../auth/index.ts';
 import { createReadiness, logReadiness } from './readiness.ts';
 
 export const healthRoutes: FastifyPluginAsync = async (app) => {

@@ -2,7 +2,7 @@ import type { BugStatus, IntegrationDelivery, IntegrationKind } from '@fullstop/
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { bugEvents, bugExports, bugs, integrationAttempts, integrationDeliveries, integrations } from '../../db/schema/index.ts';
-import { afterAttempt, type AttemptResult, dueDelivery, secondsFromNow } from '../../lib/delivery-retry.ts';
+import { deliveryStateOf, listAttempts as listDeliveryAttempts } from '../outbox/index.ts';
 
 // SQL of the integrations feature: connections, deliveries and their attempts, and the issues bugs became.
 
@@ -112,36 +112,18 @@ export async function enqueueDelivery(
   return row!;
 }
 
-/** Takes up to `limit` due deliveries for this process (held for `holdSeconds`; other processes skip them). */
-export async function claimDueDeliveries(db: Db, limit: number, holdSeconds: number): Promise<DeliveryRow[]> {
-  const due = db
+/** Whether the bug's issue is already queued to be made in that tracker (not made twice). */
+export async function issueCreationQueued(db: Db, bugId: string, kind: IntegrationKind): Promise<boolean> {
+  const rows = await db
     .select({ id: integrationDeliveries.id })
     .from(integrationDeliveries)
-    .where(dueDelivery(integrationDeliveries))
-    .orderBy(asc(integrationDeliveries.nextAttemptAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(integrationDeliveries)
-    .set({ lockedUntil: secondsFromNow(holdSeconds) })
-    .where(inArray(integrationDeliveries.id, due))
-    .returning();
+    .where(and(eq(integrationDeliveries.bugId, bugId), eq(integrationDeliveries.kind, kind), eq(integrationDeliveries.event, 'bug.issue-created'), inArray(integrationDeliveries.status, ['pending'])))
+    .limit(1);
+  return rows.length > 0;
 }
 
-/** Records one attempt; `retryInSeconds` null: no more (delivered or given up). */
-export async function recordAttempt(
-  db: Db,
-  delivery: DeliveryRow,
-  result: AttemptResult,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(integrationAttempts).values({ deliveryId: delivery.id, statusCode: result.statusCode, error: result.error });
-    await tx
-      .update(integrationDeliveries)
-      .set({ ...afterAttempt(result), attempts: sql`${integrationDeliveries.attempts} + 1` })
-      .where(eq(integrationDeliveries.id, delivery.id));
-  });
-}
+/** Where the outbox keeps this feature's deliveries and their attempts. */
+export const integrationOutboxTables = { deliveries: integrationDeliveries, attempts: integrationAttempts };
 
 /** The client's last 50 deliveries, newest first. */
 export async function listDeliveries(db: Db, clientId: string, limit = 50): Promise<IntegrationDelivery[]> {
@@ -158,15 +140,10 @@ export async function listDeliveries(db: Db, clientId: string, limit = 50): Prom
     bugId: d.bugId,
     bugNumber: bugNumber ?? null,
     event: d.event,
-    status: d.status,
-    statusCode: d.statusCode,
-    error: d.error,
-    attempts: d.attempts,
-    createdAt: d.createdAt.toISOString(),
-    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    ...deliveryStateOf(d),
   }));
 }
 
 export async function listAttempts(db: Db, deliveryId: string) {
-  return db.select().from(integrationAttempts).where(eq(integrationAttempts.deliveryId, deliveryId)).orderBy(asc(integrationAttempts.createdAt));
+  return listDeliveryAttempts(db, integrationAttempts, deliveryId);
 }

@@ -16,9 +16,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { getClient } from '../accounts/repository.ts';
-import { ownClientId } from '../auth/guard.ts';
-import { noStore } from '../auth/no-store.ts';
+import { getClient } from '../accounts/index.ts';
+import { ownClientId } from '../auth/index.ts';
+import { noStore } from '../auth/index.ts';
 import { findIntegration, listDeliveries } from './repository.ts';
 import { IntegrationsService } from './service.ts';
 

@@ -9,18 +9,16 @@ import {
   type WebhookPayload,
 } from '@fullstop/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq, inArray } from 'drizzle-orm';
 import { type Env, publicUrl } from '../../config/env.ts';
 import type { Db } from '../../db/database.ts';
-import { integrationDeliveries } from '../../db/schema/index.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import type { BugChange, BugChanges } from '../../plugins/app/bug-changes.ts';
-import { openApiKey, sealApiKey } from '../auth/api-keys.ts';
-import { OutboundUnreachableError as TrackerUnreachableError, outboundUrlRefusal as trackerUrlRefusal } from '../../lib/outbound-http.ts';
+import { openApiKey, sealApiKey } from '../../lib/api-keys.ts';
+import { outboundUrlRefusal as trackerUrlRefusal } from '../../lib/outbound-http.ts';
+import { AnswerError, DeliveryOutbox, problemOf, UndeliverableError } from '../outbox/index.ts';
 import {
   type BugRow,
-  claimDueDeliveries,
   deleteIntegration,
   type DeliveryRow,
   enqueueDelivery,
@@ -29,14 +27,15 @@ import {
   findIntegration,
   type IntegrationRow,
   insertBugExport,
+  integrationOutboxTables,
+  issueCreationQueued,
   listIntegrations,
   listSyncableExports,
   moveBugStatus,
-  recordAttempt,
   setExportState,
   upsertIntegration,
 } from './repository.ts';
-import { type ExportedBug, githubClient, jiraClient, sendWebhook, TrackerAnswerError, type TrackerClient } from './trackers.ts';
+import { type ExportedBug, githubClient, jiraClient, sendWebhook, type TrackerClient } from './trackers.ts';
 
 /** A bug in one of these moves to fixed when its exported issue is closed (the bugs' "fixed" answer). */
 export const SYNCABLE_STATUSES: readonly BugStatus[] = ['accepted', 'open', 'reopened'];
@@ -60,24 +59,24 @@ export function integrationView(row: IntegrationRow): Integration {
   return { kind: row.kind, config: row.config, secretHint: maskSecret(row.secretHint), connectedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
-function problemOf(err: unknown): { statusCode: number | null; error: string } {
-  if (err instanceof TrackerAnswerError) return { statusCode: err.status, error: err.message };
-  if (err instanceof TrackerUnreachableError) return { statusCode: null, error: `could not reach it: ${err.message}` };
-  return { statusCode: null, error: err instanceof Error ? err.message : String(err) };
-}
-
 /**
  * Connections to the client's tracker, the deliveries to them (retried with exponential backoff until delivered
  * or INTEGRATIONS_MAX_ATTEMPTS), and the sync that reads exported issues back. Secrets are opened only to call.
  */
 export class IntegrationsService {
-  #work: Promise<void> = Promise.resolve();
   #timers: NodeJS.Timeout[] = [];
-  #worker = false;
   /** "bugId:kind" of changes the sync itself made from that tracker: not told back to it. */
   readonly #fromTracker = new Set<string>();
+  readonly #outbox: DeliveryOutbox<DeliveryRow>;
 
-  constructor(private readonly deps: IntegrationsDeps) {}
+  constructor(private readonly deps: IntegrationsDeps) {
+    this.#outbox = new DeliveryOutbox({
+      ...deps,
+      ...integrationOutboxTables,
+      send: (delivery) => this.#deliver(delivery),
+      says: { attemptFailed: 'a tracker delivery failed', passFailed: 'tracker deliveries failed' },
+    });
+  }
 
   get #allowPrivate(): boolean {
     return this.deps.env.ENGINE_ALLOW_PRIVATE_TARGETS;
@@ -153,15 +152,11 @@ export class IntegrationsService {
     const now = new Date().toISOString();
     const payload = kind === 'webhook' ? { body: JSON.stringify({ event: 'test', bug: null, at: now }) } : {};
     const delivery = await enqueueDelivery(this.deps.db, { clientId, kind, bugId: null, event: 'test', payload });
-    let outcome: { statusCode: number | null; error: string | null };
-    try {
+    const { delivered, ...outcome } = await this.#outbox.attemptOnce(delivery, async () => {
       const res = kind === 'webhook' ? await sendWebhook(row.config.url!, openApiKey(this.deps.keys, row.secret), String(payload.body), this.#allowPrivate) : await this.#client(row).check();
-      outcome = { statusCode: res.status, error: res.status >= 200 && res.status < 300 ? null : `answered HTTP ${res.status}` };
-    } catch (err) {
-      outcome = problemOf(err);
-    }
-    const delivered = outcome.error === null;
-    await recordAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: null });
+      if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `answered HTTP ${res.status}`);
+      return res.status;
+    });
     const name = kind === 'webhook' ? 'Your webhook' : TRACKER_NAME[kind];
     return { delivered, statusCode: outcome.statusCode, message: delivered ? `${name} answered HTTP ${outcome.statusCode}` : `${name} ${outcome.error}` };
   }
@@ -201,7 +196,7 @@ export class IntegrationsService {
       }
       if (change.kind === 'comment') continue;
       if (this.#fromTracker.delete(`${bug.id}:${row.kind}`)) continue;
-      const exported = (await findBugExport(this.deps.db, bug.id, row.kind)) ?? (await this.#creationQueued(bug.id, row.kind));
+      const exported = (await findBugExport(this.deps.db, bug.id, row.kind)) ?? (await issueCreationQueued(this.deps.db, bug.id, row.kind));
       if (change.to === 'accepted' && !exported) {
         await enqueueDelivery(this.deps.db, { clientId: bug.clientId, kind: row.kind, bugId: bug.id, event: 'bug.issue-created', payload: {} });
         queued = true;
@@ -210,60 +205,26 @@ export class IntegrationsService {
         queued = true;
       }
     }
-    if (queued) this.#kick();
+    if (queued) this.#outbox.kick();
   }
 
-  async #creationQueued(bugId: string, kind: IntegrationKind): Promise<boolean> {
-    const rows = await this.deps.db
-      .select({ id: integrationDeliveries.id })
-      .from(integrationDeliveries)
-      .where(and(eq(integrationDeliveries.bugId, bugId), eq(integrationDeliveries.kind, kind), eq(integrationDeliveries.event, 'bug.issue-created'), inArray(integrationDeliveries.status, ['pending'])))
-      .limit(1);
-    return rows.length > 0;
-  }
-
-  #kick(): void {
-    if (this.#worker) void this.drain().catch((err: unknown) => this.deps.log.error({ err }, 'tracker deliveries failed'));
-  }
-
-  /** Works every delivery due now (one run at a time in this process; other processes skip what this one holds). */
+  /** Works every delivery due now (the outbox's pass). */
   drain(): Promise<void> {
-    this.#work = this.#work.then(async () => {
-      for (;;) {
-        const batch = await claimDueDeliveries(this.deps.db, 20, 120);
-        if (!batch.length) return;
-        for (const delivery of batch) await this.#deliver(delivery);
-      }
-    });
-    return this.#work;
+    return this.#outbox.drain();
   }
 
-  async #deliver(delivery: DeliveryRow): Promise<void> {
+  /** A queued delivery, sent through the connection as it is now (a removed connection is not retried). */
+  async #deliver(delivery: DeliveryRow): Promise<number | null> {
     const row = await findIntegration(this.deps.db, delivery.clientId, delivery.kind);
-    let outcome: { statusCode: number | null; error: string | null };
-    let final = false;
-    if (!row) {
-      outcome = { statusCode: null, error: 'the connection was removed' };
-      final = true;
-    } else {
-      try {
-        outcome = { statusCode: await this.#send(delivery, row), error: null };
-      } catch (err) {
-        outcome = problemOf(err);
-      }
-    }
-    const delivered = outcome.error === null;
-    const attempts = delivery.attempts + 1;
-    const retry = !delivered && !final && attempts < this.deps.env.INTEGRATIONS_MAX_ATTEMPTS;
-    await recordAttempt(this.deps.db, delivery, { ...outcome, delivered, retryInSeconds: retry ? this.deps.env.INTEGRATIONS_RETRY_DELAY * 2 ** (attempts - 1) : null });
-    if (!delivered) this.deps.log.warn({ deliveryId: delivery.id, kind: delivery.kind, attempts, statusCode: outcome.statusCode, error: outcome.error }, 'a tracker delivery failed');
+    if (!row) throw new UndeliverableError('the connection was removed');
+    return this.#send(delivery, row);
   }
 
   /** One attempt; the HTTP status on success, throws otherwise. */
   async #send(delivery: DeliveryRow, row: IntegrationRow): Promise<number | null> {
     if (row.kind === 'webhook') {
       const res = await sendWebhook(row.config.url!, openApiKey(this.deps.keys, row.secret), String(delivery.payload.body), this.#allowPrivate);
-      if (res.status < 200 || res.status >= 300) throw new TrackerAnswerError(res.status, `the webhook answered HTTP ${res.status}`);
+      if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `the webhook answered HTTP ${res.status}`);
       return res.status;
     }
     const bug = delivery.bugId ? await findBug(this.deps.db, delivery.bugId) : null;
@@ -320,7 +281,7 @@ export class IntegrationsService {
 
   /** The loops of a worker process: due deliveries every few seconds, the sync every INTEGRATIONS_SYNC_INTERVAL. */
   start(): void {
-    this.#worker = true;
+    this.#outbox.start();
     const every = (ms: number, job: () => Promise<unknown>, what: string) => {
       const timer = setInterval(() => void job().catch((err: unknown) => this.deps.log.error({ err }, what)), ms);
       timer.unref();
@@ -328,13 +289,12 @@ export class IntegrationsService {
     };
     every(WORK_POLL_MS, () => this.drain(), 'tracker deliveries failed');
     if (this.deps.env.INTEGRATIONS_SYNC_INTERVAL > 0) every(this.deps.env.INTEGRATIONS_SYNC_INTERVAL * 1000, () => this.sync(null), 'tracker sync failed');
-    this.#kick();
+    this.#outbox.kick();
   }
 
   async stop(): Promise<void> {
-    this.#worker = false;
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
-    await this.#work.catch(() => undefined);
+    await this.#outbox.stop();
   }
 }

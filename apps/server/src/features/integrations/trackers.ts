@@ -1,5 +1,6 @@
 import type { BugStatus } from '@fullstop/contracts';
 import { type OutboundResponse as TrackerResponse, outboundRequest as trackerRequest, sendSignedWebhook } from '../../lib/outbound-http.ts';
+import { AnswerError } from '../outbox/index.ts';
 
 export { webhookSignature } from '../../lib/outbound-http.ts';
 
@@ -20,16 +21,6 @@ export interface ExportedBug {
   portalUrl: string;
 }
 
-/** The tracker answered, but not with what was asked: the status and a short reason. */
-export class TrackerAnswerError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export function issueTitle(bug: ExportedBug): string {
   return `BUG-${bug.number}: ${bug.title}`;
 }
@@ -47,7 +38,7 @@ export function issueBodyLines(bug: ExportedBug): string[] {
 
 function expect(res: TrackerResponse, ok: number[], what: string): TrackerResponse {
   if (ok.includes(res.status)) return res;
-  throw new TrackerAnswerError(res.status, `${what}: HTTP ${res.status}`);
+  throw new AnswerError(res.status, `${what}: HTTP ${res.status}`);
 }
 
 export interface CreatedIssue {
@@ -87,7 +78,7 @@ export function githubClient(apiBase: string, config: { owner: string; repo: str
     async createIssue(bug) {
       const res = expect(await call('POST', '/issues', { title: issueTitle(bug), body: issueBodyLines(bug).join('\n') }), [201], 'GitHub did not create the issue');
       const issue = res.json<{ number?: number; html_url?: string }>();
-      if (!issue?.number) throw new TrackerAnswerError(res.status, 'GitHub answered without an issue number');
+      if (!issue?.number) throw new AnswerError(res.status, 'GitHub answered without an issue number');
       return { externalId: String(issue.number), reference: `#${issue.number}`, url: issue.html_url ?? null };
     },
     async statusChanged(externalId, bug, from, to) {
@@ -139,7 +130,7 @@ export function jiraClient(config: { siteUrl: string; projectKey: string; email:
         'Jira did not create the issue',
       );
       const key = res.json<{ key?: string }>()?.key;
-      if (!key) throw new TrackerAnswerError(res.status, 'Jira answered without an issue key');
+      if (!key) throw new AnswerError(res.status, 'Jira answered without an issue key');
       return { externalId: key, reference: key, url: `${site}/browse/${key}` };
     },
     async statusChanged(externalId, bug, from, to) {

@@ -3,12 +3,12 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { users } from '../../db/schema/index.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { getClient } from '../accounts/repository.ts';
-import { readApiKey } from '../auth/api-key-repository.ts';
-import { maskApiKey } from '../auth/api-keys.ts';
-import { listSecrets } from '../engine/secrets/secret-repository.ts';
-import { currentSuite } from '../engine/suites/suite-repository.ts';
-import { listTargetOrigins } from '../engine/targets/target-origin-repository.ts';
+import { getClient } from '../accounts/index.ts';
+import { readApiKey } from '../accounts/index.ts';
+import { maskApiKey } from '../../lib/api-keys.ts';
+import { listSecrets } from '../secrets/index.ts';
+import { currentSuite } from '../suites/index.ts';
+import { listTargetOrigins } from '../targets/index.ts';
 import { clientHealthMap, healthOf } from './health-repository.ts';
 
 /** One client as the console's client page shows it; 404 "Client not found" for an unknown id. */

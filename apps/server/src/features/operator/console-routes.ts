@@ -2,8 +2,8 @@ import { flakyMark, flakyMarkBody, flakyMarkList, flakyParams, idParam, messageR
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { getClient } from '../accounts/repository.ts';
-import { noStore } from '../auth/no-store.ts';
+import { getClient } from '../accounts/index.ts';
+import { noStore } from '../auth/index.ts';
 import { auditLog } from './audit-log.ts';
 import { clientDetail } from './client-detail.ts';
 import { clearFlaky, confirmFlaky, listFlaky, markFlaky } from './flaky-repository.ts';

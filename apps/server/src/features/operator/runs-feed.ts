@@ -1,59 +1,20 @@
-import type { OpsRunsPage, OpsRunsQuery } from '@fullstop/contracts';
+import type { OpsRunsPage } from '@fullstop/contracts';
 import type { Finding } from '@fullstop/engine';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { clients, engineRunTests, engineRuns } from '../../db/schema/index.ts';
-import { falsePositiveMatcher } from '../engine/alerts/false-positives.ts';
+import { falsePositiveMatcher } from '../findings/index.ts';
 import { findingsOf } from './findings.ts';
 import { flakyKey } from './flaky-repository.ts';
-import { flakyFlagsOfClients } from '../engine/flaky/flaky-flags.ts';
-
-const FAILING = ['failed', 'error'] as const;
+import { flakyFlagsOfClients } from '../flaky/index.ts';
+import { failingTestsOf, type FeedQuery, feedPage } from './runs-feed-repository.ts';
 
 /**
  * One feed of runs across every client: failed and could-not-run runs first, each group newest first; each run
  * with its client's name and its failing tests (their alerts and violations, and whether they are marked flaky).
  */
-export async function runsFeed(db: Db, query: { status?: OpsRunsQuery['status']; clientId?: string; page: number; pageSize: number }): Promise<OpsRunsPage> {
-  const where = and(query.status ? eq(engineRuns.status, query.status) : undefined, query.clientId ? eq(engineRuns.clientId, query.clientId) : undefined);
-  const failuresFirst = sql`case when ${engineRuns.status} in ('failed', 'error') then 0 else 1 end`;
-  const rows = await db
-    .select({
-      runId: engineRuns.id,
-      clientId: engineRuns.clientId,
-      clientName: clients.name,
-      scope: engineRuns.scope,
-      status: engineRuns.status,
-      trigger: engineRuns.trigger,
-      totals: engineRuns.totals,
-      createdAt: engineRuns.createdAt,
-      finishedAt: engineRuns.finishedAt,
-    })
-    .from(engineRuns)
-    .innerJoin(clients, eq(clients.id, engineRuns.clientId))
-    .where(where)
-    .orderBy(asc(failuresFirst), desc(engineRuns.createdAt), desc(engineRuns.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const [counted] = await db.select({ total: count() }).from(engineRuns).where(where);
-
+export async function runsFeed(db: Db, query: FeedQuery): Promise<OpsRunsPage> {
+  const { rows, total } = await feedPage(db, query);
   const runIds = rows.map((r) => r.runId);
-  const tests = runIds.length
-    ? await db
-        .select({
-          runId: engineRunTests.runId,
-          clientId: engineRunTests.clientId,
-          runTestId: engineRunTests.id,
-          testName: engineRunTests.testName,
-          kind: engineRunTests.kind,
-          status: engineRunTests.status,
-          error: engineRunTests.error,
-          summary: engineRunTests.summary,
-        })
-        .from(engineRunTests)
-        .where(and(inArray(engineRunTests.runId, runIds), inArray(engineRunTests.status, [...FAILING])))
-        .orderBy(asc(engineRunTests.testName))
-    : [];
+  const tests = runIds.length ? await failingTestsOf(db, runIds) : [];
 
   const clientIds = [...new Set(rows.map((r) => r.clientId))];
   const flaky = await flakyFlagsOfClients(db, clientIds);
@@ -80,7 +41,7 @@ export async function runsFeed(db: Db, query: { status?: OpsRunsQuery['status'];
           flakyFlag: flaky.get(flakyKey(t.clientId, t.testName)) ?? null,
         })),
     })),
-    total: Number(counted?.total ?? 0),
+    total,
     page: query.page,
     pageSize: query.pageSize,
   };

@@ -2,10 +2,10 @@ import type { ClientSummary } from '@fullstop/contracts';
 import type { Db } from '../../db/database.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
-import { countUsersByClient, findUserByEmail, listClients } from '../accounts/repository.ts';
-import { normaliseEmail } from '../accounts/service.ts';
-import { readApiKey } from '../auth/api-key-repository.ts';
-import { maskApiKey } from '../auth/api-keys.ts';
+import { countUsersByClient, findUserByEmail, listClients } from '../accounts/index.ts';
+import { normaliseEmail } from '../accounts/index.ts';
+import { readApiKey } from '../accounts/index.ts';
+import { maskApiKey } from '../../lib/api-keys.ts';
 
 /** 409 before any work when the first user's email is taken (creating a client is all or nothing anyway). */
 export async function assertEmailFree(db: Db, email: string): Promise<void> {

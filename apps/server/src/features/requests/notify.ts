@@ -1,7 +1,7 @@
 import { CLIENT_REQUEST_KIND_LABELS, CLIENT_REQUEST_STATUS_LABELS, type ClientRequestKind, type ClientRequestStatus, paths } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config/env.ts';
-import { clientEmails, operatorEmails } from './repository.ts';
+import { clientEmails, operatorEmails } from '../accounts/index.ts';
 
 interface About {
   id: string;

@@ -25,7 +25,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { ownClientId, type Principal } from '../auth/guard.ts';
+import { userName } from '../accounts/index.ts';
+import { ownClientId, type Principal } from '../auth/index.ts';
 import { attachmentKey, storeAttachment } from './attachments.ts';
 import { notifyOtherSide } from './notify.ts';
 import {
@@ -43,7 +44,6 @@ import {
   markRead,
   threadOf,
   updateStatus,
-  userName,
 } from './repository.ts';
 
 /** A client can send this many requests per day; more is a script gone wrong, not a person. */

@@ -10,7 +10,7 @@ import type {
 } from '@fullstop/contracts';
 import { and, asc, count, desc, eq, gt, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { clientRequests, clients, requestAttachments, requestMessages, users } from '../../db/schema/index.ts';
+import { clientRequests, clients, requestAttachments, requestMessages } from '../../db/schema/index.ts';
 
 type Row = typeof clientRequests.$inferSelect;
 type Viewer = RequestSide;
@@ -239,20 +239,3 @@ export async function updateStatus(db: Db, id: string, from: ClientRequestStatus
   return row ?? null;
 }
 
-/** Where mail about a client's requests goes: its users. */
-export async function clientEmails(db: Db, clientId: string): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(eq(users.clientId, clientId));
-  return rows.map((r) => r.email);
-}
-
-/** The QA team: every operator user. */
-export async function operatorEmails(db: Db): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(eq(users.role, 'operator'));
-  return rows.map((r) => r.email);
-}
-
-export async function userName(db: Db, userId: string | null): Promise<string | null> {
-  if (!userId) return null;
-  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
-  return row?.username ?? null;
-}

@@ -2,7 +2,7 @@ import type { UploadPlatform } from '@fullstop/contracts';
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { auditEvents, clients } from '../../db/schema/index.ts';
-import { RESULT_STATUSES } from '../engine/runs/mappers.ts';
+import { RESULT_STATUSES } from '../runs/index.ts';
 
 // SQL of the retention sweep (service.ts). Each batch deletes rows in one transaction with its audit row; the
 // candidates are locked FOR UPDATE SKIP LOCKED and deleted with RETURNING, so two sweeps at once never delete

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../lib/audit.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { getClient } from '../accounts/repository.ts';
-import { assertClientAccess } from '../auth/guard.ts';
+import { getClient } from '../accounts/index.ts';
+import { assertClientAccess } from '../auth/index.ts';
 import { getRetentionDays, setRetentionDays } from './repository.ts';
 import { RetentionService } from './service.ts';
 

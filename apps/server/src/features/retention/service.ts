@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { type ArtifactStore, DataDirStore } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
-import { runDir, runKey } from '../engine/runs/run-paths.ts';
-import { uploadedAppKey } from '../uploads/storage.ts';
+import { runDir, runKey } from '../../lib/run-paths.ts';
+import { uploadedAppKey } from '../uploads/index.ts';
 import { type RetentionClient, clientPage, deleteOldRuns, deleteOldUploads, existingRunIds, hasNoBuild } from './repository.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -4,8 +4,8 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Env } from '../../config/env.ts';
 import type { Paths } from '../../lib/data-dir.ts';
-import { noStore } from '../auth/no-store.ts';
-import { engineConfig } from '../engine/config.ts';
+import { noStore } from '../auth/index.ts';
+import { engineConfig } from '../engine/index.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { listProcesses, queueCounts } from './system-repository.ts';
 

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_ALIVE_SECONDS, PROCESS_HEARTBEAT_SECONDS, type ProcessRole } from '@fullstop/contracts';
-import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { serverProcesses } from '../../db/schema/index.ts';
 import { SERVER_DIR } from '../../lib/server-dir.ts';
+import { forgetProcessesSilentFor, registerProcess, removeProcess, touchProcess } from './system-repository.ts';
 
 const VERSION = (JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 /** A process not heard from for a day is forgotten (it was killed; a clean stop deletes its row at once). */
@@ -35,19 +34,16 @@ export class ProcessRegistry {
 
   async start(): Promise<void> {
     const { id, role, workers } = this.info;
-    await this.db
-      .insert(serverProcesses)
-      .values({ id, role, workers, host: os.hostname(), pid: process.pid, version: VERSION })
-      .onConflictDoUpdate({ target: serverProcesses.id, set: { lastSeenAt: sql`now()`, workers } });
+    await registerProcess(this.db, { id, role, workers, host: os.hostname(), pid: process.pid, version: VERSION });
     // Rows of processes that were killed long ago: whoever starts cleans them up.
-    await this.db.delete(serverProcesses).where(lt(serverProcesses.lastSeenAt, sql`now() - make_interval(secs => ${FORGET_AFTER_SECONDS})`));
+    await forgetProcessesSilentFor(this.db, FORGET_AFTER_SECONDS);
     this.#timer = setInterval(() => void this.#beat(), PROCESS_HEARTBEAT_SECONDS * 1000);
     this.#timer.unref();
   }
 
   async #beat(): Promise<void> {
     try {
-      await this.db.update(serverProcesses).set({ lastSeenAt: sql`now()` }).where(eq(serverProcesses.id, this.info.id));
+      await touchProcess(this.db, this.info.id);
     } catch (err) {
       this.log.warn({ err }, `process heartbeat failed; the console shows this process as stopped after ${PROCESS_ALIVE_SECONDS} s without one`);
     }
@@ -56,9 +52,6 @@ export class ProcessRegistry {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.db
-      .delete(serverProcesses)
-      .where(eq(serverProcesses.id, this.info.id))
-      .catch((err: unknown) => this.log.warn({ err }, 'could not remove this process from server_processes'));
+    await removeProcess(this.db, this.info.id).catch((err: unknown) => this.log.warn({ err }, 'could not remove this process from server_processes'));
   }
 }

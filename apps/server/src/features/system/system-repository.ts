@@ -1,7 +1,30 @@
 import { PROCESS_ALIVE_SECONDS, type SystemProcess } from '@fullstop/contracts';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineAttempts, engineRunTests, serverProcesses } from '../../db/schema/index.ts';
+
+export type NewProcess = typeof serverProcesses.$inferInsert;
+
+/** This process's row: written at start; a restart under the same id refreshes it. */
+export async function registerProcess(db: Db, row: NewProcess & { workers: number }): Promise<void> {
+  await db
+    .insert(serverProcesses)
+    .values(row)
+    .onConflictDoUpdate({ target: serverProcesses.id, set: { lastSeenAt: sql`now()`, workers: row.workers } });
+}
+
+/** Rows of processes not heard from for `seconds` (they were killed). */
+export async function forgetProcessesSilentFor(db: Db, seconds: number): Promise<void> {
+  await db.delete(serverProcesses).where(lt(serverProcesses.lastSeenAt, sql`now() - make_interval(secs => ${seconds})`));
+}
+
+export async function touchProcess(db: Db, id: string): Promise<void> {
+  await db.update(serverProcesses).set({ lastSeenAt: sql`now()` }).where(eq(serverProcesses.id, id));
+}
+
+export async function removeProcess(db: Db, id: string): Promise<void> {
+  await db.delete(serverProcesses).where(eq(serverProcesses.id, id));
+}
 
 /** Every known process, running ones first, each with the attempts it is running now. */
 export async function listProcesses(db: Db): Promise<SystemProcess[]> {

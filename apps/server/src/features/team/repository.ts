@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clients, invitations, type TeamRole, users } from '../../db/schema/index.ts';
-import { randomToken, sha256 } from '../auth/tokens.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
 
 /** A client's team: its users' roles and the owners' invitations. Every query on `invitations`. */
 

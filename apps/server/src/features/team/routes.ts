@@ -13,18 +13,17 @@ import {
 } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { noStore } from '../auth/no-store.ts';
-import { authService, type Caller } from '../auth/service.ts';
-import { teamService } from './service.ts';
+import { noStore } from '../auth/index.ts';
+import { authDepsOf, requestCaller, startLogin } from '../auth/index.ts';
+import { acceptInvitation, cancelInvitation, changeMemberRole, inviteMember, previewInvitation, removeMember, type TeamDeps, viewTeam } from './service.ts';
 
 /**
  * A client's team: any of its users sees who is in it; its owners invite people by e-mail, change roles and
  * remove members. The invitation's link is public: it shows whom it is for, and accepting it makes the account.
  */
 export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = authService({ db: app.db, env: app.env, keys: app.keys, sessions: app.authSessions, mailer: app.mailer });
-  const team = teamService({ db: app.db, env: app.env, mailer: app.mailer, sessions: app.authSessions, startLogin: (user) => auth.startLogin(user) });
-  const caller = (request: { ip: string; log: Caller['log'] }): Caller => ({ address: request.ip, log: request.log });
+  const auth = authDepsOf(app);
+  const team: TeamDeps = { db: app.db, env: app.env, mailer: app.mailer, sessions: app.authSessions, startLogin: (user) => startLogin(auth, user) };
   const tags = ['team'];
   const security = [{ bearer: [] }];
 
@@ -39,7 +38,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: teamResponse, ...errorResponses(401, 403) },
       },
     },
-    async (request) => team.view(request.principal),
+    async (request) => viewTeam(team, request.principal),
   );
 
   app.post(
@@ -54,7 +53,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: teamInvitation, ...errorResponses(400, 401, 403, 409, 502) },
       },
     },
-    async (request, reply) => reply.code(201).send(await team.invite(request.principal, request.body.email, request.body.role, caller(request))),
+    async (request, reply) => reply.code(201).send(await inviteMember(team, request.principal, request.body.email, request.body.role, requestCaller(request))),
   );
 
   app.delete(
@@ -70,7 +69,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await team.cancelInvitation(request.principal, request.params.id, caller(request));
+      await cancelInvitation(team, request.principal, request.params.id, requestCaller(request));
       return { message: 'Invitation cancelled' };
     },
   );
@@ -86,7 +85,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: invitationPreview, ...errorResponses(400, 404, 410) },
       },
     },
-    async (request) => team.preview(request.query.token),
+    async (request) => previewInvitation(team, request.query.token),
   );
 
   app.post(
@@ -100,7 +99,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponse, ...errorResponses(400, 404, 409, 410, 429) },
       },
     },
-    async (request) => team.accept(request.body.token, request.body.username, request.body.password, caller(request)),
+    async (request) => acceptInvitation(team, request.body.token, request.body.username, request.body.password, requestCaller(request)),
   );
 
   app.patch(
@@ -117,8 +116,8 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await team.changeRole(request.principal, request.params.userId, request.body.role, caller(request));
-      return team.view(request.principal);
+      await changeMemberRole(team, request.principal, request.params.userId, request.body.role, requestCaller(request));
+      return viewTeam(team, request.principal);
     },
   );
 
@@ -135,7 +134,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await team.remove(request.principal, request.params.userId, caller(request));
+      await removeMember(team, request.principal, request.params.userId, requestCaller(request));
       return { message: 'Member removed' };
     },
   );

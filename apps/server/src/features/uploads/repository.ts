@@ -2,7 +2,7 @@ import type { AppInfo, UploadPlatform } from '@fullstop/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { auditEvents, clients, uploads } from '../../db/schema/index.ts';
-import { setCurrentApp } from '../accounts/repository.ts';
+import { setCurrentApp } from '../accounts/index.ts';
 
 export interface AcceptedUpload {
   clientId: string;

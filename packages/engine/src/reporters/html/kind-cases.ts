@@ -1,8 +1,13 @@
-/** Browser, api and security-check runs: each case with its status, time, error and evidence. */
-import type { CaseResult } from '../../types.ts';
-import { formatDuration } from '../format.ts';
+/**
+ * The kinds whose summary is a list of cases (browser, api, security checks): each case with its status, time,
+ * error and evidence.
+ */
+import type { CasesSummary, CaseResult, TestKind } from '../../types.ts';
+import { firstLine, formatDuration } from '../format.ts';
+import type { RunReport } from '../types.ts';
 import { escapeHtml as e } from './escape.ts';
-import { pre, section, statusBadge, table } from './parts.ts';
+import type { KindReport } from './kind-report.ts';
+import { card, cards, pre, section, statusBadge, table } from './parts.ts';
 import type { RenderOptions } from './render-options.ts';
 
 const ORDER: Record<CaseResult['status'], number> = { failed: 0, skipped: 1, passed: 2 };
@@ -73,4 +78,37 @@ export function casesBody(cases: CaseResult[], opts: RenderOptions, noun: string
     if (passed) parts.push(`<p class="muted">${passed} other ${noun}${passed === 1 ? '' : 's'} passed.</p>`);
   }
   return parts.join('');
+}
+
+function casesVerdict(r: RunReport, noun: string): string {
+  const { totalTests: total, failedTests: failed, skippedTests: skipped, passedTests: passed } = r.totals;
+  if (total === 0) return r.status === 'passed' ? 'Passed' : 'Failed: no cases ran';
+  if (failed > 0) return `${failed} of ${total} ${noun}s failed`;
+  if (r.status === 'failed') return `Failed: ${firstLine(r.error) ?? 'the run reported a failure'}`;
+  if (skipped > 0) return `${passed} of ${total} ${noun}s passed, ${skipped} skipped`;
+  return total === 1 ? `The ${noun} passed` : `All ${total} ${noun}s passed`;
+}
+
+function casesCards(r: RunReport): string[] {
+  const t = r.totals;
+  return [
+    card(String(t.failedTests), 'failed', t.failedTests ? 'bad' : ''),
+    card(String(t.passedTests), 'passed', t.passedTests && !t.failedTests ? 'ok' : ''),
+    card(String(t.skippedTests), 'skipped'),
+    card(String(t.totalTests), 'in total'),
+  ];
+}
+
+/**
+ * The report of a kind whose summary is its list of cases, each called a `noun` ("case", "check"); `more` adds
+ * sections of the kind's own after the cases.
+ */
+export function casesReport<K extends TestKind>(kind: K, noun: string, more?: (r: RunReport, opts: RenderOptions) => string): KindReport<K> {
+  const body = (r: RunReport, s: CasesSummary<K>, opts: RenderOptions) => cards(casesCards(r)) + casesBody(s.cases, opts, noun) + (more?.(r, opts) ?? '');
+  return {
+    kind,
+    verdict: (r: RunReport) => casesVerdict(r, noun),
+    keyFigure: (r: RunReport) => `${r.totals.passedTests} of ${r.totals.totalTests} passed`,
+    body,
+  } as KindReport<K>;
 }

@@ -1,19 +1,14 @@
 /** Security scans and mobile static analysis: findings grouped by rule, the worst first. */
-import type { Finding, RunnerSummary } from '../../types.ts';
+import type { Finding } from '../../types.ts';
 import { type Alert, countAlerts, groupAlerts } from '../../lib/alerts.ts';
-import { DANGEROUS_PERMISSIONS } from '../../runners/mobile-static/android.ts';
+import { countByRisk } from '../../lib/findings.ts';
 import { formatCount } from '../format.ts';
+import type { RunReport } from '../types.ts';
 import { escapeHtml as e } from './escape.ts';
 import { RISKS, badge, card, longText, section, table } from './parts.ts';
 import type { RenderOptions } from './render-options.ts';
 
 const MAX_INSTANCES = 25;
-
-export function countByRisk(findings: Finding[]): Record<Finding['risk'], number> {
-  const out = { High: 0, Medium: 0, Low: 0, Informational: 0 };
-  for (const f of findings) out[f.risk] = (out[f.risk] ?? 0) + 1;
-  return out;
-}
 
 /**
  * What the risk figures count: a security scan counts alerts as ZAP's "Summary of Alerts" does (one per rule,
@@ -85,51 +80,10 @@ export function falsePositivesBody(findings: Finding[], opts: RenderOptions = {}
   );
 }
 
-type MobileSummary = Extract<RunnerSummary, { kind: 'mobile-static' }>;
-const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
-
-function androidFacts(a: Record<string, unknown>): [string, string][] {
-  const sdk = rec(a.usesSdk);
-  const app = rec(a.application);
-  const version = [str(a.versionName), a.versionCode !== undefined ? `(build ${str(a.versionCode)})` : ''].filter(Boolean).join(' ');
-  return [
-    ['Platform', 'Android'],
-    ['App name', str(app.label) ?? str(a.label) ?? str(a.name) ?? '–'],
-    ['Package', str(a.package) ?? '–'],
-    ['Version', version || '–'],
-    ['Minimum SDK', str(sdk.minSdkVersion) ? `API ${str(sdk.minSdkVersion)}` : '–'],
-    ['Target SDK', str(sdk.targetSdkVersion) ? `API ${str(sdk.targetSdkVersion)}` : '–'],
-  ];
+/** The verdict of a run that reports findings: how many, and of which risks. `none` says there are none. */
+export function findingsVerdict(r: RunReport, findings: Finding[], by: CountBy, none: string): string {
+  if (!findings.length) return none;
+  const count = countOf(findings, by);
+  const n = `${count} ${by}${count === 1 ? '' : 's'}`;
+  return `${r.status === 'failed' ? 'Failed' : 'Passed'} with ${n}: ${riskList(findings, by)}`;
 }
-
-function iosFacts(i: Record<string, unknown>): [string, string][] {
-  const version = [str(i.CFBundleShortVersionString), str(i.CFBundleVersion) ? `(build ${str(i.CFBundleVersion)})` : ''].filter(Boolean).join(' ');
-  return [
-    ['Platform', 'iOS'],
-    ['App name', str(i.CFBundleDisplayName) ?? str(i.CFBundleName) ?? '–'],
-    ['Bundle id', str(i.CFBundleIdentifier) ?? '–'],
-    ['Version', version || '–'],
-    ['Minimum iOS', str(i.MinimumOSVersion) ?? '–'],
-  ];
-}
-
-function permissions(a: Record<string, unknown>): string {
-  const list = (Array.isArray(a.usesPermissions) ? a.usesPermissions : []).map((p) => str(rec(p).name)).filter((p): p is string => !!p);
-  if (!list.length) return '<p class="muted">No permissions requested.</p>';
-  const sorted = [...list].sort((x, y) => Number(DANGEROUS_PERMISSIONS.has(y)) - Number(DANGEROUS_PERMISSIONS.has(x)) || x.localeCompare(y));
-  const rows = sorted.map((p) => [e(p.replace(/^android\.permission\./, '')), DANGEROUS_PERMISSIONS.has(p) ? badge('asks the user', 'r-Medium') : '<span class="muted">normal</span>']);
-  return `<h3>Permissions (${list.length})</h3>${table(['Permission', 'Kind'], rows)}`;
-}
-
-export function mobileAppBody(s: MobileSummary): string {
-  const blocks: string[] = [];
-  const facts = (list: [string, string][]) =>
-    `<div class="box"><dl class="meta">${list.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl></div>`;
-  const android = rec(s.app.android);
-  const ios = rec(s.app.ios);
-  if (Object.keys(android).length) blocks.push(facts(androidFacts(android)) + permissions(android));
-  if (Object.keys(ios).length) blocks.push(facts(iosFacts(ios)));
-  return blocks.length ? section('App', blocks.join('')) : '';
-}
-

@@ -6,7 +6,7 @@ import { appendix, attemptsBlock } from './appendix.ts';
 import { escapeHtml as e } from './escape.ts';
 import { card, cards, statusBadge, table } from './parts.ts';
 import { footer, header, kindBody, page } from './render-report.ts';
-import { KIND_LABELS, keyFigure, verdict } from './verdict.ts';
+import { keyFigure, kindLabel, verdict } from './verdict.ts';
 
 const ORDER: Record<RunReport['status'], number> = { error: 0, failed: 1, passed: 2 };
 
@@ -62,7 +62,7 @@ export function renderRunReportHtml(run: RunSummaryReport): string {
   // Kind and duration under the name, so the table fits a phone without scrolling.
   const rows = tests.map(({ t, anchor }) => [
     statusBadge(t.status),
-    `<a href="#${anchor}">${e(t.testName)}</a><br><span class="muted small">${e(KIND_LABELS[t.kind] ?? t.kind)} · ${e(formatDuration(t.durationMs))}</span>`,
+    `<a href="#${anchor}">${e(t.testName)}</a><br><span class="muted small">${e(kindLabel(t.kind))} · ${e(formatDuration(t.durationMs))}</span>`,
     e(keyFigure(t)),
   ]);
   const overview = `<section><h2>Tests (${run.tests.length})</h2>${table(['Status', 'Test', 'Result'], rows)}</section>`;
@@ -70,7 +70,7 @@ export function renderRunReportHtml(run: RunSummaryReport): string {
     .map(
       ({ t, anchor }) =>
         `<section id="${anchor}" class="test-section"><div class="box t-${e(t.status)}"><div class="box-head">${statusBadge(t.status)}` +
-        `<h2 class="name test-title">${e(t.testName)}</h2><span class="muted small">${e(KIND_LABELS[t.kind] ?? t.kind)} · ${e(formatDuration(t.durationMs))}</span></div>` +
+        `<h2 class="name test-title">${e(t.testName)}</h2><span class="muted small">${e(kindLabel(t.kind))} · ${e(formatDuration(t.durationMs))}</span></div>` +
         `<p class="verdict">${e(verdict(t))}</p></div>${kindBody(t, { condensed: true })}</section>`,
     )
     .join('');

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
-import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
+import { errorMessage, pagesOutcome, writeJsonArtifact } from '../../lib/result.ts';
 import { crawlSite } from '../../lib/site-crawl.ts';
 import type { Artifact } from '../../types.ts';
 import { IMPACTS, accessibilityInput } from './options.ts';
@@ -85,14 +85,8 @@ export const accessibilityRunner = defineRunner({
     } finally {
       await browser.close();
     }
-    const failed = pages.filter((p) => !p.passed).length;
     artifacts.unshift(await writeJsonArtifact(ctx, 'accessibility/axe-results.json', { tags: options.tags, pages: raw }, 'axe-core results'));
-    return {
-      status: failed > 0 ? 'failed' : 'passed',
-      totals: { totalTests: pages.length, passedTests: pages.length - failed, failedTests: failed, skippedTests: 0 },
-      summary: { kind: 'accessibility', pages },
-      artifacts,
-    };
+    return pagesOutcome({ kind: 'accessibility', pages }, artifacts);
   },
 });
 

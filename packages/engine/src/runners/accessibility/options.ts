@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
+import { crawlStartOptions } from '../../lib/crawl-options.ts';
 
 /** WCAG 2.0 and 2.1, levels A and AA. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -9,13 +9,8 @@ export const PAGE_LOAD_TIMEOUT_MS = 30_000;
 export const accessibilityInput = z.object({
   options: z
     .object({
-      /** Paths relative to the website's URL. */
-      pages: z.array(z.string().min(1)).min(1).default(['/']),
-      /** Also test the pages found from the listed ones: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
-      crawl: crawlOption.default(false),
-      /** Pages in all when crawling. */
-      maxPages: maxPagesOption.default(DEFAULT_CRAWL_PAGES),
-      crawlSeconds: crawlSecondsOption,
+      /** The pages tested; with `crawl`, also those found from them: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
+      ...crawlStartOptions(false),
       tags: z.array(z.string().min(1)).min(1).default(WCAG_TAGS),
       /** axe rule ids to leave out (a known, accepted issue). */
       disableRules: z.array(z.string().min(1)).default([]),

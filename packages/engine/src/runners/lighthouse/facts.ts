@@ -6,7 +6,7 @@ import { defineKind } from '../../lib/kind-facts.ts';
 // only light tests run beside it.
 export const facts = defineKind(
   'lighthouse',
-  { timeLimitSeconds: 300, typicalSeconds: 20, weight: 1.5, onePerMachine: true, engines: ['chromium', 'lighthouse'] },
+  { title: 'Lighthouse test', label: 'Lighthouse audit', timeLimitSeconds: 300, typicalSeconds: 20, weight: 1.5, onePerMachine: true, engines: ['chromium', 'lighthouse'] },
   () => ({ kind: 'lighthouse', pages: [] }),
 );
 

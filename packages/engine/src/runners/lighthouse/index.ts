@@ -5,7 +5,7 @@ import lighthouse, { desktopConfig } from 'lighthouse';
 import { RunAbortedError } from '../../errors.ts';
 import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
-import { errorMessage, writeJsonArtifact } from '../../lib/result.ts';
+import { errorMessage, pagesOutcome, writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact, RunContext } from '../../types.ts';
 import { CATEGORIES, LIGHTHOUSE_PAGE_TIMEOUT_MS, THRESHOLD_CATEGORY, lighthouseInput, type LighthouseThresholds } from './options.ts';
@@ -105,13 +105,7 @@ export const lighthouseRunner = defineRunner({
       await proxy.close();
     }
     artifacts.unshift(await writeJsonArtifact(ctx, 'lighthouse/scores.json', { formFactor: options.formFactor, thresholds, pages }, 'Lighthouse scores'));
-    const failed = pages.filter((p) => !p.passed).length;
-    return {
-      status: failed > 0 ? 'failed' : 'passed',
-      totals: { totalTests: pages.length, passedTests: pages.length - failed, failedTests: failed, skippedTests: 0 },
-      summary: { kind: 'lighthouse', pages },
-      artifacts,
-    };
+    return pagesOutcome({ kind: 'lighthouse', pages }, artifacts);
   },
 });
 

@@ -5,7 +5,7 @@ import type { LoadPart } from './merge.ts';
 // The longest run: 300 s of requests, then the requests in flight awaited up to the longest request timeout (120 s)
 // and the forced stop's slack, plus time to start and write the summary. Medium: the generator keeps up to a core busy
 // sending requests (a test with several generators weighs this much on each worker running one).
-export const facts = defineKind('load', { timeLimitSeconds: 450, typicalSeconds: 5, weight: 1 }, () => ({
+export const facts = defineKind('load', { title: 'load test', label: 'Load test', timeLimitSeconds: 450, typicalSeconds: 5, weight: 1 }, () => ({
   kind: 'load',
   load: {
     averageResponseTime: 0,

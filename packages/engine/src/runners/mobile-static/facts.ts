@@ -6,7 +6,7 @@ import type { Finding } from '../../types.ts';
 export const facts = defineKind(
   'mobile-static',
   // Light: unzips and parses one build, no browser, no network.
-  { timeLimitSeconds: 180, typicalSeconds: 2, weight: 0.25 },
+  { title: 'mobile app analysis', label: 'Mobile app analysis', timeLimitSeconds: 180, typicalSeconds: 2, weight: 0.25 },
   () => ({ kind: 'mobile-static', findings: [], app: {} }),
   // A build that is missing, malformed or too large ends the run like a crash does: retried while attempts remain.
   {

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
+import { crawlStartOptions } from '../../lib/crawl-options.ts';
 
 export const securityChecksInput = z.object({
   options: z
     .object({
-      /** Pages whose headers and cookies are checked. */
-      pages: z.array(z.string().min(1)).min(1).default(['/']),
-      /** Also check the pages found from the listed ones: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
-      crawl: crawlOption.default(false),
-      maxPages: maxPagesOption.default(DEFAULT_CRAWL_PAGES),
-      crawlSeconds: crawlSecondsOption,
+      /** Pages whose headers and cookies are checked; with `crawl`, also those found from them: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
+      ...crawlStartOptions(false),
       /** Plain http fails the TLS check unless this is false (a local demo has no certificate). */
       requireHttps: z.boolean().default(true),
       login: z

@@ -55,7 +55,7 @@ export const facts = defineKind(
   'security-scan',
   // wapiti runs the active attacks only: a scan with `active: false` (passive checks only) needs none. Heaviest
   // with Lighthouse: wapiti's crawl and attack modules keep up to a core busy (and the site answers every payload).
-  { timeLimitSeconds: 900, typicalSeconds: 10, weight: 1, engines: ['wapiti'], enginesFor: (options) => (options.active === false ? [] : ['wapiti']) },
+  { title: 'security scan', label: 'Security scan', timeLimitSeconds: 900, typicalSeconds: 10, weight: 1, engines: ['wapiti'], enginesFor: (options) => (options.active === false ? [] : ['wapiti']) },
   () => ({ kind: 'security-scan', findings: [] }),
   { scan_incomplete: { retried: false } },
 );

@@ -1,21 +1,16 @@
 import { z } from 'zod';
 import { riskThresholds } from '../../lib/findings.ts';
-import { crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, maxPagesOption } from '../../lib/crawl-options.ts';
+import { crawlStartOptions } from '../../lib/crawl-options.ts';
 import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
 
-export const DEFAULT_MAX_PAGES = DEFAULT_CRAWL_PAGES;
 export const DEFAULT_MAX_SCAN_SECONDS = 120;
 export const MAX_SCAN_SECONDS = 1800;
 
 export const securityScanInput = z.object({
   options: z
     .object({
-      /** Paths (or same-origin URLs) the passive checks start from. */
-      pages: z.array(z.string().min(1)).min(1).default(['/']),
-      /** true: the pages the listed ones link to; "browser": Chromium's crawl, which also seeds wapiti (lib/site-crawl.ts). */
-      crawl: crawlOption.default(true),
-      maxPages: maxPagesOption.default(DEFAULT_MAX_PAGES),
-      crawlSeconds: crawlSecondsOption,
+      /** The pages the passive checks start from. `crawl` true: also the pages they link to; "browser": Chromium's crawl, which also seeds wapiti (lib/site-crawl.ts). */
+      ...crawlStartOptions(true),
       /** Run wapiti's active attacks; off, only the passive checks run. */
       active: z.boolean().default(true),
       modules: z

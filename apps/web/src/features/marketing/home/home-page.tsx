@@ -3,6 +3,7 @@ import { paths } from '@/config/paths.ts';
 import { usePageTitle } from '@/components/page-title.ts';
 import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
 import { CtaBand } from '../shared/cta-band.tsx';
+import { CheckList, TitledList, type TitledText } from '../shared/item-list.tsx';
 import { Section } from '../shared/section.tsx';
 import { BugReportArt, LogNoiseArt } from './bug-report-art.tsx';
 import { ProcessDiagram } from './process-diagram.tsx';
@@ -49,9 +50,7 @@ const HOW = [
   { title: 'Improve', text: 'As your product changes, we change the tests, and the procedures get better every month.' },
 ];
 
-type Item = { title: string; text: string };
-
-function Cards({ items, className, cardClassName }: { items: readonly Item[]; className: string; cardClassName?: string }) {
+function Cards({ items, className, cardClassName }: { items: readonly TitledText[]; className: string; cardClassName?: string }) {
   return (
     <div className={className}>
       {items.map((item) => (
@@ -80,11 +79,7 @@ export function HomePage() {
               Fullstop is your QA team on demand: we write, run and maintain the tests of your web and mobile
               applications after every deployment, and you get the results.
             </p>
-            <ul className="check-list hero__pitch">
-              {PITCH.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
+            <CheckList items={PITCH} className="hero__pitch" />
             <div className="btn-row">
               <Link className="btn btn--primary" to={paths.contactUs}>
                 Talk to us
@@ -115,14 +110,7 @@ export function HomePage() {
       <Section tint center id="how-section" eyebrow="How We Work" title="From first call to green builds">
         <div className="split">
           <ProcessDiagram />
-          <ol className="steps">
-            {HOW.map((step) => (
-              <li key={step.title}>
-                <h3>{step.title}</h3>
-                <p>{step.text}</p>
-              </li>
-            ))}
-          </ol>
+          <TitledList items={HOW} className="steps" ordered />
         </div>
       </Section>
 

@@ -1,6 +1,7 @@
 import { usePageTitle } from '@/components/page-title.ts';
 import { ScrollIndicator } from '@/components/scroll-indicator.tsx';
 import { CtaBand } from '../shared/cta-band.tsx';
+import { CheckList } from '../shared/item-list.tsx';
 import { PageHero } from '../shared/page-hero.tsx';
 import { Section } from '../shared/section.tsx';
 import { ComparisonTable } from './comparison-table.tsx';
@@ -10,6 +11,15 @@ const SECTIONS = [
   { id: 'feature-section', label: 'Our Pricing' },
   { id: 'comparison-section', label: 'Why Choose Us?' },
 ] as const;
+
+/** What the price includes. */
+const INCLUDED = [
+  '3 testing scenarios in each feature test',
+  'Start within 48 hours',
+  'Month-to-month commitment',
+  'Unlimited test executions via portal or API',
+  'Free retest of in-scope issues after deployment',
+];
 
 const COMPARISON_LEAD = 'A QA engineer costs $48,000 to $72,000 a year before tools. Ten features with us cost $24,000 a year.';
 
@@ -29,13 +39,7 @@ export function PricingPage() {
               <span className="price__amount">$200</span>
               <span className="price__unit">per feature per month</span>
             </p>
-            <ul className="check-list">
-              <li>3 testing scenarios in each feature test</li>
-              <li>Start within 48 hours</li>
-              <li>Month-to-month commitment</li>
-              <li>Unlimited test executions via portal or API</li>
-              <li>Free retest of in-scope issues after deployment</li>
-            </ul>
+            <CheckList items={INCLUDED} />
           </div>
           <div>
             <h3 className="pills-title">Pick the features that matter to you</h3>

@@ -1,5 +1,6 @@
 import { usePageTitle } from '@/components/page-title.ts';
 import { CtaBand } from '../shared/cta-band.tsx';
+import { CheckList, TitledList, type TitledText } from '../shared/item-list.tsx';
 import { PageHero } from '../shared/page-hero.tsx';
 import { EXTRAS, MOBILE_SERVICES, WEB_SERVICES } from './services-data.ts';
 
@@ -8,7 +9,7 @@ function ServiceCard({ id, title, intro, icon, items }: {
   title: string;
   intro: string;
   icon: 'web' | 'mobile';
-  items: readonly { title: string; text: string }[];
+  items: readonly TitledText[];
 }) {
   return (
     <article className="card service-card" aria-labelledby={id}>
@@ -33,14 +34,7 @@ function ServiceCard({ id, title, intro, icon, items }: {
           <p>{intro}</p>
         </div>
       </div>
-      <ul className="service-list">
-        {items.map((item) => (
-          <li key={item.title}>
-            <strong>{item.title}</strong>
-            <span>{item.text}</span>
-          </li>
-        ))}
-      </ul>
+      <TitledList items={items} className="service-list" inline />
     </article>
   );
 }
@@ -77,11 +71,7 @@ export function ServicesPage() {
             <h2 id="extras-title">More than scripts</h2>
             <p className="lead">Automation does the heavy lifting; people make sure nothing falls through the gaps.</p>
           </div>
-          <ul className="check-list check-list--large">
-            {EXTRAS.map((extra) => (
-              <li key={extra}>{extra}</li>
-            ))}
-          </ul>
+          <CheckList items={EXTRAS} className="check-list--large" />
         </div>
       </section>
       <CtaBand title="Tell us what to test" text="We start within 48 hours, month to month, with unlimited test runs." />

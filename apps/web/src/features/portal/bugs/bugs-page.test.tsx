@@ -1,17 +1,12 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPortalStore } from '../store/store.ts';
+import { renderWithStore, reply } from '../components/test-api.tsx';
 import { BugsPage } from './bugs-page.tsx';
 
 const at = '2026-11-20T10:00:00.000Z';
 const summary = { id: 'b3', number: 3, title: 'Pay button hidden on phones', severity: 'critical', status: 'open', source: 'test', testName: 'checkout', createdAt: at, updatedAt: at, clientId: 'c1' };
-
-function reply(body: unknown) {
-  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-}
 
 function Where() {
   const location = useLocation();
@@ -19,16 +14,14 @@ function Where() {
 }
 
 function renderPage(entry: string, bugs: unknown[]) {
-  const fetch = vi.fn((_url: string) => Promise.resolve(reply({ bugs, counts: { open: bugs.length } })));
+  const fetch = vi.fn((_url: string) => Promise.resolve(reply(200, { bugs, counts: { open: bugs.length } })));
   vi.stubGlobal('fetch', fetch);
-  render(
-    <Provider store={createPortalStore()}>
-      <MemoryRouter initialEntries={[entry]}>
-        <Routes>
-          <Route path="/dashboard/bugs" element={<><BugsPage /><Where /></>} />
-        </Routes>
-      </MemoryRouter>
-    </Provider>,
+  renderWithStore(
+    <MemoryRouter initialEntries={[entry]}>
+      <Routes>
+        <Route path="/dashboard/bugs" element={<><BugsPage /><Where /></>} />
+      </Routes>
+    </MemoryRouter>,
   );
   return fetch;
 }

@@ -1,4 +1,6 @@
 import { bugPath, bugStatus } from '@fullstop/contracts';
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
+import { Notice } from '../components/notice.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { BugFilters, useBugFilters } from '../components/bugs/bug-filters.tsx';
 import { BugTable } from '../components/bugs/bug-table.tsx';
@@ -18,16 +20,12 @@ export function BugsPage() {
     <PortalPage id="bugs-page-title" title="Bugs">
       <BugFilters values={values} onChange={update} statuses={CLIENT_STATUSES} />
       {bugs.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading bugs…
-        </p>
+        <AsyncLoading>Loading bugs…</AsyncLoading>
       ) : bugs.isError || !bugs.data ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          Your bugs could not be loaded. Please try again in a moment.
-        </p>
+        <Notice tone="error">Your bugs could not be loaded. Please try again in a moment.</Notice>
       ) : bugs.data.bugs.length === 0 ? (
         filtered ? (
-          <p className="portal-empty">No bugs match these filters.</p>
+          <AsyncEmpty>No bugs match these filters.</AsyncEmpty>
         ) : (
           <div className="portal-empty bug-empty">
             <p className="bug-empty__title">No bugs reported yet.</p>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useModalFocus } from './use-modal-focus.ts';
 
 interface ConfirmDialogProps {
@@ -37,4 +37,26 @@ export function ConfirmDialog({ title, message, confirmText, onConfirm, onCancel
       </div>
     </div>
   );
+}
+
+/** What ConfirmDialog asks, and what to do on yes. */
+export type Question = Omit<ConfirmDialogProps, 'onCancel'>;
+
+/**
+ * Asking before something that cannot be undone: `ask(question)` opens the dialog, rendered where `dialog` is
+ * placed. Its confirm button closes it and runs `question.onConfirm`; Cancel only closes it.
+ */
+export function useConfirm() {
+  const [question, setQuestion] = useState<Question | null>(null);
+  const dialog = question && (
+    <ConfirmDialog
+      {...question}
+      onCancel={() => setQuestion(null)}
+      onConfirm={() => {
+        setQuestion(null);
+        question.onConfirm();
+      }}
+    />
+  );
+  return { ask: setQuestion, dialog };
 }

@@ -1,4 +1,5 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { SelectOptions, type FilterOption } from './filter-select.tsx';
 
 interface FieldProps {
   id: string;
@@ -50,4 +51,58 @@ export function PasswordField({
   ...field
 }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> & { onValueChange: (value: string) => void }) {
   return <TextField {...field} type="password" onChange={(e) => onValueChange(e.target.value)} />;
+}
+
+/** A labelled select of fixed choices, with a hint under it when there is one. */
+export function SelectField({
+  id,
+  label,
+  options,
+  hint,
+  ...select
+}: Omit<FieldProps, 'error'> & SelectHTMLAttributes<HTMLSelectElement> & { options: readonly FilterOption[]; hint?: ReactNode }) {
+  return (
+    <FieldFrame id={id} label={label}>
+      <select id={id} {...select}>
+        <SelectOptions options={options} />
+      </select>
+      {hint && <p className="portal-muted portal-field__hint">{hint}</p>}
+    </FieldFrame>
+  );
+}
+
+/** A new password and its repetition, as a form that sets one keeps them. */
+export interface NewPassword {
+  password: string;
+  confirm: string;
+}
+
+export const NO_NEW_PASSWORD: NewPassword = { password: '', confirm: '' };
+
+interface NewPasswordFieldsProps {
+  /** The inputs are `${id}-password` and `${id}-confirm`. */
+  id: string;
+  labels: { password: string; confirm: string };
+  value: NewPassword;
+  onChange: (value: NewPassword) => void;
+  errors: { password?: string | undefined; confirm?: string | undefined };
+}
+
+/** The two fields of a new password: the password, then the same again, each with its error. */
+export function NewPasswordFields({ id, labels, value, onChange, errors }: NewPasswordFieldsProps) {
+  return (
+    <>
+      {(['password', 'confirm'] as const).map((name) => (
+        <PasswordField
+          key={name}
+          id={`${id}-${name}`}
+          label={labels[name]}
+          autoComplete="new-password"
+          value={value[name]}
+          onValueChange={(text) => onChange({ ...value, [name]: text })}
+          error={errors[name]}
+        />
+      ))}
+    </>
+  );
 }

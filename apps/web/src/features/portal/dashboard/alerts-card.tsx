@@ -1,15 +1,13 @@
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { Card } from '../components/card.tsx';
 import type { AlertRisk } from './home-summary.ts';
 
 /** The security scan's alerts by risk; "No alerts found" when every count is zero. */
 export function AlertsCard({ alerts }: { alerts: { risk: AlertRisk; count: number }[] | null }) {
   const total = alerts?.reduce((sum, a) => sum + a.count, 0) ?? 0;
   return (
-    <section className="portal-card home-card home-alerts" aria-labelledby="home-alerts">
-      <h2 id="home-alerts" className="home-card__title">
-        Alerts by risk
-      </h2>
+    <Card id="home-alerts" title="Alerts by risk" className="home-card home-alerts" titleClassName="home-card__title">
       {alerts === null ? (
         <p className="home-card__meta">No security scan has run yet.</p>
       ) : total === 0 ? (
@@ -29,6 +27,6 @@ export function AlertsCard({ alerts }: { alerts: { risk: AlertRisk; count: numbe
           See insights
         </Link>
       )}
-    </section>
+    </Card>
   );
 }

@@ -3,6 +3,8 @@ import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { describeError } from '@/lib/http-client.ts';
+import { AsyncLoading } from '../components/async-state.tsx';
+import { Notice } from '../components/notice.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { PortalPage } from '../components/portal-page.tsx';
 import { useGetInsightsQuery, useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
@@ -55,15 +57,11 @@ export function DashboardHome() {
   let body: ReactNode = null;
   if (newest.isError) {
     body = (
-      <p className="portal-alert portal-alert--error" role="alert">
-        Could not load your runs: {describeError(newest.error)}
-      </p>
+      <Notice tone="error">Could not load your runs: {describeError(newest.error)}</Notice>
     );
   } else if (profile.isLoading || newest.isLoading) {
     body = (
-      <p className="portal-muted" role="status">
-        Loading your latest run…
-      </p>
+      <AsyncLoading>Loading your latest run…</AsyncLoading>
     );
   } else if (apiKey && !shownRun) {
     body = (

@@ -1,6 +1,7 @@
 import { runScopeLabel, type RunDetailResponse, type RunSummary } from '@fullstop/contracts';
 import { Link } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { Card } from '../components/card.tsx';
 import { RunStatusBadge } from '../components/run-status-badge.tsx';
 import { runDetailPath, runTotalsText, runVerdict } from './home-summary.ts';
 
@@ -10,10 +11,7 @@ export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetai
   const verdict = runVerdict(run.status, tests);
   const when = run.finishedAt ?? run.createdAt;
   return (
-    <section className="portal-card home-card home-last-run" aria-labelledby="home-last-run">
-      <h2 id="home-last-run" className="home-card__title">
-        Last run
-      </h2>
+    <Card id="home-last-run" title="Last run" className="home-card home-last-run" titleClassName="home-card__title">
       <p className="home-last-run__verdict">
         <RunStatusBadge status={run.status} label={verdict} />
       </p>
@@ -27,6 +25,6 @@ export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetai
       <Link className="home-card__link" to={runDetailPath(run.runId)}>
         View run details
       </Link>
-    </section>
+    </Card>
   );
 }

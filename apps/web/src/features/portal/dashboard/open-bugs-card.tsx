@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { openBugCount } from '../components/bugs/bug-labels.ts';
+import { Card } from '../components/card.tsx';
 import { useGetBugsQuery } from '../store/bugs-api.ts';
 import '../components/bugs/bugs.css';
 
@@ -9,10 +10,7 @@ export function OpenBugsCard() {
   const bugs = useGetBugsQuery({ side: 'client' }, { refetchOnMountOrArgChange: true });
   const count = openBugCount(bugs.data?.counts);
   return (
-    <section className="portal-card home-card home-bugs" aria-labelledby="home-bugs">
-      <h2 id="home-bugs" className="home-card__title">
-        Open bugs
-      </h2>
+    <Card id="home-bugs" title="Open bugs" className="home-card home-bugs" titleClassName="home-card__title">
       {bugs.isLoading ? (
         <p className="home-card__meta" role="status">
           Loading your bugs…
@@ -29,6 +27,6 @@ export function OpenBugsCard() {
       <Link className="home-card__link" to={paths.bugs}>
         See bugs
       </Link>
-    </section>
+    </Card>
   );
 }

@@ -2,6 +2,7 @@ import { historyRunPath, type AlertRef, type RunComparison } from '@fullstop/con
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { Card } from '../components/card.tsx';
 
 type Tone = 'bad' | 'good' | 'warn';
 
@@ -61,10 +62,7 @@ export function RunChanges({ comparison }: { comparison: RunComparison }) {
   const c = comparison;
   const nothing = [c.newlyFailing, c.fixed, c.stillFailing, c.newAlerts, c.resolvedAlerts].every((list) => list.length === 0);
   return (
-    <section className="portal-card history-section" aria-labelledby="history-changes-title">
-      <h2 id="history-changes-title" className="portal-card__title">
-        What changed since the previous run
-      </h2>
+    <Card id="history-changes-title" title="What changed since the previous run" className="history-section">
       {!c.previousRunId ? (
         <p className="portal-muted">No earlier run of these tests to compare with.</p>
       ) : (
@@ -85,6 +83,6 @@ export function RunChanges({ comparison }: { comparison: RunComparison }) {
           )}
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,9 +1,11 @@
 import { paths, type RunHistoryDetail } from '@fullstop/contracts';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { downloadFrom, openInNewTab } from '@/lib/open-link.ts';
+import { AsyncEmpty, AsyncLoading, isMissing } from '../components/async-state.tsx';
+import { DataFacts } from '../components/data-facts.tsx';
 import { openFailed } from './open-failed.ts';
 import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
 import { scopeText, totalsText, TRIGGER_LABELS } from './history-texts.ts';
@@ -13,23 +15,18 @@ import { Verdict } from './verdict.tsx';
 import './history.css';
 
 function RunFacts({ run }: { run: RunHistoryDetail }) {
-  const facts: [string, ReactNode][] = [
-    ['Verdict', <Verdict key="v" status={run.status} />],
-    ['When', formatRunDate(run.createdAt)],
-    ['Started by', run.requestedBy ? `${TRIGGER_LABELS[run.trigger]} · ${run.requestedBy}` : TRIGGER_LABELS[run.trigger]],
-    ['Duration', formatDuration(run.durationMs, 'Still running')],
-    ['Tests', scopeText(run.scope, run.testCount)],
-    ['Results', totalsText(run.totals) ?? '—'],
-  ];
   return (
-    <dl className="history-facts">
-      {facts.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <DataFacts
+      className="history-facts"
+      facts={[
+        { term: 'Verdict', value: <Verdict status={run.status} /> },
+        { term: 'When', value: formatRunDate(run.createdAt) },
+        { term: 'Started by', value: run.requestedBy ? `${TRIGGER_LABELS[run.trigger]} · ${run.requestedBy}` : TRIGGER_LABELS[run.trigger] },
+        { term: 'Duration', value: formatDuration(run.durationMs, 'Still running') },
+        { term: 'Tests', value: scopeText(run.scope, run.testCount) },
+        { term: 'Results', value: totalsText(run.totals) ?? '—' },
+      ]}
+    />
   );
 }
 
@@ -71,15 +68,13 @@ export function RunDetailPage() {
         ← All runs
       </Link>
       {run.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading the run…
-        </p>
+        <AsyncLoading>Loading the run…</AsyncLoading>
       ) : !data ? (
         <>
           <h1 id="run-title" className="portal-page-title">
             Run not found
           </h1>
-          <p className="portal-empty">{run.error && 'status' in run.error && run.error.status === 404 ? 'This run does not exist, or it is not one of yours.' : 'The run could not be loaded. Please try again in a moment.'}</p>
+          <AsyncEmpty>{isMissing(run) ? 'This run does not exist, or it is not one of yours.' : 'The run could not be loaded. Please try again in a moment.'}</AsyncEmpty>
         </>
       ) : (
         <>

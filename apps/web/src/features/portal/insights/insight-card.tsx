@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { Card } from '../components/card.tsx';
 
 /**
  * One insight card, named by its spec title; `runAt` is when the run its figures come from ended; `notice` says
@@ -8,13 +9,10 @@ import { formatRunDate } from '@/lib/format-date.ts';
 export function InsightCard({ title, runAt, notice, children }: { title: string; runAt?: string | undefined; notice?: ReactNode; children?: ReactNode }) {
   const id = `insight-${title.toLowerCase().replace(/\s+/g, '-')}`;
   return (
-    <section className="portal-card" aria-labelledby={id}>
-      <h2 id={id} className="portal-card__title">
-        {title}
-      </h2>
+    <Card id={id} title={title}>
       {notice}
       {runAt && <p className="portal-card__meta">From the run of {formatRunDate(runAt)}</p>}
       {children}
-    </section>
+    </Card>
   );
 }

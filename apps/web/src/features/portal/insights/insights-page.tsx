@@ -1,5 +1,6 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect } from 'react';
+import { AsyncLoading } from '../components/async-state.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { useGetInsightsQuery, useGetLatestResultsQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
@@ -29,7 +30,7 @@ export function InsightsPage() {
   const loading = profile.isLoading || insights.isLoading;
   return (
     <PortalPage id="insights-title" title="Insights">
-      {loading ? <p className="portal-muted" role="status">Loading insights…</p> : <InsightsView data={insights.data} trends={trends.data} latest={latest.data?.tests} />}
+      {loading ? <AsyncLoading>Loading insights…</AsyncLoading> : <InsightsView data={insights.data} trends={trends.data} latest={latest.data?.tests} />}
     </PortalPage>
   );
 }

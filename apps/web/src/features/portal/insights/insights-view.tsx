@@ -1,5 +1,6 @@
 import { INSIGHT_KEYS, type InsightKey, type Insights, type InsightTrends, type TestLatestResult } from '@fullstop/contracts';
 import { Fragment, type ReactNode } from 'react';
+import { AsyncEmpty } from '../components/async-state.tsx';
 import { InsightCard } from './insight-card.tsx';
 import { LoadCard } from './load-card.tsx';
 import { NotRunNotice } from './not-run-notice.tsx';
@@ -14,7 +15,7 @@ import { ZapCard } from './zap-card.tsx';
 export function InsightsView({ data, trends, latest }: { data: Insights | undefined; trends?: InsightTrends | undefined; latest?: readonly TestLatestResult[] | undefined }) {
   const notRun = Object.fromEntries(INSIGHT_KEYS.map((key) => [key, notRunTests(latest, key)])) as Record<InsightKey, TestLatestResult[]>;
   const keys = INSIGHT_KEYS.filter((key) => data?.[key] != null || notRun[key].length > 0);
-  if (keys.length === 0) return <p className="portal-empty">No insights available.</p>;
+  if (keys.length === 0) return <AsyncEmpty>No insights available.</AsyncEmpty>;
   const notice = (key: InsightKey): ReactNode =>
     notRun[key].length > 0 ? <NotRunNotice insight={key} tests={notRun[key]} hasFigures={data?.[key] != null} /> : undefined;
   const card = (key: InsightKey): ReactNode => {

@@ -1,6 +1,7 @@
 import type { InsightTrends, LoadInsight } from '@fullstop/contracts';
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ReactElement, ReactNode } from 'react';
+import { DataFacts } from '../components/data-facts.tsx';
 import { Carousel } from './carousel.tsx';
 import { InsightCard } from './insight-card.tsx';
 import { dataTransfer, formatBytes, formatCompact, formatMs, formatNumber, formatPointMs, formatRate, loadSummary, requestsOverview, responseTimes } from './insights-math.ts';
@@ -49,24 +50,15 @@ export function LoadCard({ load, trend, notice }: { load: LoadInsight; trend?: I
             </BarChart>
           }
         >
-          <dl className="portal-summary">
-            <div>
-              <dt>Total Requests</dt>
-              <dd>{formatNumber(summary.totalRequests)}</dd>
-            </div>
-            <div>
-              <dt>Success Rate</dt>
-              <dd>{summary.successRate}</dd>
-            </div>
-            <div>
-              <dt>Failed Requests Rate</dt>
-              <dd>{summary.failedRate}</dd>
-            </div>
-            <div>
-              <dt>Custom Metric Threshold Met</dt>
-              <dd>{summary.thresholdMet}</dd>
-            </div>
-          </dl>
+          <DataFacts
+            className="portal-summary"
+            facts={[
+              { term: 'Total Requests', value: formatNumber(summary.totalRequests) },
+              { term: 'Success Rate', value: summary.successRate },
+              { term: 'Failed Requests Rate', value: summary.failedRate },
+              { term: 'Custom Metric Threshold Met', value: summary.thresholdMet },
+            ]}
+          />
         </Panel>
         <Panel
           title="Response Times"

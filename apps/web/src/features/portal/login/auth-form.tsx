@@ -1,7 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { useHydrated } from '@/components/use-hydrated.ts';
+import { BusyButton } from '../components/busy-button.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Popup } from '../components/popup.tsx';
+import { TextField } from '../components/text-field.tsx';
 
 /** The error and busy state of an auth form. `run` clears the error and keeps the form busy while `task` runs. */
 export function useFormStatus() {
@@ -45,9 +47,9 @@ export function AuthForm({ label, onSubmit, status, submitText, busyText, second
       <form className="portal-form" onSubmit={onSubmit} noValidate aria-label={label}>
         {children}
         <FormError message={status.error} />
-        <button type="submit" className="btn btn--primary portal-btn-block" disabled={!hydrated || status.submitting}>
-          {status.submitting ? busyText : submitText}
-        </button>
+        <BusyButton className="btn btn--primary portal-btn-block" busy={status.submitting} busyText={busyText} disabled={!hydrated}>
+          {submitText}
+        </BusyButton>
         <button type="button" className="portal-link-button" onClick={secondary.onClick} disabled={!hydrated}>
           {secondary.text}
         </button>
@@ -56,4 +58,9 @@ export function AuthForm({ label, onSubmit, status, submitText, busyText, second
       {popup && <Popup message={popup.message} onClose={popup.onClose} />}
     </>
   );
+}
+
+/** The account's e-mail, as the login and Forgot Password forms ask for it; `onValueChange` gets the new text. */
+export function EmailField({ onValueChange, ...field }: Omit<ComponentProps<typeof TextField>, 'label' | 'onChange'> & { onValueChange: (value: string) => void }) {
+  return <TextField label="Email" name="email" type="email" autoComplete="username" onChange={(e) => onValueChange(e.target.value)} {...field} />;
 }

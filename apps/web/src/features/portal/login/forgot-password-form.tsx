@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CaptchaField } from '../components/captcha-field.tsx';
-import { TextField } from '../components/text-field.tsx';
 import { requestPasswordReset } from './auth-api.ts';
-import { AuthForm, useFormStatus } from './auth-form.tsx';
+import { AuthForm, EmailField, useFormStatus } from './auth-form.tsx';
 import { LOGIN_TEXT } from './login-messages.ts';
 import { useCaptcha } from './use-captcha.ts';
 
@@ -35,15 +34,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       popup={sent ? { message: LOGIN_TEXT.resetSent, onClose: onBack } : null}
     >
       <p className="portal-auth__hint">Enter the email of your account and we will send you instructions.</p>
-      <TextField
-        id="forgot-email"
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="username"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
+      <EmailField id="forgot-email" value={email} onValueChange={setEmail} />
       <CaptchaField id="forgot-captcha" code={captcha.code} value={captcha.input} onChange={captcha.setInput} onRefresh={captcha.renew} />
     </AuthForm>
   );

@@ -1,9 +1,8 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPortalStore } from '../store/store.ts';
+import { renderWithStore, reply } from '../components/test-api.tsx';
 import { LoginForm } from './login-form.tsx';
 
 const session = {
@@ -12,21 +11,15 @@ const session = {
   userData: { id: 'u1', username: 'Ada', email: 'ada@example.test', role: 'client', clientId: 'c1', teamRole: 'owner' },
 };
 
-function reply(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
 function renderLogin() {
   // A declarative router: jsdom's AbortSignal is not the one a data router's Request expects.
-  render(
-    <Provider store={createPortalStore()}>
-      <MemoryRouter initialEntries={['/login']}>
-        <Routes>
-          <Route path="/login" element={<LoginForm onForgotPassword={() => {}} />} />
-          <Route path="/dashboard" element={<p>Dashboard reached</p>} />
-        </Routes>
-      </MemoryRouter>
-    </Provider>,
+  renderWithStore(
+    <MemoryRouter initialEntries={['/login']}>
+      <Routes>
+        <Route path="/login" element={<LoginForm onForgotPassword={() => {}} />} />
+        <Route path="/dashboard" element={<p>Dashboard reached</p>} />
+      </Routes>
+    </MemoryRouter>,
   );
 }
 

@@ -4,10 +4,10 @@ import { useHydrated } from '@/components/use-hydrated.ts';
 import { paths } from '@/config/paths.ts';
 import { http } from '@/lib/http-client.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
-import { PasswordField, TextField } from '../components/text-field.tsx';
+import { PasswordField } from '../components/text-field.tsx';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { loggedIn, loginFailed } from '../store/session-slice.ts';
-import { AuthForm, useFormStatus } from './auth-form.tsx';
+import { AuthForm, EmailField, useFormStatus } from './auth-form.tsx';
 import { CAPTCHA_AFTER_FAILURES, LOGIN_TEXT, loginErrorMessage, validateLogin, type LoginFieldErrors } from './login-messages.ts';
 import { useCaptcha } from './use-captcha.ts';
 
@@ -60,18 +60,7 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
       }
       popup={succeeded ? { message: LOGIN_TEXT.success, onClose: () => navigate(next ?? paths.dashboard) } : null}
     >
-      <TextField
-        id="login-email"
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="username"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={fieldErrors.email}
-        readOnly={!hydrated}
-        required
-      />
+      <EmailField id="login-email" value={email} onValueChange={setEmail} error={fieldErrors.email} readOnly={!hydrated} required />
       <PasswordField
         id="login-password"
         label="Password"

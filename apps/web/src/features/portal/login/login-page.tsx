@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { portalPageTitle, usePageTitle } from '@/components/page-title.ts';
 import { LOGIN_PARAMS, safeNext, SESSION_ENDED } from '@/lib/login-redirect.ts';
+import { Notice } from '../components/notice.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ForgotPasswordForm } from './forgot-password-form.tsx';
 import { LoginForm } from './login-form.tsx';
@@ -37,9 +38,7 @@ export function LoginPage() {
     <div className="portal-auth">
       <AuthCard title={LOGIN_TITLES[mode.name]}>
         {sessionEnded && mode.name === 'login' && (
-          <p className="portal-alert portal-alert--info" role="status">
-            {SESSION_ENDED_TEXT}
-          </p>
+          <Notice tone="info">{SESSION_ENDED_TEXT}</Notice>
         )}
         {mode.name === 'login' && <LoginForm next={next} onForgotPassword={() => setMode({ name: 'forgot' })} />}
         {mode.name === 'forgot' && <ForgotPasswordForm onBack={toLogin} />}

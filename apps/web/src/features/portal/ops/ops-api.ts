@@ -38,12 +38,6 @@ export function queryString(params: Record<string, string | number | undefined |
   return text ? `?${text}` : '';
 }
 
-/** What went wrong, in the server's words when it said something. */
-export function failureMessage(error: unknown): string {
-  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
-  return 'Something went wrong. Please try again.';
-}
-
 const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsClients', 'OpsClient', 'OpsRuns', 'OpsAudit'] });
 
 /** The console's calls: clients and their health, the runs feed and its triage, the audit log. */

@@ -1,6 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { formatDate } from '@/lib/format-date.ts';
 import { describeError } from '@/lib/http-client.ts';
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
@@ -25,9 +26,9 @@ export function ReportsPage() {
   return (
     <PortalPage id="reports-title" title="Reports">
       {loading ? (
-        <p className="portal-muted" role="status">Loading reports…</p>
+        <AsyncLoading>Loading reports…</AsyncLoading>
       ) : groups.length === 0 ? (
-        <p className="portal-empty">No reports available.</p>
+        <AsyncEmpty>No reports available.</AsyncEmpty>
       ) : (
         <div className="portal-stack">
           {groups.map(([group, entries]) => (

@@ -1,3 +1,4 @@
+import { AsyncLoading } from '../components/async-state.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { RequestThread } from '../components/requests/request-thread.tsx';
 import { useGetRequestQuery, useReplyToRequestMutation } from './requests-api.ts';
@@ -16,7 +17,7 @@ export function RequestDetail({ id, onBack }: { id: string; onBack: () => void }
   return (
     <section className="portal-card" aria-label="Request">
       {request.isLoading ? (
-        <p className="portal-muted" role="status">Loading the request…</p>
+        <AsyncLoading>Loading the request…</AsyncLoading>
       ) : request.isError || !request.data ? (
         <>
           {back}

@@ -1,9 +1,12 @@
 import { clientRequestKind, createClientRequest, requestAttachmentProblem, type ClientRequestKind } from '@fullstop/contracts';
 import { useRef, useState, type FormEvent } from 'react';
 import { describeError } from '@/lib/http-client.ts';
+import { SubmitRow } from '../components/busy-button.tsx';
+import { filterOptions } from '../components/filter-select.tsx';
+import { Notice, type NoticeText } from '../components/notice.tsx';
 import { uploadRequestFile } from '../components/requests/request-files.ts';
 import { KIND_HINTS, KIND_LABELS } from '../components/requests/request-labels.ts';
-import { TextAreaField, TextField } from '../components/text-field.tsx';
+import { SelectField, TextAreaField, TextField } from '../components/text-field.tsx';
 import { requestsApi, useCreateRequestMutation } from './requests-api.ts';
 import { useAppDispatch } from '../store/hooks.ts';
 
@@ -16,7 +19,7 @@ export function RequestForm() {
   const [file, setFile] = useState<File | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeText | null>(null);
   const [create, { isLoading }] = useCreateRequestMutation();
   const [uploading, setUploading] = useState(false);
   const dispatch = useAppDispatch();
@@ -44,7 +47,7 @@ export function RequestForm() {
       setTitle('');
       setDetails('');
       let text = 'Request sent. We will get back to you within 48 hours.';
-      let tone: 'success' | 'error' = 'success';
+      let tone: NoticeText['tone'] = 'success';
       if (file) {
         setUploading(true);
         try {
@@ -72,17 +75,14 @@ export function RequestForm() {
       <h2 id="request-form-title" className="portal-card__title">
         New request
       </h2>
-      <div className="portal-field">
-        <label htmlFor="request-kind">Type</label>
-        <select id="request-kind" value={kind} onChange={(e) => setKind(clientRequestKind.parse(e.target.value))}>
-          {clientRequestKind.options.map((option) => (
-            <option key={option} value={option}>
-              {KIND_LABELS[option]}
-            </option>
-          ))}
-        </select>
-        <p className="portal-muted portal-field__hint">{KIND_HINTS[kind]}</p>
-      </div>
+      <SelectField
+        id="request-kind"
+        label="Type"
+        value={kind}
+        onChange={(e) => setKind(clientRequestKind.parse(e.target.value))}
+        options={filterOptions(clientRequestKind.options, KIND_LABELS)}
+        hint={KIND_HINTS[kind]}
+      />
       <TextField id="request-title" label="Title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
       <TextAreaField
         id="request-details"
@@ -107,22 +107,10 @@ export function RequestForm() {
         <p id="request-file-hint" className="portal-muted portal-field__hint">
           A screenshot, a video, a PDF, a text or CSV file, or a zip, up to 50 MB.
         </p>
-        {errors.file && (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {errors.file}
-          </p>
-        )}
+        {errors.file && <Notice tone="error">{errors.file}</Notice>}
       </div>
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
-      <div className="portal-actions">
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Sending…' : 'Send request'}
-        </button>
-      </div>
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+      <SubmitRow busy={busy} busyText="Sending…">Send request</SubmitRow>
     </form>
   );
 }

@@ -1,4 +1,6 @@
 import { formatDate } from '@/lib/format-date.ts';
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
+import { Card } from '../components/card.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { requestSummary } from '../components/requests/request-labels.ts';
 import { RequestStatusBadge } from '../components/requests/request-status-badge.tsx';
@@ -7,16 +9,13 @@ import { useGetRequestsQuery } from './requests-api.ts';
 export function RequestList({ onOpen }: { onOpen: (id: string) => void }) {
   const requests = useGetRequestsQuery();
   return (
-    <section className="portal-card" aria-labelledby="request-list-title">
-      <h2 id="request-list-title" className="portal-card__title">
-        Your requests
-      </h2>
+    <Card id="request-list-title" title="Your requests">
       {requests.isLoading ? (
-        <p className="portal-muted" role="status">Loading requests…</p>
+        <AsyncLoading>Loading requests…</AsyncLoading>
       ) : requests.isError ? (
         <FormError message="Your requests could not be loaded. Please try again later." />
       ) : !requests.data?.length ? (
-        <p className="portal-empty">No requests yet.</p>
+        <AsyncEmpty>No requests yet.</AsyncEmpty>
       ) : (
         <ul className="portal-rows">
           {requests.data.map((request) => (
@@ -31,6 +30,6 @@ export function RequestList({ onOpen }: { onOpen: (id: string) => void }) {
           ))}
         </ul>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,57 +1,36 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPortalStore } from '../store/store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithStore, reply, serveApi } from '../components/test-api.tsx';
 import { AlertsPanel } from './alerts-panel.tsx';
-
-function reply(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const at = '2026-11-23T10:00:00.000Z';
 const hook = { id: 'c1', kind: 'webhook', name: 'Ops <b>room</b>', target: 'https://hooks.acme.test/alerts', enabled: true, rules: ['test-failing'], secretHint: '••••9f3a', createdAt: at, updatedAt: at };
-const fetchMock = vi.fn<typeof fetch>();
 let channels: unknown[] = [];
 let posted: unknown = null;
 
 beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem('accessToken', 'access-1');
   channels = [];
   posted = null;
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    if (url.endsWith('/alerts/deliveries')) {
-      return reply(200, { deliveries: [{ id: 'd1', channelId: 'c1', channelName: 'Ops room', kind: 'webhook', rule: 'test-failing', title: 'checkout started failing', runId: 'r1', status: 'failed', statusCode: null, error: 'could not reach it: ECONNREFUSED', attempts: 8, createdAt: at, lastAttemptAt: at }] });
-    }
-    if (url.endsWith('/alerts/channels') && method === 'GET') return reply(200, { channels });
-    if (url.endsWith('/alerts/channels') && method === 'POST') {
-      const body = input instanceof Request ? await input.clone().text() : String(init?.body);
-      posted = JSON.parse(body);
-      channels = [hook];
-      return reply(201, { channel: hook, secret: 'whsec_0123456789abcdef9f3a' });
-    }
-    if (url.endsWith('/alerts/channels/c1/test')) return reply(200, { delivered: false, statusCode: 500, message: 'Your webhook answered HTTP 500' });
-    return reply(404, { message: 'not found' });
-  });
-  vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
+serveApi(async ({ url, method, body }) => {
+  if (url.endsWith('/alerts/deliveries')) {
+    return reply(200, { deliveries: [{ id: 'd1', channelId: 'c1', channelName: 'Ops room', kind: 'webhook', rule: 'test-failing', title: 'checkout started failing', runId: 'r1', status: 'failed', statusCode: null, error: 'could not reach it: ECONNREFUSED', attempts: 8, createdAt: at, lastAttemptAt: at }] });
+  }
+  if (url.endsWith('/alerts/channels') && method === 'GET') return reply(200, { channels });
+  if (url.endsWith('/alerts/channels') && method === 'POST') {
+    posted = JSON.parse(await body());
+    channels = [hook];
+    return reply(201, { channel: hook, secret: 'whsec_0123456789abcdef9f3a' });
+  }
+  if (url.endsWith('/alerts/channels/c1/test')) return reply(200, { delivered: false, statusCode: 500, message: 'Your webhook answered HTTP 500' });
+  return reply(404, { message: 'not found' });
 });
 
 describe('the alerts panel', () => {
   it('adds a signed webhook with chosen rules, shows its secret once, sends a test alert and lists deliveries with their error', async () => {
     const user = userEvent.setup();
-    render(
-      <Provider store={createPortalStore()}>
-        <AlertsPanel />
-      </Provider>,
-    );
+    renderWithStore(<AlertsPanel />);
     const panel = (await screen.findByRole('heading', { name: 'Alerts' })).closest('section')!;
     expect(await within(panel).findByText('could not reach it: ECONNREFUSED')).toBeTruthy();
     await user.click(within(panel).getByRole('button', { name: 'Add a channel' }));

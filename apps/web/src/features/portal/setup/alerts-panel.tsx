@@ -1,7 +1,15 @@
 import { ALERT_RULES, type AlertChannel, type AlertChannelKind, type AlertDelivery, type AlertRule } from '@fullstop/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import type { ApiFailure } from '../store/portal-api.ts';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { AsyncFailed, AsyncLoading } from '../components/async-state.tsx';
+import { BusyButton } from '../components/busy-button.tsx';
+import { Card } from '../components/card.tsx';
+import { useConfirm } from '../components/confirm-dialog.tsx';
+import type { DataColumn } from '../components/data-table.tsx';
+import { DeliveriesTable } from '../components/deliveries-table.tsx';
+import { filterOptions } from '../components/filter-select.tsx';
+import { Notice } from '../components/notice.tsx';
+import { SelectField } from '../components/text-field.tsx';
 import { useViewerReason } from '../store/viewer.ts';
 import {
   useCreateAlertChannelMutation,
@@ -12,7 +20,9 @@ import {
   useUpdateAlertChannelMutation,
 } from './alerts-api.ts';
 import './alerts-panel.css';
-import { DeliveryResult, deliveryWhen } from './delivery-result.tsx';
+import './setup.css';
+import { SecretOnce } from './secret-once.tsx';
+import { TestResult } from './test-result.tsx';
 
 export const ALERT_KIND_NAMES: Record<AlertChannelKind, string> = { email: 'E-mail', slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Webhook (signed)' };
 export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
@@ -29,34 +39,10 @@ const TARGET_LABELS: Record<AlertChannelKind, { label: string; type: 'email' | '
   webhook: { label: 'Webhook URL', type: 'url', placeholder: 'https://hooks.example.com/fullstop-alerts' },
 };
 
-function failureMessage(error: unknown): string {
-  return (error as ApiFailure | undefined)?.message ?? 'Something went wrong. Please try again.';
-}
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
-}
-
-function SecretOnce({ secret }: { secret: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="portal-alert portal-alert--success alerts-secret" role="status">
-      <p>Your signing secret. It is shown only this once: store it with your webhook receiver now.</p>
-      <div className="portal-key-field">
-        <input className="portal-mono" value={secret} readOnly aria-label="Alert webhook signing secret" spellCheck={false} />
-        <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => copyText(secret).then(() => setCopied(true), () => setCopied(false))}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-    </div>
-  );
-}
+const DELIVERY_COLUMNS: DataColumn<AlertDelivery>[] = [
+  { header: 'Channel', cell: (d) => d.channelName ?? ALERT_KIND_NAMES[d.kind] },
+  { header: 'Alert', cell: (d) => d.title },
+];
 
 /** Add (no `current`) or edit a channel: kind (only when adding), name, target, rules. */
 function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (secret?: string) => void }) {
@@ -79,16 +65,13 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
   return (
     <form className="portal-form alerts-form" onSubmit={submit} noValidate aria-label={current ? `Edit ${current.name}` : 'New alert channel'}>
       {current ? null : (
-        <div className="portal-field">
-          <label htmlFor={`${formId}-kind`}>Channel</label>
-          <select id={`${formId}-kind`} value={kind} onChange={(e) => setKind(e.target.value as AlertChannelKind)}>
-            {(Object.keys(ALERT_KIND_NAMES) as AlertChannelKind[]).map((k) => (
-              <option key={k} value={k}>
-                {ALERT_KIND_NAMES[k]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${formId}-kind`}
+          label="Channel"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as AlertChannelKind)}
+          options={filterOptions(Object.keys(ALERT_KIND_NAMES) as AlertChannelKind[], ALERT_KIND_NAMES)}
+        />
       )}
       <div className="portal-field">
         <label htmlFor={`${formId}-name`}>Name</label>
@@ -111,18 +94,14 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {failureMessage(error)}
-        </p>
-      ) : null}
+      {error ? <Notice tone="error">{failureMessage(error)}</Notice> : null}
       <div className="portal-actions">
         <button type="button" className="btn btn--ghost" onClick={() => onDone()}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Saving…' : current ? 'Save' : 'Add channel'}
-        </button>
+        <BusyButton busy={busy} busyText="Saving…">
+          {current ? 'Save' : 'Add channel'}
+        </BusyButton>
       </div>
     </form>
   );
@@ -132,7 +111,7 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const [update, updating] = useUpdateAlertChannelMutation();
   const [remove, removing] = useDeleteAlertChannelMutation();
   const [test, testing] = useTestAlertChannelMutation();
@@ -142,14 +121,14 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
         <h3 id={titleId} className="portal-panel__title">
           {channel.name}
         </h3>
-        <span className={channel.enabled ? 'alerts-badge alerts-badge--on' : 'alerts-badge'}>{channel.enabled ? 'On' : 'Paused'}</span>
+        <span className={channel.enabled ? 'setup-badge setup-badge--on' : 'setup-badge'}>{channel.enabled ? 'On' : 'Paused'}</span>
       </div>
       <p className="alerts-channel__target">
         <span>{ALERT_KIND_NAMES[channel.kind]}</span> · <span className="portal-mono">{channel.target}</span>
         {channel.secretHint ? <span className="portal-muted"> · signing secret {channel.secretHint}</span> : null}
       </p>
       <p className="portal-muted alerts-channel__rules">{channel.rules.map((r) => ALERT_RULE_NAMES[r]).join(' · ')}</p>
-      {secret ? <SecretOnce secret={secret} /> : null}
+      {secret ? <SecretOnce key={secret} secret={secret} label="Alert webhook signing secret" /> : null}
       {editing ? (
         <ChannelForm
           current={channel}
@@ -160,9 +139,15 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
         />
       ) : readOnly ? null : (
         <div className="portal-actions">
-          <button type="button" className="btn btn--primary portal-btn-sm" disabled={testing.isLoading} onClick={() => void test(channel.id).finally(onChanged)}>
-            {testing.isLoading ? 'Sending…' : 'Send a test alert'}
-          </button>
+          <BusyButton
+            type="button"
+            className="btn btn--primary portal-btn-sm"
+            busy={testing.isLoading}
+            busyText="Sending…"
+            onClick={() => void test(channel.id).finally(onChanged)}
+          >
+            Send a test alert
+          </BusyButton>
           <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => setEditing(true)}>
             Edit
           </button>
@@ -189,65 +174,26 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
               New signing secret
             </button>
           ) : null}
-          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={removing.isLoading} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="btn btn--ghost portal-btn-sm"
+            disabled={removing.isLoading}
+            onClick={() =>
+              confirm.ask({
+                title: `Remove ${channel.name}?`,
+                message: 'No more alerts are sent to it. Its past deliveries stay listed below.',
+                confirmText: 'Remove',
+                onConfirm: () => void remove(channel.id).finally(onChanged),
+              })
+            }
+          >
             Remove
           </button>
         </div>
       )}
-      {testing.data ? (
-        <p className={`portal-alert ${testing.data.delivered ? 'portal-alert--success' : 'portal-alert--error'}`} role="status">
-          {testing.data.message}
-        </p>
-      ) : testing.error || updating.error ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {failureMessage(testing.error ?? updating.error)}
-        </p>
-      ) : null}
-      {confirming ? (
-        <ConfirmDialog
-          title={`Remove ${channel.name}?`}
-          message="No more alerts are sent to it. Its past deliveries stay listed below."
-          confirmText="Remove"
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void remove(channel.id).finally(onChanged);
-          }}
-        />
-      ) : null}
+      <TestResult answer={testing.data} error={testing.error ?? updating.error} />
+      {confirm.dialog}
     </section>
-  );
-}
-
-export function AlertDeliveries({ deliveries }: { deliveries: AlertDelivery[] }) {
-  if (!deliveries.length) return <p className="portal-muted">No alert has been sent yet.</p>;
-  return (
-    <div className="alerts-deliveries">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Channel</th>
-            <th scope="col">Alert</th>
-            <th scope="col">Result</th>
-            <th scope="col">Attempts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr key={d.id}>
-              <td data-label="When">{deliveryWhen(d)}</td>
-              <td data-label="Channel">{d.channelName ?? ALERT_KIND_NAMES[d.kind]}</td>
-              <td data-label="Alert">{d.title}</td>
-              <td data-label="Result">
-                <DeliveryResult delivery={d} block="alerts" />
-              </td>
-              <td data-label="Attempts">{d.attempts}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -267,23 +213,16 @@ export function AlertsPanel() {
   };
   const list = channels.data?.channels ?? [];
   return (
-    <section className="portal-card" aria-labelledby="alerts-title">
-      <h2 id="alerts-title" className="portal-card__title">
-        Alerts
-      </h2>
+    <Card id="alerts-title" title="Alerts">
       <p className="portal-muted portal-card__lead">
         Be told when something breaks: by e-mail, in Slack or Microsoft Teams, or on your own signed webhook. A test marked flaky stays silent.
       </p>
       {viewerReason ? <p className="portal-muted">{viewerReason}</p> : null}
-      {secret ? <SecretOnce secret={secret} /> : null}
+      {secret ? <SecretOnce key={secret} secret={secret} label="Alert webhook signing secret" /> : null}
       {channels.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading your alert channels…
-        </p>
+        <AsyncLoading>Loading your alert channels…</AsyncLoading>
       ) : channels.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          Your alert channels could not be loaded. Please try again later.
-        </p>
+        <AsyncFailed>Your alert channels could not be loaded. Please try again later.</AsyncFailed>
       ) : (
         <div className="alerts-channels">
           {list.length === 0 && !adding ? <p className="portal-muted">No alert channel yet.</p> : null}
@@ -310,7 +249,7 @@ export function AlertsPanel() {
         </div>
       )}
       <h3 className="portal-panel__title alerts-deliveries__head">Recent alert deliveries</h3>
-      {deliveries.data ? <AlertDeliveries deliveries={deliveries.data.deliveries} /> : null}
-    </section>
+      {deliveries.data ? <DeliveriesTable deliveries={deliveries.data.deliveries} columns={DELIVERY_COLUMNS} empty="No alert has been sent yet." /> : null}
+    </Card>
   );
 }

@@ -1,24 +1,14 @@
 import type { ClientProfile } from '@fullstop/contracts';
 import { useState } from 'react';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { copyText } from '@/lib/copy-text.ts';
+import { BusyButton } from '../components/busy-button.tsx';
+import { Card } from '../components/card.tsx';
+import { useConfirm } from '../components/confirm-dialog.tsx';
 import { useViewerReason } from '../store/viewer.ts';
 import { maskKey } from './mask-key.ts';
 import { useGenerateApiKeyMutation } from './setup-api.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  // Older browsers, and pages not served over a secure context, have no async clipboard.
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
-}
+import { ViewerNote } from './viewer-note.tsx';
 
 /**
  * The website and the client's API key: masked until asked for (Show), copied whole, and replaced only after a
@@ -28,12 +18,9 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
   const [generate, { isLoading }] = useGenerateApiKeyMutation();
   const viewerNote = useViewerReason('generate API keys');
   const [shown, setShown] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   return (
-    <section className="portal-card" aria-labelledby="web-testing-title">
-      <h2 id="web-testing-title" className="portal-card__title">
-        Web Testing
-      </h2>
+    <Card id="web-testing-title" title="Web Testing">
       <div className="portal-field">
         <label htmlFor="setup-website">Website</label>
         <input id="setup-website" value={profile.website} readOnly />
@@ -77,34 +64,29 @@ export function ApiKeyPanel({ profile }: { profile: ClientProfile }) {
             Copy Token
           </button>
         )}
-        <button
+        <BusyButton
           type="button"
-          className="btn btn--primary"
-          disabled={isLoading || viewerNote !== null}
+          busy={isLoading}
+          busyText="Generating…"
+          disabled={viewerNote !== null}
           aria-describedby={viewerNote ? 'api-key-viewer-note' : undefined}
-          onClick={() => setConfirming(true)}
+          onClick={() =>
+            confirm.ask({
+              title: 'Generate a new API key?',
+              message: 'Your current key stops working at once: every CI job or script that sends it fails until you give it the new key.',
+              confirmText: 'Generate New Key',
+              onConfirm: () => {
+                setShown(true);
+                void generate(profile.id);
+              },
+            })
+          }
         >
-          {isLoading ? 'Generating…' : 'Generate New Key'}
-        </button>
+          Generate New Key
+        </BusyButton>
       </div>
-      {viewerNote && (
-        <p id="api-key-viewer-note" className="portal-muted portal-field__hint">
-          {viewerNote}
-        </p>
-      )}
-      {confirming && (
-        <ConfirmDialog
-          title="Generate a new API key?"
-          message="Your current key stops working at once: every CI job or script that sends it fails until you give it the new key."
-          confirmText="Generate New Key"
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            setShown(true);
-            void generate(profile.id);
-          }}
-        />
-      )}
-    </section>
+      <ViewerNote id="api-key-viewer-note" note={viewerNote} />
+      {confirm.dialog}
+    </Card>
   );
 }

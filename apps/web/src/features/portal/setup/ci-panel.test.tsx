@@ -1,13 +1,8 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPortalStore } from '../store/store.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithStore, reply, serveApi } from '../components/test-api.tsx';
 import { CiPanel } from './ci-panel.tsx';
-
-function reply(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const badge = (token: string) => ({
   url: `https://qa.example.test/badge/${token}.svg`,
@@ -15,34 +10,16 @@ const badge = (token: string) => ({
   state: 'passing',
   createdAt: '2026-11-23T10:00:00.000Z',
 });
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem('accessToken', 'access-1');
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    if (url.endsWith('/clientProfile/badge') && method === 'GET') return reply(200, badge('old'));
-    if (url.endsWith('/clientProfile/badge/regenerate') && method === 'POST') return reply(200, badge('new'));
-    return reply(404, { message: 'not found' });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
+serveApi(({ url, method }) => {
+  if (url.endsWith('/clientProfile/badge') && method === 'GET') return reply(200, badge('old'));
+  if (url.endsWith('/clientProfile/badge/regenerate') && method === 'POST') return reply(200, badge('new'));
+  return reply(404, { message: 'not found' });
 });
 
 describe('the CI and badge panel', () => {
   it('shows both CI jobs with the key as a secret, the badge and its Markdown; Regenerate asks first', async () => {
     const user = userEvent.setup();
-    render(
-      <Provider store={createPortalStore()}>
-        <CiPanel />
-      </Provider>,
-    );
+    renderWithStore(<CiPanel />);
     const panel = screen.getByRole('heading', { name: 'CI and badge' }).closest('section')!;
     expect(within(panel).getByText(/secrets\.FULLSTOP_API_KEY/)).toBeTruthy();
     expect(within(panel).getByText(/reports:\s+junit: fullstop-results\.xml/)).toBeTruthy();

@@ -1,19 +1,14 @@
 import { useId, useState } from 'react';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { copyText } from '@/lib/copy-text.ts';
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
+import { BusyButton } from '../components/busy-button.tsx';
+import { Card } from '../components/card.tsx';
+import { useConfirm } from '../components/confirm-dialog.tsx';
 import { useViewerReason } from '../store/viewer.ts';
 import { useGetBadgeQuery, useRegenerateBadgeMutation } from './ci-api.ts';
 import { CI_KEY_SECRET, githubActionsSnippet, gitlabCiSnippet } from './ci-snippets.ts';
+import { ViewerNote } from './viewer-note.tsx';
 import './ci-panel.css';
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
-}
 
 /** A block of text to paste elsewhere, with its Copy button and a "Copied" note for screen readers too. */
 function CopyBlock({ label, text }: { label: string; text: string }) {
@@ -72,12 +67,9 @@ export function CiPanel() {
   const badge = useGetBadgeQuery();
   const [regenerate, { isLoading }] = useRegenerateBadgeMutation();
   const viewerNote = useViewerReason('regenerate the badge');
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   return (
-    <section className="portal-card" aria-labelledby="ci-title">
-      <h2 id="ci-title" className="portal-card__title">
-        CI and badge
-      </h2>
+    <Card id="ci-title" title="CI and badge">
       <p className="portal-muted portal-card__lead">
         Run your tests from your pipeline after each deploy. Store your API key as a CI secret named <code>{CI_KEY_SECRET}</code>; the job
         fails when a test fails (exit code 1) or when your tests could not run (exit code 2), and keeps a JUnit report.
@@ -89,11 +81,9 @@ export function CiPanel() {
 
       <h3 className="portal-panel__title ci-badge__title">Status badge</h3>
       {badge.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading your badge…
-        </p>
+        <AsyncLoading>Loading your badge…</AsyncLoading>
       ) : !badge.data ? (
-        <p className="portal-empty">Your badge could not be loaded. Please try again later.</p>
+        <AsyncEmpty>Your badge could not be loaded. Please try again later.</AsyncEmpty>
       ) : (
         <>
           <p className="portal-muted">
@@ -104,35 +94,30 @@ export function CiPanel() {
           </p>
           <CopyBlock label="Markdown for your README" text={badge.data.markdown} />
           <div className="portal-actions">
-            <button
+            <BusyButton
               type="button"
               className="btn btn--ghost"
-              disabled={isLoading || viewerNote !== null}
+              busy={isLoading}
+              busyText="Regenerating…"
+              disabled={viewerNote !== null}
               aria-describedby={viewerNote ? 'ci-badge-viewer-note' : undefined}
-              onClick={() => setConfirming(true)}
+              onClick={() =>
+                confirm.ask({
+                  title: 'Regenerate the badge address?',
+                  message:
+                    'The current address stops working at once: every README or page that shows it displays a broken image until you paste the new Markdown.',
+                  confirmText: 'Regenerate',
+                  onConfirm: () => void regenerate(),
+                })
+              }
             >
-              {isLoading ? 'Regenerating…' : 'Regenerate badge address'}
-            </button>
+              Regenerate badge address
+            </BusyButton>
           </div>
-          {viewerNote && (
-            <p id="ci-badge-viewer-note" className="portal-muted portal-field__hint">
-              {viewerNote}
-            </p>
-          )}
+          <ViewerNote id="ci-badge-viewer-note" note={viewerNote} />
         </>
       )}
-      {confirming && (
-        <ConfirmDialog
-          title="Regenerate the badge address?"
-          message="The current address stops working at once: every README or page that shows it displays a broken image until you paste the new Markdown."
-          confirmText="Regenerate"
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void regenerate();
-          }}
-        />
-      )}
-    </section>
+      {confirm.dialog}
+    </Card>
   );
 }

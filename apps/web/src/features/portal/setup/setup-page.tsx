@@ -1,3 +1,5 @@
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
+import { Card } from '../components/card.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { AlertsPanel } from './alerts-panel.tsx';
@@ -12,17 +14,14 @@ export function SetupPage() {
   return (
     <PortalPage id="setup-title" title="Setup">
       {profile.isLoading ? (
-        <p className="portal-muted" role="status">Loading your profile…</p>
+        <AsyncLoading>Loading your profile…</AsyncLoading>
       ) : !profile.data ? (
-        <p className="portal-empty">Your client profile could not be loaded. Please try again later.</p>
+        <AsyncEmpty>Your client profile could not be loaded. Please try again later.</AsyncEmpty>
       ) : (
         <div className="portal-stack">
           <ApiKeyPanel profile={profile.data} />
           <CiPanel />
-          <section className="portal-card" aria-labelledby="mobile-testing-title">
-            <h2 id="mobile-testing-title" className="portal-card__title">
-              Mobile Testing
-            </h2>
+          <Card id="mobile-testing-title" title="Mobile Testing">
             <p className="portal-muted portal-card__lead">
               Accepted files: <span className="portal-nowrap">Android: .apk</span> · <span className="portal-nowrap">iOS: .ipa</span>
             </p>
@@ -31,7 +30,7 @@ export function SetupPage() {
               <AppUpload platform="ios" profile={profile.data} />
             </div>
             <RetentionNote clientId={profile.data.id} />
-          </section>
+          </Card>
           <TrackerPanel />
           <AlertsPanel />
         </div>

@@ -1,54 +1,30 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPortalStore } from '../store/store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithStore, reply, serveApi } from '../components/test-api.tsx';
 import { TrackerPanel } from './tracker-panel.tsx';
 
-function reply(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
 const webhook = { kind: 'webhook', config: { url: 'https://hooks.acme.test/fullstop' }, secretHint: '••••9f3a', connectedAt: '2026-11-23T10:00:00.000Z', updatedAt: '2026-11-23T10:00:00.000Z' };
-const fetchMock = vi.fn<typeof fetch>();
 let connected = false;
 
 beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem('accessToken', 'access-1');
   connected = false;
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    if (url.endsWith('/integrations/deliveries')) return reply(200, { deliveries: [] });
-    if (url.endsWith('/integrations') && method === 'GET') return reply(200, { integrations: connected ? [webhook] : [] });
-    if (url.endsWith('/integrations/github') && method === 'PUT') return reply(400, { message: 'GitHub refused the token (HTTP 401): check it and its permissions', code: 'VALIDATION_ERROR', field: 'token' });
-    if (url.endsWith('/integrations/webhook') && method === 'PUT') {
-      connected = true;
-      return reply(200, { integration: webhook, secret: 'whsec_0123456789abcdef9f3a' });
-    }
-    return reply(404, { message: 'not found' });
-  });
-  vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
+serveApi(({ url, method }) => {
+  if (url.endsWith('/integrations/deliveries')) return reply(200, { deliveries: [] });
+  if (url.endsWith('/integrations') && method === 'GET') return reply(200, { integrations: connected ? [webhook] : [] });
+  if (url.endsWith('/integrations/github') && method === 'PUT') return reply(400, { message: 'GitHub refused the token (HTTP 401): check it and its permissions', code: 'VALIDATION_ERROR', field: 'token' });
+  if (url.endsWith('/integrations/webhook') && method === 'PUT') {
+    connected = true;
+    return reply(200, { integration: webhook, secret: 'whsec_0123456789abcdef9f3a' });
+  }
+  return reply(404, { message: 'not found' });
 });
-
-function renderPanel() {
-  render(
-    <Provider store={createPortalStore()}>
-      <TrackerPanel />
-    </Provider>,
-  );
-}
 
 describe('the bug tracker panel', () => {
   it('shows a new webhook secret once, after connecting', async () => {
     const user = userEvent.setup();
-    renderPanel();
+    renderWithStore(<TrackerPanel />);
     const panel = (await screen.findByRole('heading', { name: 'Webhook' })).closest('section')!;
     await user.click(within(panel).getByRole('button', { name: 'Connect' }));
     await user.type(within(panel).getByLabelText('URL'), 'https://hooks.acme.test/fullstop');
@@ -60,7 +36,7 @@ describe('the bug tracker panel', () => {
 
   it('says why GitHub refused the settings', async () => {
     const user = userEvent.setup();
-    renderPanel();
+    renderWithStore(<TrackerPanel />);
     const panel = (await screen.findByRole('heading', { name: 'GitHub Issues' })).closest('section')!;
     await user.click(within(panel).getByRole('button', { name: 'Connect' }));
     await user.type(within(panel).getByLabelText('Owner'), 'acme');

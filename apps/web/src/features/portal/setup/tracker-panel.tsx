@@ -1,7 +1,13 @@
 import type { Integration, IntegrationDelivery, IntegrationKind } from '@fullstop/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import type { ApiFailure } from '../store/portal-api.ts';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { AsyncFailed, AsyncLoading } from '../components/async-state.tsx';
+import { BusyButton } from '../components/busy-button.tsx';
+import { Card } from '../components/card.tsx';
+import { useConfirm } from '../components/confirm-dialog.tsx';
+import type { DataColumn } from '../components/data-table.tsx';
+import { DeliveriesTable } from '../components/deliveries-table.tsx';
+import { Notice } from '../components/notice.tsx';
 import {
   useConnectIntegrationMutation,
   useDisconnectIntegrationMutation,
@@ -10,8 +16,10 @@ import {
   useSyncIntegrationsMutation,
   useTestIntegrationMutation,
 } from './tracker-api.ts';
+import { SecretOnce } from './secret-once.tsx';
+import { TestResult } from './test-result.tsx';
+import './setup.css';
 import './tracker-panel.css';
-import { DeliveryResult, deliveryWhen } from './delivery-result.tsx';
 
 interface FieldSpec {
   name: string;
@@ -54,19 +62,11 @@ const KINDS: { kind: IntegrationKind; title: string; lead: string; fields: Field
 
 const KIND_TITLES: Record<IntegrationKind, string> = { github: 'GitHub', jira: 'Jira', webhook: 'Webhook' };
 
-function failureMessage(error: unknown): string {
-  return (error as ApiFailure | undefined)?.message ?? 'Something went wrong. Please try again.';
-}
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
-}
+const DELIVERY_COLUMNS: DataColumn<IntegrationDelivery>[] = [
+  { header: 'Tracker', cell: (d) => KIND_TITLES[d.kind] },
+  { header: 'Bug', cell: (d) => (d.bugNumber === null ? '—' : `BUG-${d.bugNumber}`) },
+  { header: 'Event', cell: (d) => d.event },
+];
 
 function configSummary(integration: Integration): string {
   const c = integration.config;
@@ -103,18 +103,14 @@ function TrackerForm({ spec, current, onDone }: { spec: (typeof KINDS)[number]; 
           />
         </div>
       ))}
-      {error ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {failureMessage(error)}
-        </p>
-      ) : null}
+      {error ? <Notice tone="error">{failureMessage(error)}</Notice> : null}
       <div className="portal-actions">
         <button type="button" className="btn btn--ghost" onClick={() => onDone()}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={isLoading}>
-          {isLoading ? 'Checking…' : current ? 'Save' : 'Connect'}
-        </button>
+        <BusyButton busy={isLoading} busyText="Checking…">
+          {current ? 'Save' : 'Connect'}
+        </BusyButton>
       </div>
     </form>
   );
@@ -124,8 +120,7 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const [disconnect, disconnecting] = useDisconnectIntegrationMutation();
   const [test, testing] = useTestIntegrationMutation();
   return (
@@ -134,7 +129,7 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
         <h3 id={titleId} className="portal-panel__title">
           {spec.title}
         </h3>
-        <span className={current ? 'tracker-badge tracker-badge--on' : 'tracker-badge'}>{current ? 'Connected' : 'Not connected'}</span>
+        <span className={current ? 'setup-badge setup-badge--on' : 'setup-badge'}>{current ? 'Connected' : 'Not connected'}</span>
       </div>
       <p className="portal-muted tracker-kind__lead">{spec.lead}</p>
       {current && !editing ? (
@@ -143,31 +138,14 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
           <span className="portal-muted"> · {spec.kind === 'webhook' ? 'signing secret' : 'token'} {current.secretHint}</span>
         </p>
       ) : null}
-      {secret ? (
-        <div className="portal-alert portal-alert--success tracker-secret" role="status">
-          <p>Your signing secret. It is shown only this once: store it with your webhook receiver now.</p>
-          <div className="portal-key-field">
-            <input className="portal-mono" value={secret} readOnly aria-label="Webhook signing secret" spellCheck={false} />
-            <button
-              type="button"
-              className="btn btn--ghost portal-btn-sm"
-              onClick={() => copyText(secret).then(() => setCopied(true), () => setCopied(false))}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {secret ? <SecretOnce key={secret} secret={secret} label="Webhook signing secret" /> : null}
       {editing ? (
         <TrackerForm
           spec={spec}
           current={current}
           onDone={(newSecret) => {
             setEditing(false);
-            if (newSecret) {
-              setSecret(newSecret);
-              setCopied(false);
-            }
+            if (newSecret) setSecret(newSecret);
             onChanged();
           }}
         />
@@ -178,73 +156,40 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
           </button>
           {current ? (
             <>
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={testing.isLoading} onClick={() => void test(spec.kind).finally(onChanged)}>
-                {testing.isLoading ? 'Sending…' : 'Send a test delivery'}
-              </button>
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={disconnecting.isLoading} onClick={() => setConfirming(true)}>
+              <BusyButton
+                type="button"
+                className="btn btn--ghost portal-btn-sm"
+                busy={testing.isLoading}
+                busyText="Sending…"
+                onClick={() => void test(spec.kind).finally(onChanged)}
+              >
+                Send a test delivery
+              </BusyButton>
+              <button
+                type="button"
+                className="btn btn--ghost portal-btn-sm"
+                disabled={disconnecting.isLoading}
+                onClick={() =>
+                  confirm.ask({
+                    title: `Disconnect ${KIND_TITLES[spec.kind]}?`,
+                    message: 'Nothing more is sent to it. Issues already created stay linked to their bugs.',
+                    confirmText: 'Disconnect',
+                    onConfirm: () => {
+                      setSecret(null);
+                      void disconnect(spec.kind).finally(onChanged);
+                    },
+                  })
+                }
+              >
                 Disconnect
               </button>
             </>
           ) : null}
         </div>
       )}
-      {testing.data ? (
-        <p className={`portal-alert ${testing.data.delivered ? 'portal-alert--success' : 'portal-alert--error'} tracker-kind__result`} role="status">
-          {testing.data.message}
-        </p>
-      ) : testing.error ? (
-        <p className="portal-alert portal-alert--error tracker-kind__result" role="alert">
-          {failureMessage(testing.error)}
-        </p>
-      ) : null}
-      {confirming ? (
-        <ConfirmDialog
-          title={`Disconnect ${KIND_TITLES[spec.kind]}?`}
-          message="Nothing more is sent to it. Issues already created stay linked to their bugs."
-          confirmText="Disconnect"
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            setSecret(null);
-            void disconnect(spec.kind).finally(onChanged);
-          }}
-        />
-      ) : null}
+      <TestResult answer={testing.data} error={testing.error} className="tracker-kind__result" />
+      {confirm.dialog}
     </section>
-  );
-}
-
-function Deliveries({ deliveries }: { deliveries: IntegrationDelivery[] }) {
-  if (!deliveries.length) return <p className="portal-muted">Nothing has been sent yet.</p>;
-  return (
-    <div className="tracker-deliveries">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Tracker</th>
-            <th scope="col">Bug</th>
-            <th scope="col">Event</th>
-            <th scope="col">Result</th>
-            <th scope="col">Attempts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr key={d.id}>
-              <td data-label="When">{deliveryWhen(d)}</td>
-              <td data-label="Tracker">{KIND_TITLES[d.kind]}</td>
-              <td data-label="Bug">{d.bugNumber === null ? '—' : `BUG-${d.bugNumber}`}</td>
-              <td data-label="Event">{d.event}</td>
-              <td data-label="Result">
-                <DeliveryResult delivery={d} block="tracker" />
-              </td>
-              <td data-label="Attempts">{d.attempts}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -263,19 +208,12 @@ export function TrackerPanel() {
   const byKind = new Map((integrations.data?.integrations ?? []).map((i) => [i.kind, i]));
   const hasIssues = byKind.has('github') || byKind.has('jira');
   return (
-    <section className="portal-card" aria-labelledby="tracker-title">
-      <h2 id="tracker-title" className="portal-card__title">
-        Bug tracker
-      </h2>
+    <Card id="tracker-title" title="Bug tracker">
       <p className="portal-muted portal-card__lead">Send the bugs you accept to your own tracker, and keep it up to date as they move on.</p>
       {integrations.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading your connections…
-        </p>
+        <AsyncLoading>Loading your connections…</AsyncLoading>
       ) : integrations.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          Your connections could not be loaded. Please try again later.
-        </p>
+        <AsyncFailed>Your connections could not be loaded. Please try again later.</AsyncFailed>
       ) : (
         <div className="tracker-kinds">
           {KINDS.map((spec) => (
@@ -286,9 +224,15 @@ export function TrackerPanel() {
       <div className="tracker-deliveries__head">
         <h3 className="portal-panel__title">Recent deliveries</h3>
         {hasIssues ? (
-          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={syncing.isLoading} onClick={() => void sync().finally(refresh)}>
-            {syncing.isLoading ? 'Checking…' : 'Check issues now'}
-          </button>
+          <BusyButton
+            type="button"
+            className="btn btn--ghost portal-btn-sm"
+            busy={syncing.isLoading}
+            busyText="Checking…"
+            onClick={() => void sync().finally(refresh)}
+          >
+            Check issues now
+          </BusyButton>
         ) : null}
       </div>
       {syncing.data ? (
@@ -296,7 +240,7 @@ export function TrackerPanel() {
           {syncing.data.checked} issue{syncing.data.checked === 1 ? '' : 's'} checked, {syncing.data.updated} bug{syncing.data.updated === 1 ? '' : 's'} marked fixed.
         </p>
       ) : null}
-      {deliveries.data ? <Deliveries deliveries={deliveries.data.deliveries} /> : null}
-    </section>
+      {deliveries.data ? <DeliveriesTable deliveries={deliveries.data.deliveries} columns={DELIVERY_COLUMNS} empty="Nothing has been sent yet." /> : null}
+    </Card>
   );
 }

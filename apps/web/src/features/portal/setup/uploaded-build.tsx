@@ -1,6 +1,7 @@
 import type { AppInfo } from '@fullstop/contracts';
 import { formatBytes } from '@/lib/format-bytes.ts';
 import { formatDate } from '@/lib/format-date.ts';
+import { BusyButton } from '../components/busy-button.tsx';
 import './uploaded-build.css';
 
 /** The uploaded file's own name: the profile keeps it as "android/<name>". */
@@ -67,16 +68,17 @@ export function UploadedBuild({ filePath, uploadedAt, size, app, onReupload, onD
           Re-upload
         </button>
         {onDelete && (
-          <button
+          <BusyButton
             type="button"
             className="btn btn--ghost"
-            disabled={deleting}
+            busy={deleting}
+            busyText="Deleting…"
             onClick={() => {
               if (window.confirm(`Delete ${fileName}? The file is removed from our servers, and tests that need this app cannot run until you upload a build again.`)) onDelete();
             }}
           >
-            {deleting ? 'Deleting…' : 'Delete this build'}
-          </button>
+            Delete this build
+          </BusyButton>
         )}
       </div>
     </div>

@@ -1,11 +1,15 @@
 import { changePasswordRequest } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { describeError, http, HttpError } from '@/lib/http-client.ts';
+import { SubmitRow } from '../components/busy-button.tsx';
 import { FormError } from '../components/form-error.tsx';
+import { Notice } from '../components/notice.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
-import { PasswordField } from '../components/text-field.tsx';
+import { NewPasswordFields, NO_NEW_PASSWORD, PasswordField } from '../components/text-field.tsx';
 import { useAppSelector } from '../store/hooks.ts';
 import { failedField, sentence } from './team-texts.ts';
+
+const PASSWORD_LABELS = { password: 'New password (at least 10 characters)', confirm: 'Repeat the new password' };
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'confirm', string>>;
 
@@ -13,8 +17,7 @@ type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'confirm', stri
 export function AccountPage() {
   const user = useAppSelector((state) => state.session.userData);
   const [currentPassword, setCurrentPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [passwords, setPasswords] = useState(NO_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -24,18 +27,17 @@ export function AccountPage() {
     event.preventDefault();
     setDone(false);
     setFailure(null);
-    const parsed = changePasswordRequest.safeParse({ currentPassword, newPassword });
+    const parsed = changePasswordRequest.safeParse({ currentPassword, newPassword: passwords.password });
     const next: Errors = {};
     if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
-    if (newPassword !== confirm) next.confirm = 'The two new passwords do not match.';
+    if (passwords.password !== passwords.confirm) next.confirm = 'The two new passwords do not match.';
     setErrors(next);
     if (!parsed.success || next.confirm) return;
     setBusy(true);
     try {
       await http.changePassword(parsed.data);
       setCurrentPassword('');
-      setNewPassword('');
-      setConfirm('');
+      setPasswords(NO_NEW_PASSWORD);
       setDone(true);
     } catch (error) {
       if (error instanceof HttpError && failedField(error.responseText) === 'currentPassword') {
@@ -76,33 +78,16 @@ export function AccountPage() {
             onValueChange={setCurrentPassword}
             error={errors.currentPassword}
           />
-          <PasswordField
-            id="account-new-password"
-            label="New password (at least 10 characters)"
-            autoComplete="new-password"
-            value={newPassword}
-            onValueChange={setNewPassword}
-            error={errors.newPassword}
-          />
-          <PasswordField
-            id="account-confirm-password"
-            label="Repeat the new password"
-            autoComplete="new-password"
-            value={confirm}
-            onValueChange={setConfirm}
-            error={errors.confirm}
+          <NewPasswordFields
+            id="account-new"
+            labels={PASSWORD_LABELS}
+            value={passwords}
+            onChange={setPasswords}
+            errors={{ password: errors.newPassword, confirm: errors.confirm }}
           />
           <FormError message={failure} />
-          {done && (
-            <p className="portal-alert portal-alert--success" role="status">
-              Your password has been changed. Your other sessions have been signed out.
-            </p>
-          )}
-          <div className="portal-actions">
-            <button type="submit" className="btn btn--primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Change password'}
-            </button>
-          </div>
+          {done && <Notice tone="success">Your password has been changed. Your other sessions have been signed out.</Notice>}
+          <SubmitRow busy={busy} busyText="Saving…">Change password</SubmitRow>
         </form>
       </div>
     </PortalPage>

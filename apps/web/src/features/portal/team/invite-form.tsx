@@ -1,6 +1,9 @@
 import { inviteRequest, teamRole, type TeamRole } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
-import { TextField } from '../components/text-field.tsx';
+import { SubmitRow } from '../components/busy-button.tsx';
+import { filterOptions } from '../components/filter-select.tsx';
+import { Notice, type NoticeText } from '../components/notice.tsx';
+import { SelectField, TextField } from '../components/text-field.tsx';
 import { useInviteMutation } from './team-api.ts';
 import { ROLE_HINTS, ROLE_LABELS, sentence } from './team-texts.ts';
 
@@ -9,7 +12,7 @@ export function InviteForm() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<TeamRole>('member');
   const [emailError, setEmailError] = useState<string | undefined>();
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeText | null>(null);
   const [invite, { isLoading }] = useInviteMutation();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -46,27 +49,16 @@ export function InviteForm() {
         onChange={(e) => setEmail(e.target.value)}
         error={emailError}
       />
-      <div className="portal-field">
-        <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(teamRole.parse(e.target.value))}>
-          {teamRole.options.map((option) => (
-            <option key={option} value={option}>
-              {ROLE_LABELS[option]}
-            </option>
-          ))}
-        </select>
-        <p className="portal-muted portal-field__hint">{ROLE_HINTS[role]}</p>
-      </div>
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
-      <div className="portal-actions">
-        <button type="submit" className="btn btn--primary" disabled={isLoading}>
-          {isLoading ? 'Sending…' : 'Send invitation'}
-        </button>
-      </div>
+      <SelectField
+        id="invite-role"
+        label="Role"
+        value={role}
+        onChange={(e) => setRole(teamRole.parse(e.target.value))}
+        options={filterOptions(teamRole.options, ROLE_LABELS)}
+        hint={ROLE_HINTS[role]}
+      />
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+      <SubmitRow busy={isLoading} busyText="Sending…">Send invitation</SubmitRow>
     </form>
   );
 }

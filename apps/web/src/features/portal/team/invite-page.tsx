@@ -3,17 +3,22 @@ import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { failureMessage } from '@/lib/failure-message.ts';
 import { formatDate } from '@/lib/format-date.ts';
 import { describeError, http } from '@/lib/http-client.ts';
+import { AsyncLoading } from '../components/async-state.tsx';
+import { SubmitRow } from '../components/busy-button.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { FullLogo } from '../components/full-logo.tsx';
-import { PasswordField, TextField } from '../components/text-field.tsx';
+import { NewPasswordFields, NO_NEW_PASSWORD, TextField } from '../components/text-field.tsx';
 import { useAppDispatch } from '../store/hooks.ts';
 import { loggedIn } from '../store/session-slice.ts';
 import { usePreviewInvitationQuery } from './team-api.ts';
-import { failureMessage, ROLE_LABELS, sentence } from './team-texts.ts';
+import { ROLE_LABELS, sentence } from './team-texts.ts';
 
 type Errors = Partial<Record<'username' | 'password' | 'confirm', string>>;
+
+const PASSWORD_LABELS = { password: 'Password (at least 10 characters)', confirm: 'Repeat the password' };
 
 const NO_TOKEN = 'This invitation link is not complete. Please open the whole link from the invitation e-mail.';
 
@@ -41,9 +46,7 @@ export function InvitePage() {
         {!token ? (
           <FormError message={NO_TOKEN} />
         ) : preview.isLoading ? (
-          <p className="portal-muted" role="status">
-            Checking your invitation…
-          </p>
+          <AsyncLoading>Checking your invitation…</AsyncLoading>
         ) : preview.error || !preview.data ? (
           <>
             <FormError message={failureMessage(preview.error, 'Your invitation could not be checked. Please try again later.')} />
@@ -69,8 +72,7 @@ function AcceptForm({ token, clientName, email, role, expiresAt }: { token: stri
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [passwords, setPasswords] = useState(NO_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -78,10 +80,10 @@ function AcceptForm({ token, clientName, email, role, expiresAt }: { token: stri
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFailure(null);
-    const parsed = acceptInvitationRequest.safeParse({ token, username, password });
+    const parsed = acceptInvitationRequest.safeParse({ token, username, password: passwords.password });
     const next: Errors = {};
     if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
-    if (password !== confirm) next.confirm = 'The two passwords do not match.';
+    if (passwords.password !== passwords.confirm) next.confirm = 'The two passwords do not match.';
     setErrors(next);
     if (!parsed.success || next.confirm) return;
     setBusy(true);
@@ -111,28 +113,9 @@ function AcceptForm({ token, clientName, email, role, expiresAt }: { token: stri
         onChange={(e) => setUsername(e.target.value)}
         error={errors.username}
       />
-      <PasswordField
-        id="invite-page-password"
-        label="Password (at least 10 characters)"
-        autoComplete="new-password"
-        value={password}
-        onValueChange={setPassword}
-        error={errors.password}
-      />
-      <PasswordField
-        id="invite-page-confirm"
-        label="Repeat the password"
-        autoComplete="new-password"
-        value={confirm}
-        onValueChange={setConfirm}
-        error={errors.confirm}
-      />
+      <NewPasswordFields id="invite-page" labels={PASSWORD_LABELS} value={passwords} onChange={setPasswords} errors={errors} />
       <FormError message={failure} />
-      <div className="portal-actions">
-        <button type="submit" className="btn btn--primary portal-btn-block" disabled={busy}>
-          {busy ? 'Creating your account…' : 'Join the team'}
-        </button>
-      </div>
+      <SubmitRow className="btn btn--primary portal-btn-block" busy={busy} busyText="Creating your account…">Join the team</SubmitRow>
     </form>
   );
 }

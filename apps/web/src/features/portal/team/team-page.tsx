@@ -1,15 +1,19 @@
-import { teamRole, type TeamMember, type TeamResponse, type TeamRole } from '@fullstop/contracts';
+import { teamRole, type TeamResponse } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { failureMessage } from '@/lib/failure-message.ts';
 import { formatDate } from '@/lib/format-date.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { AsyncLoading } from '../components/async-state.tsx';
+import { Card } from '../components/card.tsx';
+import { useConfirm } from '../components/confirm-dialog.tsx';
+import { filterOptions, SelectOptions } from '../components/filter-select.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { useAppSelector } from '../store/hooks.ts';
 import { InviteForm } from './invite-form.tsx';
 import { useCancelInvitationMutation, useChangeRoleMutation, useGetTeamQuery, useRemoveMemberMutation } from './team-api.ts';
-import { failureMessage, ROLE_LABELS } from './team-texts.ts';
+import { ROLE_LABELS } from './team-texts.ts';
 import './team.css';
 
 const failureText = (error: unknown) => failureMessage(error, 'Please try again later.');
@@ -23,9 +27,7 @@ export function TeamPage() {
         Manage your own password on <Link to={paths.account}>your account page</Link>.
       </p>
       {team.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading your team…
-        </p>
+        <AsyncLoading>Loading your team…</AsyncLoading>
       ) : team.error || !team.data ? (
         <FormError message={`Could not load your team: ${failureText(team.error)}`} />
       ) : (
@@ -41,7 +43,7 @@ function TeamView({ team }: { team: TeamResponse }) {
   const [changeRole] = useChangeRoleMutation();
   const [removeMember] = useRemoveMemberMutation();
   const [cancelInvitation] = useCancelInvitationMutation();
-  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const confirm = useConfirm();
   const [error, setError] = useState<string | null>(null);
 
   const act = async (work: Promise<unknown>) => {
@@ -63,10 +65,7 @@ function TeamView({ team }: { team: TeamResponse }) {
         </p>
       )}
       <FormError message={error} />
-      <section className="portal-card" aria-labelledby="team-members-title">
-        <h2 id="team-members-title" className="portal-card__title">
-          Members
-        </h2>
+      <Card id="team-members-title" title="Members">
         <ul className="portal-rows">
           {team.members.map((member) => (
             <li key={member.userId} className="portal-row team-row">
@@ -88,13 +87,20 @@ function TeamView({ team }: { team: TeamResponse }) {
                     value={member.role}
                     onChange={(e) => void act(changeRole({ userId: member.userId, role: teamRole.parse(e.target.value) }).unwrap())}
                   >
-                    {teamRole.options.map((role: TeamRole) => (
-                      <option key={role} value={role}>
-                        {ROLE_LABELS[role]}
-                      </option>
-                    ))}
+                    <SelectOptions options={filterOptions(teamRole.options, ROLE_LABELS)} />
                   </select>
-                  <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => setRemoving(member)}>
+                  <button
+                    type="button"
+                    className="btn btn--ghost portal-btn-sm"
+                    onClick={() =>
+                      confirm.ask({
+                        title: `Remove ${member.username}?`,
+                        message: `${member.email} will lose access to this team at once and be signed out. You can invite them again later.`,
+                        confirmText: 'Remove',
+                        onConfirm: () => void act(removeMember(member.userId).unwrap()),
+                      })
+                    }
+                  >
                     Remove
                   </button>
                 </div>
@@ -104,11 +110,8 @@ function TeamView({ team }: { team: TeamResponse }) {
             </li>
           ))}
         </ul>
-      </section>
-      <section className="portal-card" aria-labelledby="team-invitations-title">
-        <h2 id="team-invitations-title" className="portal-card__title">
-          Pending invitations
-        </h2>
+      </Card>
+      <Card id="team-invitations-title" title="Pending invitations">
         {team.invitations.length === 0 ? (
           <p className="portal-muted">No invitation is waiting for an answer.</p>
         ) : (
@@ -133,20 +136,8 @@ function TeamView({ team }: { team: TeamResponse }) {
             ))}
           </ul>
         )}
-      </section>
-      {removing && (
-        <ConfirmDialog
-          title={`Remove ${removing.username}?`}
-          message={`${removing.email} will lose access to this team at once and be signed out. You can invite them again later.`}
-          confirmText="Remove"
-          onCancel={() => setRemoving(null)}
-          onConfirm={() => {
-            const userId = removing.userId;
-            setRemoving(null);
-            void act(removeMember(userId).unwrap());
-          }}
-        />
-      )}
+      </Card>
+      {confirm.dialog}
     </div>
   );
 }

@@ -24,9 +24,3 @@ export function failedField(responseText: string): string | null {
     return null;
   }
 }
-
-/** A failed store call's message (the server's words), or `generic` when it has none. */
-export function failureMessage(error: unknown, generic: string): string {
-  const message = error && typeof error === 'object' && 'message' in error ? error.message : undefined;
-  return typeof message === 'string' && message ? message : generic;
-}

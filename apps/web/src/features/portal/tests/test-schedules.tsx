@@ -1,5 +1,6 @@
 import { scheduleScopeLabel } from '@fullstop/contracts';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { Card } from '../components/card.tsx';
 import { useGetMySchedulesQuery } from '../store/schedules-api.ts';
 
 /** The client's schedules, set by our QA team: what runs when, and the next run. Nothing shows without one. */
@@ -7,10 +8,7 @@ export function TestSchedules() {
   const { data } = useGetMySchedulesQuery();
   if (!data || data.schedules.length === 0) return null;
   return (
-    <section className="portal-card tests-schedules" aria-labelledby="tests-schedules-title">
-      <h2 id="tests-schedules-title" className="portal-card__title">
-        Scheduled runs
-      </h2>
+    <Card id="tests-schedules-title" title="Scheduled runs" className="tests-schedules">
       <p className="portal-muted">{data.nextRunAt ? `Next run: ${formatRunDate(data.nextRunAt)}` : 'All schedules are paused.'}</p>
       <ul className="tests-schedules__list">
         {data.schedules.map((s) => (
@@ -20,6 +18,6 @@ export function TestSchedules() {
           </li>
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }

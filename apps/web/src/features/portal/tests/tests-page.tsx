@@ -1,6 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect, useRef, useState } from 'react';
 import { describeError } from '@/lib/http-client.ts';
+import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
@@ -131,11 +132,9 @@ export function TestsPage() {
         </p>
       )}
       {loading ? (
-        <p className="portal-muted" role="status">
-          Loading tests…
-        </p>
+        <AsyncLoading>Loading tests…</AsyncLoading>
       ) : total === 0 ? (
-        <p className="portal-empty">{TESTS_TEXT.empty}</p>
+        <AsyncEmpty>{TESTS_TEXT.empty}</AsyncEmpty>
       ) : (
         <div className="portal-stack">
           {groups.map(([group, names]) => (

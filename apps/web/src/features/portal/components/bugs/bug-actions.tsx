@@ -1,5 +1,6 @@
 import type { BugAction } from '@fullstop/contracts';
 import { useState } from 'react';
+import { Notice } from '../notice.tsx';
 import { ACTION_DONE, ACTION_LABELS, needsReason, retestNote } from './bug-labels.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
 
@@ -57,16 +58,8 @@ export function BugActions({ actions, side, hasLinkedTest = true, busy = false, 
         </div>
       )}
       {side === 'client' && actions.includes('request-retest') && <p className="portal-muted bug-actions__note">{retestNote(hasLinkedTest)}</p>}
-      {done && (
-        <p className="portal-alert portal-alert--success" role="status">
-          {done}
-        </p>
-      )}
-      {error && (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {error}
-        </p>
-      )}
+      {done && <Notice tone="success">{done}</Notice>}
+      {error && <Notice tone="error">{error}</Notice>}
       {asking && (
         <ReasonDialog
           action={asking}

@@ -1,6 +1,9 @@
 import type { BugAttachment } from '@fullstop/contracts';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { downloadBlob } from '@/lib/download-blob.ts';
 import { formatBytes } from '@/lib/format-bytes.ts';
+import { Card } from '../card.tsx';
+import { Notice } from '../notice.tsx';
 import { ATTACHMENT_ACCEPT, attachmentProblem, isImage } from './bug-labels.ts';
 
 /** Reads one attachment's bytes (bearer auth, through the HTTP client). */
@@ -53,15 +56,7 @@ function DownloadRow({ attachment, load }: { attachment: BugAttachment; load: Lo
     setBusy(true);
     setError(null);
     try {
-      const blob = await load(attachment.id);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = attachment.name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      downloadBlob(await load(attachment.id), attachment.name);
     } catch (failure) {
       setError(`Could not download ${attachment.name}: ${failure instanceof Error ? failure.message : String(failure)}`);
     } finally {
@@ -79,11 +74,7 @@ function DownloadRow({ attachment, load }: { attachment: BugAttachment; load: Lo
       <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} onClick={() => void download()} aria-label={`Download ${attachment.name}`}>
         {busy ? 'Downloading…' : 'Download'}
       </button>
-      {error && (
-        <p className="portal-alert portal-alert--error bug-file__error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <Notice tone="error" className="bug-file__error">{error}</Notice>}
     </li>
   );
 }
@@ -144,16 +135,8 @@ export function AttachmentUpload({ onUpload }: { onUpload: UploadAttachment }) {
           PNG, JPEG, GIF or WebP images and MP4 or WebM videos, up to 50 MB.
         </p>
       </div>
-      {problem && (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {problem}
-        </p>
-      )}
-      {done && (
-        <p className="portal-alert portal-alert--success" role="status">
-          {done}
-        </p>
-      )}
+      {problem && <Notice tone="error">{problem}</Notice>}
+      {done && <Notice tone="success">{done}</Notice>}
       <div className="portal-actions">
         <button type="submit" className="btn btn--ghost portal-btn-sm" disabled={progress !== null || Boolean(file && attachmentProblem(file))}>
           {progress !== null ? `Uploading… ${Math.round(progress * 100)}%` : 'Attach'}
@@ -174,10 +157,7 @@ export function BugAttachments({ attachments, load, onUpload }: BugAttachmentsPr
   const images = attachments.filter((a) => isImage(a.contentType));
   const files = attachments.filter((a) => !isImage(a.contentType));
   return (
-    <section className="portal-card bug-section" aria-labelledby="bug-attachments-title">
-      <h2 id="bug-attachments-title" className="portal-card__title">
-        Evidence
-      </h2>
+    <Card id="bug-attachments-title" title="Evidence" className="bug-section">
       {attachments.length === 0 && <p className="portal-muted">No attachments yet.</p>}
       {images.length > 0 && (
         <ul className="bug-thumbs" aria-label="Images">
@@ -194,6 +174,6 @@ export function BugAttachments({ attachments, load, onUpload }: BugAttachmentsPr
         </ul>
       )}
       {onUpload && <AttachmentUpload onUpload={onUpload} />}
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,7 @@
 import { bugSeverity, bugStatus, type BugSeverity, type BugStatus } from '@fullstop/contracts';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { filterOptions, FilterSelect } from '../filter-select.tsx';
 import { SEVERITY_LABELS, STATUS_LABELS } from './bug-labels.ts';
 
 export interface BugFilterValues {
@@ -38,31 +39,16 @@ interface BugFiltersProps {
 }
 
 export function BugFilters({ values, onChange, statuses, before }: BugFiltersProps) {
+  const filters = [
+    { name: 'status', label: 'Status', all: 'All statuses', options: filterOptions(statuses, STATUS_LABELS) },
+    { name: 'severity', label: 'Severity', all: 'All severities', options: filterOptions(bugSeverity.options, SEVERITY_LABELS) },
+  ] as const;
   return (
     <form className="bug-filters" aria-label="Filter bugs" onSubmit={(e) => e.preventDefault()}>
       {before}
-      <div className="portal-field">
-        <label htmlFor="bug-filter-status">Status</label>
-        <select id="bug-filter-status" value={values.status ?? ''} onChange={(e) => onChange('status', e.target.value)}>
-          <option value="">All statuses</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="portal-field">
-        <label htmlFor="bug-filter-severity">Severity</label>
-        <select id="bug-filter-severity" value={values.severity ?? ''} onChange={(e) => onChange('severity', e.target.value)}>
-          <option value="">All severities</option>
-          {bugSeverity.options.map((s) => (
-            <option key={s} value={s}>
-              {SEVERITY_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
+      {filters.map(({ name, ...filter }) => (
+        <FilterSelect key={name} id={`bug-filter-${name}`} value={values[name] ?? ''} onChange={(value) => onChange(name, value)} {...filter} />
+      ))}
     </form>
   );
 }

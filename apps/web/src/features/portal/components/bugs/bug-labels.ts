@@ -8,6 +8,7 @@ import {
   type BugSource,
   type BugStatus,
 } from '@fullstop/contracts';
+import { failureMessage as messageOf } from '@/lib/failure-message.ts';
 import { formatBytes } from '@/lib/format-bytes.ts';
 
 export const SEVERITY_LABELS: Record<BugSeverity, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
@@ -110,11 +111,8 @@ export const stepsFromText = (value: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** A failed call's message for people: the server's own words when it gave some. */
-export function failureMessage(error: unknown, fallback = 'Please try again in a moment.'): string {
-  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
-  return fallback;
-}
+/** A failed bug call's message: the server's own words when it gave some, else a plea to try again in a moment. */
+export const failureMessage = (error: unknown) => messageOf(error, 'Please try again in a moment.');
 
 /** The field a 400 names (`{ field }` in the answer's text), to show its message beside that field. */
 export function failureField(error: unknown): string | null {

@@ -1,6 +1,8 @@
 import type { BugComment } from '@fullstop/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { formatDate } from '@/lib/format-date.ts';
+import { SubmitRow } from '../busy-button.tsx';
+import { Card } from '../card.tsx';
 
 interface BugThreadProps {
   comments: BugComment[];
@@ -36,10 +38,7 @@ export function BugThread({ comments, side, onComment }: BugThreadProps) {
   }
 
   return (
-    <section className="portal-card bug-section" aria-labelledby="bug-thread-title">
-      <h2 id="bug-thread-title" className="portal-card__title">
-        Discussion
-      </h2>
+    <Card id="bug-thread-title" title="Discussion" className="bug-section">
       {comments.length === 0 ? (
         <p className="portal-muted">
           {side === 'client' ? 'No comments yet. Ask our QA team anything about this bug here.' : 'No comments yet.'}
@@ -78,12 +77,8 @@ export function BugThread({ comments, side, onComment }: BugThreadProps) {
             </p>
           )}
         </div>
-        <div className="portal-actions">
-          <button type="submit" className="btn btn--primary portal-btn-sm" disabled={busy}>
-            {busy ? 'Sending…' : 'Send comment'}
-          </button>
-        </div>
+        <SubmitRow className="btn btn--primary portal-btn-sm" busy={busy} busyText="Sending…">Send comment</SubmitRow>
       </form>
-    </section>
+    </Card>
   );
 }

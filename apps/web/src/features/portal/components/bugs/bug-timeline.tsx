@@ -1,15 +1,13 @@
 import type { BugEvent } from '@fullstop/contracts';
 import { formatDate } from '@/lib/format-date.ts';
+import { Card } from '../card.tsx';
 import { StatusBadge } from './bug-badges.tsx';
 import { STATUS_LABELS } from './bug-labels.ts';
 
 /** Every change of the bug's status, oldest first: who moved it, when, and why. */
 export function BugTimeline({ events }: { events: BugEvent[] }) {
   return (
-    <section className="portal-card bug-section" aria-labelledby="bug-history-title">
-      <h2 id="bug-history-title" className="portal-card__title">
-        Status history
-      </h2>
+    <Card id="bug-history-title" title="Status history" className="bug-section">
       {events.length === 0 ? (
         <p className="portal-muted">No changes yet.</p>
       ) : (
@@ -29,6 +27,6 @@ export function BugTimeline({ events }: { events: BugEvent[] }) {
           ))}
         </ol>
       )}
-    </section>
+    </Card>
   );
 }

@@ -2,6 +2,7 @@ import type { Bug, BugAction } from '@fullstop/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '@/lib/format-date.ts';
+import { Card } from '../card.tsx';
 import { BugActions } from './bug-actions.tsx';
 import { BugAttachments, type LoadAttachment, type UploadAttachment } from './bug-attachments.tsx';
 import { SeverityBadge, StatusBadge } from './bug-badges.tsx';
@@ -101,10 +102,7 @@ export function BugView({ bug, side, runHref, clientName, controls, busy = false
 
       <div className="bug-columns">
         <div className="bug-columns__main">
-          <section className="portal-card bug-section" aria-labelledby="bug-steps-title">
-            <h2 id="bug-steps-title" className="portal-card__title">
-              Steps to reproduce
-            </h2>
+          <Card id="bug-steps-title" title="Steps to reproduce" className="bug-section">
             {bug.steps.length === 0 ? (
               <p className="portal-muted">No steps noted.</p>
             ) : (
@@ -124,7 +122,7 @@ export function BugView({ bug, side, runHref, clientName, controls, busy = false
                 <p className="bug-outcome__text">{bug.actual || '—'}</p>
               </div>
             </div>
-          </section>
+          </Card>
           <BugAttachments attachments={bug.attachments} load={loadAttachment} onUpload={onUpload} />
           <BugThread comments={bug.comments} side={side} onComment={onComment} />
         </div>

@@ -1,5 +1,7 @@
 import type { BugAction } from '@fullstop/contracts';
 import { useId, useState, type FormEvent } from 'react';
+import { BusyButton } from '../busy-button.tsx';
+import { Notice } from '../notice.tsx';
 import { useModalFocus } from '../use-modal-focus.ts';
 import { ACTION_LABELS, REASON_PROMPTS } from './bug-labels.ts';
 
@@ -57,18 +59,14 @@ export function ReasonDialog({ action, busy = false, error = null, onSubmit, onC
             </p>
           )}
         </div>
-        {error && (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <Notice tone="error">{error}</Notice>}
         <div className="portal-actions bug-dialog__actions">
           <button ref={cancelRef} type="button" className="btn btn--ghost" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Sending…' : ACTION_LABELS[action]}
-          </button>
+          <BusyButton busy={busy} busyText="Sending…">
+            {ACTION_LABELS[action]}
+          </BusyButton>
         </div>
       </form>
     </div>

@@ -1,4 +1,5 @@
 import { requestApiPath, type RequestAttachment } from '@fullstop/contracts';
+import { downloadBlob } from '@/lib/download-blob.ts';
 import { http } from '@/lib/http-client.ts';
 
 /** Where a request's files are, for the client (`operator` false) or the console. */
@@ -18,12 +19,5 @@ export async function uploadRequestFile(ref: RequestRef, file: File, messageId: 
 /** Fetches a file with the session's credentials and hands it to the browser as a download. */
 export async function downloadRequestFile(ref: RequestRef, attachment: RequestAttachment): Promise<void> {
   const blob = await http.request<Blob>(`${requestApiPath(ref.id, ref.operator)}/attachments/${encodeURIComponent(attachment.id)}`, { responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = attachment.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(blob, attachment.name);
 }

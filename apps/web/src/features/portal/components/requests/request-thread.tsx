@@ -3,6 +3,8 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { formatBytes } from '@/lib/format-bytes.ts';
 import { formatDate } from '@/lib/format-date.ts';
 import { describeError } from '@/lib/http-client.ts';
+import { SubmitRow } from '../busy-button.tsx';
+import { Notice, type NoticeText } from '../notice.tsx';
 import { TextAreaField } from '../text-field.tsx';
 import { downloadRequestFile, uploadRequestFile, type RequestRef } from './request-files.ts';
 import { KIND_LABELS, replyProblem } from './request-labels.ts';
@@ -56,7 +58,7 @@ export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions
   const where: RequestRef = { id: detail.id, operator: viewer === 'operator' };
   const [body, setBody] = useState('');
   const [file, setFile] = useState<File | null>(null);
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeText | null>(null);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const showError = (text: string) => setNotice({ tone: 'error', text });
@@ -134,16 +136,8 @@ export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions
           />
           <p className="portal-muted portal-field__hint">Images, video, PDF, text, CSV or zip, up to 50 MB.</p>
         </div>
-        {notice && (
-          <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-            {notice.text}
-          </p>
-        )}
-        <div className="portal-actions">
-          <button type="submit" className="btn btn--primary" disabled={sending}>
-            {sending ? 'Sending…' : 'Send reply'}
-          </button>
-        </div>
+        {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+        <SubmitRow busy={sending} busyText="Sending…">Send reply</SubmitRow>
       </form>
     </article>
   );

@@ -1,7 +1,12 @@
 import type { OpsAuditEvent } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { failureMessage } from '@/lib/failure-message.ts';
 import { formatDate } from '@/lib/format-date.ts';
+import { AsyncState } from '../../components/async-state.tsx';
+import { DataPager } from '../../components/data-pager.tsx';
+import { DataTable, type DataColumn } from '../../components/data-table.tsx';
+import { clientOptions, FilterSelect } from '../../components/filter-select.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { useGetAuditLogQuery, useGetOpsClientsQuery } from '../ops-api.ts';
 import '../ops.css';
@@ -9,51 +14,53 @@ import { AUDIT_FILTERS, auditQuery, detailLines, KNOWN_TYPES, type AuditFilter }
 
 type Draft = Record<AuditFilter, string>;
 
-function EventRow({ event, onFilter }: { event: OpsAuditEvent; onFilter: (f: Partial<Draft>) => void }) {
+function Details({ event }: { event: OpsAuditEvent }) {
   const lines = detailLines(event.details);
+  if (lines.length === 0) return '—';
   return (
-    <tr>
-      <td data-label="When" className="portal-nowrap">
-        {formatDate(event.createdAt)}
-      </td>
-      <td data-label="What">
-        <span className="portal-mono">{event.type}</span>
-      </td>
-      <td data-label="Who">
-        {event.userId ? (
-          <button type="button" className="ops-link" onClick={() => onFilter({ userId: event.userId ?? '' })} title="Show only this user">
-            {event.userEmail ?? event.userId}
-          </button>
-        ) : (
-          <span className="portal-muted">{event.details?.via === 'operator-token' ? 'Operator token' : '—'}</span>
-        )}
-        {event.clientName && <span className="ops-muted">{event.clientName}</span>}
-      </td>
-      <td data-label="From">
-        {event.address ? (
+    <dl className="ops-details">
+      {lines.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}:</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function eventColumns(onFilter: (f: Partial<Draft>) => void): DataColumn<OpsAuditEvent>[] {
+  return [
+    { header: 'When', className: 'portal-nowrap', cell: (event) => formatDate(event.createdAt) },
+    { header: 'What', cell: (event) => <span className="portal-mono">{event.type}</span> },
+    {
+      header: 'Who',
+      cell: (event) => (
+        <>
+          {event.userId ? (
+            <button type="button" className="ops-link" onClick={() => onFilter({ userId: event.userId ?? '' })} title="Show only this user">
+              {event.userEmail ?? event.userId}
+            </button>
+          ) : (
+            <span className="portal-muted">{event.details?.via === 'operator-token' ? 'Operator token' : '—'}</span>
+          )}
+          {event.clientName && <span className="ops-muted">{event.clientName}</span>}
+        </>
+      ),
+    },
+    {
+      header: 'From',
+      cell: (event) =>
+        event.address ? (
           <button type="button" className="ops-link portal-mono" onClick={() => onFilter({ address: event.address ?? '' })} title="Show only this address">
             {event.address}
           </button>
         ) : (
           '—'
-        )}
-      </td>
-      <td data-label="Details">
-        {lines.length === 0 ? (
-          '—'
-        ) : (
-          <dl className="ops-details">
-            {lines.map(([key, value]) => (
-              <div key={key}>
-                <dt>{key}:</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
-      </td>
-    </tr>
-  );
+        ),
+    },
+    { header: 'Details', cell: (event) => <Details event={event} /> },
+  ];
 }
 
 /** Who did what, when and from where: every login and every operator call, filtered and paged. */
@@ -64,8 +71,7 @@ export function OpsAuditPage() {
   const query = auditQuery(params);
   const log = useGetAuditLogQuery(query);
   const clients = useGetOpsClientsQuery();
-  const data = log.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.pageSize)) : 1;
   const page = query.page ?? 1;
 
   const apply = (next: Draft, nextPage = 1) => {
@@ -82,7 +88,6 @@ export function OpsAuditPage() {
     apply(draft);
   };
   const set = (key: AuditFilter) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
-  const failure = log.error && 'message' in log.error ? log.error.message : null;
 
   return (
     <PortalPage id="ops-audit-page-title" title="Audit log">
@@ -98,17 +103,8 @@ export function OpsAuditPage() {
                 ))}
               </datalist>
             </div>
-            <div className="portal-field">
-              <label htmlFor="ops-audit-client">Client</label>
-              <select id="ops-audit-client" value={draft.clientId} onChange={(e) => set('clientId')(e.target.value)}>
-                <option value="">All clients</option>
-                {(clients.data?.clients ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.clientName}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect id="ops-audit-client" label="Client" all="All clients" options={clientOptions(clients.data?.clients)}
+              value={draft.clientId} onChange={set('clientId')} />
             <div className="portal-field">
               <label htmlFor="ops-audit-user">User id</label>
               <input id="ops-audit-user" value={draft.userId} onChange={(e) => set('userId')(e.target.value)} />
@@ -144,48 +140,26 @@ export function OpsAuditPage() {
           </div>
         </form>
 
-        {log.isLoading ? (
-          <p className="portal-muted" role="status">
-            Loading the audit log…
-          </p>
-        ) : log.isError || !data ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {failure ?? 'The audit log could not be loaded. Please try again in a moment.'}
-          </p>
-        ) : data.events.length === 0 ? (
-          <p className="portal-empty">No events match these filters.</p>
-        ) : (
-          <>
-            <table className="ops-table ops-audit">
-              <caption className="visually-hidden">Audit events, newest first: {data.total} in all</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.events.map((event) => (
-                  <EventRow key={event.id} event={event} onFilter={onFilter} />
-                ))}
-              </tbody>
-            </table>
-            <nav className="ops-pager" aria-label="Pages">
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={page <= 1} onClick={() => apply(current, page - 1)}>
-                Previous
-              </button>
-              <span aria-live="polite">
-                Page {page} of {pages} ({data.total} events)
-              </span>
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={page >= pages} onClick={() => apply(current, page + 1)}>
-                Next
-              </button>
-            </nav>
-          </>
-        )}
+        <AsyncState
+          query={log}
+          loading="Loading the audit log…"
+          failed={failureMessage(log.error, 'The audit log could not be loaded. Please try again in a moment.')}
+          empty="No events match these filters."
+          isEmpty={(data) => data.events.length === 0}
+        >
+          {(data) => (
+            <>
+              <DataTable
+                className="ops-table ops-audit"
+                caption={`Audit events, newest first: ${data.total} in all`}
+                columns={eventColumns(onFilter)}
+                rows={data.events}
+                rowKey={(event) => event.id}
+              />
+              <DataPager className="ops-pager" page={page} pages={pages} onPage={(p) => apply(current, p)} extra={` (${data.total} events)`} />
+            </>
+          )}
+        </AsyncState>
       </div>
     </PortalPage>
   );

@@ -1,6 +1,7 @@
 import { bugFields, bugSeverity, type BugFields, type BugSeverity } from '@fullstop/contracts';
-import { TextAreaField, TextField } from '../../components/text-field.tsx';
 import { SEVERITY_LABELS, stepsFromText } from '../../components/bugs/bug-labels.ts';
+import { filterOptions, SelectOptions } from '../../components/filter-select.tsx';
+import { TextAreaField, TextField } from '../../components/text-field.tsx';
 
 /** A bug's fields as the form holds them: the environment spread out, the steps one a line. */
 export interface BugFieldValues {
@@ -14,6 +15,8 @@ export interface BugFieldValues {
   expected: string;
   actual: string;
 }
+
+const SEVERITY_OPTIONS = filterOptions(bugSeverity.options, SEVERITY_LABELS);
 
 export type BugFieldErrors = Partial<Record<keyof BugFieldValues, string>>;
 
@@ -76,6 +79,13 @@ export function parseFieldValues(values: BugFieldValues): { ok: true; fields: Bu
   return { ok: false, errors };
 }
 
+/** The fields checked and their problems shown (or cleared): the body to send, or null when something is wrong. */
+export function checkFieldValues(values: BugFieldValues, showErrors: (errors: BugFieldErrors) => void): BugFields | null {
+  const parsed = parseFieldValues(values);
+  showErrors(parsed.ok ? {} : parsed.errors);
+  return parsed.ok ? parsed.fields : null;
+}
+
 interface BugFieldsFormProps {
   idPrefix: string;
   values: BugFieldValues;
@@ -94,11 +104,7 @@ export function BugFieldsForm({ idPrefix, values, errors, onChange }: BugFieldsF
         <div className="portal-field">
           <label htmlFor={id('severity')}>Severity</label>
           <select id={id('severity')} value={values.severity} onChange={(e) => set('severity', bugSeverity.parse(e.target.value))}>
-            {bugSeverity.options.map((s) => (
-              <option key={s} value={s}>
-                {SEVERITY_LABELS[s]}
-              </option>
-            ))}
+            <SelectOptions options={SEVERITY_OPTIONS} />
           </select>
         </div>
         <div className="bug-form__wide">

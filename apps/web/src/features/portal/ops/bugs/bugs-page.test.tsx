@@ -22,6 +22,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The Bugs page at `entry`; creating a bug leads to its page, here a marker. */
+function renderAt(entry: string) {
+  render(
+    <Provider store={createPortalStore()}>
+      <MemoryRouter initialEntries={[entry]}>
+        <Routes>
+          <Route path="/ops/bugs" element={<OpsBugsPage />} />
+          <Route path="/ops/bugs/:bugId" element={<p>Bug page reached</p>} />
+        </Routes>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
 describe('the console’s Bugs page', () => {
   it('opens the New bug form prefilled from a run test’s evidence, says what will be attached, and publishes it', async () => {
     const fetch = vi.fn((url: string, init?: RequestInit) => {
@@ -39,16 +53,7 @@ describe('the console’s Bugs page', () => {
       return Promise.resolve(reply({ message: 'not found' }, 404));
     });
     vi.stubGlobal('fetch', fetch);
-    render(
-      <Provider store={createPortalStore()}>
-        <MemoryRouter initialEntries={['/ops/bugs?new=1&clientId=c1&runTestId=rt1&ruleId=label']}>
-          <Routes>
-            <Route path="/ops/bugs" element={<OpsBugsPage />} />
-            <Route path="/ops/bugs/:bugId" element={<p>Bug page reached</p>} />
-          </Routes>
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderAt('/ops/bugs?new=1&clientId=c1&runTestId=rt1&ruleId=label');
 
     const form = await screen.findByRole('form', { name: 'New bug from a failed test' });
     await vi.waitFor(() => expect((within(form).getByLabelText('Title') as HTMLInputElement).value).toBe('Form elements must have labels'));
@@ -68,15 +73,7 @@ describe('the console’s Bugs page', () => {
   it('checks a hand-written bug before sending it', async () => {
     const fetch = vi.fn((url: string, _init?: RequestInit) => Promise.resolve(url === '/operator/clients' ? reply({ clients: [] }) : reply({ bugs: [], counts: {} })));
     vi.stubGlobal('fetch', fetch);
-    render(
-      <Provider store={createPortalStore()}>
-        <MemoryRouter initialEntries={['/ops/bugs']}>
-          <Routes>
-            <Route path="/ops/bugs" element={<OpsBugsPage />} />
-          </Routes>
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderAt('/ops/bugs');
     await userEvent.click(await screen.findByRole('button', { name: 'Write a bug' }));
     const form = screen.getByRole('form', { name: 'Write a bug' });
     await userEvent.click(within(form).getByRole('button', { name: 'Save as draft' }));

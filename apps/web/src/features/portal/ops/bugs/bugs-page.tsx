@@ -1,11 +1,13 @@
 import { bugStatus, opsBugPath } from '@fullstop/contracts';
 import { useNavigate } from 'react-router';
-import { PortalPage } from '../../components/portal-page.tsx';
+import { AsyncFailed, AsyncState } from '../../components/async-state.tsx';
 import { BugFilters, useBugFilters } from '../../components/bugs/bug-filters.tsx';
 import { BugTable } from '../../components/bugs/bug-table.tsx';
+import '../../components/bugs/bugs.css';
+import { clientOptions, FilterSelect } from '../../components/filter-select.tsx';
+import { PortalPage } from '../../components/portal-page.tsx';
 import { useGetBugClientsQuery, useGetBugsQuery } from '../../store/bugs-api.ts';
 import { NewBugForm } from './new-bug-form.tsx';
-import '../../components/bugs/bugs.css';
 
 /** The address's keys of the New bug form (the Runs page's "Create bug" links here with them). */
 const NEW_KEYS = ['new', 'runTestId', 'ruleId'] as const;
@@ -34,18 +36,8 @@ export function OpsBugsPage() {
   };
 
   const clientSelect = (
-    <div className="portal-field">
-      <label htmlFor="bug-filter-client">Client</label>
-      <select id="bug-filter-client" value={values.clientId ?? ''} onChange={(e) => update('clientId', e.target.value)}>
-        <option value="">All clients</option>
-        {values.clientId && !clients.data?.clients.some((c) => c.id === values.clientId) && <option value={values.clientId}>{values.clientId}</option>}
-        {(clients.data?.clients ?? []).map((client) => (
-          <option key={client.id} value={client.id}>
-            {client.clientName}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FilterSelect id="bug-filter-client" label="Client" all="All clients" options={clientOptions(clients.data?.clients)} keepUnknown
+      value={values.clientId ?? ''} onChange={(clientId) => update('clientId', clientId)} />
   );
 
   return (
@@ -70,26 +62,16 @@ export function OpsBugsPage() {
           </button>
         )}
       </div>
-      {clients.isError && (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The clients could not be loaded, so the client filter lists none.
-        </p>
-      )}
-      {bugs.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading bugs…
-        </p>
-      ) : bugs.isError || !bugs.data ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The bugs could not be loaded. Please try again in a moment.
-        </p>
-      ) : bugs.data.bugs.length === 0 ? (
-        <p className="portal-empty">
-          {filtered ? 'No bugs match these filters.' : 'No bugs yet. Write one from a failed test on the Runs page, or from manual testing here.'}
-        </p>
-      ) : (
-        <BugTable bugs={bugs.data.bugs} hrefOf={opsBugPath} showClient />
-      )}
+      {clients.isError && <AsyncFailed>The clients could not be loaded, so the client filter lists none.</AsyncFailed>}
+      <AsyncState
+        query={bugs}
+        loading="Loading bugs…"
+        failed="The bugs could not be loaded. Please try again in a moment."
+        empty={filtered ? 'No bugs match these filters.' : 'No bugs yet. Write one from a failed test on the Runs page, or from manual testing here.'}
+        isEmpty={(data) => data.bugs.length === 0}
+      >
+        {(data) => <BugTable bugs={data.bugs} hrefOf={opsBugPath} showClient />}
+      </AsyncState>
     </PortalPage>
   );
 }

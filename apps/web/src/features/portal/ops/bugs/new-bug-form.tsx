@@ -1,10 +1,11 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { Bug, BugPrefill, ClientSummary } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
-import { FormError } from '../../components/form-error.tsx';
+import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { SOURCE_LABELS, failureField, failureMessage } from '../../components/bugs/bug-labels.ts';
+import { FormError } from '../../components/form-error.tsx';
 import { useCreateBugMutation, useGetBugPrefillQuery } from '../../store/bugs-api.ts';
-import { BugFieldsForm, EMPTY_FIELDS, fieldValuesOf, formFieldOf, parseFieldValues, type BugFieldErrors, type BugFieldValues } from './bug-fields-form.tsx';
+import { BugFieldsForm, EMPTY_FIELDS, checkFieldValues, fieldValuesOf, formFieldOf, type BugFieldErrors, type BugFieldValues } from './bug-fields-form.tsx';
 
 interface NewBugFormProps {
   clients: ClientSummary[];
@@ -43,17 +44,13 @@ export function NewBugForm({ clients, clientId: initialClient, runTestId, ruleId
       setClientError('Choose the client this bug is for.');
       return;
     }
-    const parsed = parseFieldValues(values);
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
+    const fields = checkFieldValues(values, setErrors);
+    if (!fields) return;
     try {
       const bug = await create({
         clientId,
         body: {
-          ...parsed.fields,
+          ...fields,
           source: prefill.data?.source ?? 'manual',
           ...(runTestId ? { runTestId } : {}),
           ...(ruleId ? { ruleId } : {}),
@@ -109,13 +106,9 @@ export function NewBugForm({ clients, clientId: initialClient, runTestId, ruleId
 
       {fromEvidence &&
         (prefill.isLoading || prefill.isFetching ? (
-          <p className="portal-muted" role="status">
-            Reading the test's evidence…
-          </p>
+          <AsyncLoading>Reading the test's evidence…</AsyncLoading>
         ) : prefill.isError ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            The evidence could not be read ({failureMessage(prefill.error)}). You can still write the bug by hand.
-          </p>
+          <AsyncFailed>The evidence could not be read ({failureMessage(prefill.error)}). You can still write the bug by hand.</AsyncFailed>
         ) : prefill.data ? (
           <div className="portal-alert portal-alert--info bug-form__prefill">
             <p>

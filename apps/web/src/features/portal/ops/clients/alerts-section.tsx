@@ -1,5 +1,7 @@
 import { type AlertChannelKind, type AlertChannelList, alertChannelList, type AlertDeliveryList, alertDeliveryList, alertPaths } from '@fullstop/contracts';
 import { formatDate } from '@/lib/format-date.ts';
+import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
 import { portalApi } from '../../store/portal-api.ts';
 
 /** A client's alert channels and deliveries, read-only: the console shows what the client set up and what was sent. */
@@ -24,18 +26,11 @@ export function AlertsSection({ clientId }: { clientId: string }) {
   const list = channels.data?.channels ?? [];
   const sent = deliveries.data?.deliveries ?? [];
   return (
-    <section className="portal-card" aria-labelledby="ops-alerts-title">
-      <h2 id="ops-alerts-title" className="portal-card__title">
-        Alerts
-      </h2>
+    <Card id="ops-alerts-title" title="Alerts">
       {channels.isError || deliveries.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The client’s alerts could not be loaded.
-        </p>
+        <AsyncFailed>The client’s alerts could not be loaded.</AsyncFailed>
       ) : channels.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading…
-        </p>
+        <AsyncLoading>Loading…</AsyncLoading>
       ) : list.length === 0 ? (
         <p className="portal-muted">The client has no alert channel.</p>
       ) : (
@@ -64,6 +59,6 @@ export function AlertsSection({ clientId }: { clientId: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Card>
   );
 }

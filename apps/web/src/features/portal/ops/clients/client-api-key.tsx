@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { AsyncFailed } from '../../components/async-state.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { failureMessage, useRevealApiKeyMutation } from '../ops-api.ts';
+import { useRevealApiKeyMutation } from '../ops-api.ts';
 
 /** The client's API key masked; "Reveal" shows it whole after a confirmation, since every reveal is audited. */
 export function ClientApiKey({ clientId, masked }: { clientId: string; masked: string }) {
@@ -34,9 +36,7 @@ export function ClientApiKey({ clientId, masked }: { clientId: string; masked: s
         )}
       </div>
       {failure && (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {failure}
-        </p>
+        <AsyncFailed>{failure}</AsyncFailed>
       )}
       {asking && (
         <ConfirmDialog

@@ -1,6 +1,9 @@
-import { useState } from 'react';
+import { AsyncFailed } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
 import { FlakyBadge } from '../../components/flaky-badge.tsx';
-import { failureMessage, useClearFlakyMutation, useConfirmFlakyMutation, useGetFlakyMarksQuery } from '../ops-api.ts';
+import { Notice } from '../../components/notice.tsx';
+import { useClearFlakyMutation, useConfirmFlakyMutation, useGetFlakyMarksQuery } from '../ops-api.ts';
+import { useCardNotice } from './use-card-notice.ts';
 
 /**
  * The client's tests flagged flaky, detected (passed on retry, or flipped on one suite version) or marked by an
@@ -10,28 +13,14 @@ export function ClientFlaky({ clientId }: { clientId: string }) {
   const marks = useGetFlakyMarksQuery(clientId);
   const [confirm, confirmState] = useConfirmFlakyMutation();
   const [clear, clearState] = useClearFlakyMutation();
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { notice, act } = useCardNotice();
   const busy = confirmState.isLoading || clearState.isLoading;
-
-  async function act(action: () => Promise<unknown>, done: string) {
-    try {
-      await action();
-      setNotice({ tone: 'success', text: done });
-    } catch (error) {
-      setNotice({ tone: 'error', text: failureMessage(error) });
-    }
-  }
 
   const list = marks.data?.marks ?? [];
   return (
-    <section className="portal-card" aria-labelledby="ops-flaky-title">
-      <h2 id="ops-flaky-title" className="portal-card__title">
-        Flaky tests
-      </h2>
+    <Card id="ops-flaky-title" title="Flaky tests">
       {marks.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The flaky tests could not be loaded.
-        </p>
+        <AsyncFailed>The flaky tests could not be loaded.</AsyncFailed>
       ) : list.length === 0 ? (
         <p className="portal-muted">{marks.isLoading ? 'Loading…' : 'No test is flagged flaky.'}</p>
       ) : (
@@ -59,11 +48,7 @@ export function ClientFlaky({ clientId }: { clientId: string }) {
           ))}
         </ul>
       )}
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
-    </section>
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+    </Card>
   );
 }

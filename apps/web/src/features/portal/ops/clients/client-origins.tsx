@@ -1,21 +1,19 @@
 import { useState, type FormEvent } from 'react';
+import { Card } from '../../components/card.tsx';
+import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { failureMessage, useChangeOriginMutation } from '../ops-api.ts';
+import { useChangeOriginMutation } from '../ops-api.ts';
+import { useCardNotice } from './use-card-notice.ts';
 
 /** The origins beyond its website that the client's tests may reach: listed, added, removed. */
 export function ClientOrigins({ clientId, website, origins }: { clientId: string; website: string; origins: string[] }) {
   const [origin, setOrigin] = useState('');
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { notice, setNotice, act } = useCardNotice();
   const [change, { isLoading }] = useChangeOriginMutation();
 
   async function run(value: string, remove: boolean) {
-    try {
-      const { message } = await change({ clientId, origin: value, remove }).unwrap();
-      setNotice({ tone: 'success', text: message });
-      if (!remove) setOrigin('');
-    } catch (error) {
-      setNotice({ tone: 'error', text: failureMessage(error) });
-    }
+    const done = await act(() => change({ clientId, origin: value, remove }).unwrap(), (answer) => answer.message);
+    if (done && !remove) setOrigin('');
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -28,10 +26,7 @@ export function ClientOrigins({ clientId, website, origins }: { clientId: string
   };
 
   return (
-    <section className="portal-card" aria-labelledby="ops-origins-title">
-      <h2 id="ops-origins-title" className="portal-card__title">
-        Target origins
-      </h2>
+    <Card id="ops-origins-title" title="Target origins">
       <p className="portal-muted">
         Tests may always reach <span className="ops-wrap">{website}</span>; add the other origins they need.
       </p>
@@ -53,11 +48,7 @@ export function ClientOrigins({ clientId, website, origins }: { clientId: string
           Add origin
         </button>
       </form>
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} style={{ marginTop: 12 }}>
-          {notice.text}
-        </p>
-      )}
-    </section>
+      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+    </Card>
   );
 }

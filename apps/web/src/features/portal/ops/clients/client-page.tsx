@@ -1,6 +1,9 @@
-import { paths } from '@fullstop/contracts';
+import { paths, type OpsClientSummary } from '@fullstop/contracts';
 import { Link, useParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { AsyncFailed, AsyncLoading, isMissing } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
+import { DataFacts } from '../../components/data-facts.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { queryString, useGetOpsClientQuery } from '../ops-api.ts';
@@ -14,6 +17,16 @@ import { ClientUsers } from './client-users.tsx';
 import { RetentionSection } from './retention-section.tsx';
 import { countText } from './health-texts.ts';
 
+/** The client's last run: its verdict and when it ended. */
+function LastRun({ run }: { run: OpsClientSummary['health']['lastRun'] }) {
+  if (!run) return 'No runs yet';
+  return (
+    <>
+      <RunStatusBadge status={run.status} /> <span className="ops-muted">{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
+    </>
+  );
+}
+
 /** One client in the console: profile, health, users, origins, API key and secrets' names. */
 export function OpsClientPage() {
   const clientId = useParams().clientId ?? '';
@@ -26,74 +39,35 @@ export function OpsClientPage() {
       <div className="ops-page">
         <Link to={paths.opsClients}>← All clients</Link>
         {client.isLoading ? (
-          <p className="portal-muted" role="status">
-            Loading the client…
-          </p>
+          <AsyncLoading>Loading the client…</AsyncLoading>
         ) : client.isError || !data ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            {client.error && 'status' in client.error && client.error.status === 404 ? 'There is no such client.' : 'The client could not be loaded. Please try again in a moment.'}
-          </p>
+          <AsyncFailed>{isMissing(client) ? 'There is no such client.' : 'The client could not be loaded. Please try again in a moment.'}</AsyncFailed>
         ) : (
           <>
-            <section className="portal-card" aria-labelledby="ops-profile-title">
-              <h2 id="ops-profile-title" className="portal-card__title">
-                Profile and health
-              </h2>
-              <dl className="ops-facts">
-                <div>
-                  <dt>Website</dt>
-                  <dd>{data.website}</dd>
-                </div>
-                <div>
-                  <dt>Client since</dt>
-                  <dd>{formatRunDate(data.createdAt)}</dd>
-                </div>
-                <div>
-                  <dt>Suite version</dt>
-                  <dd>{data.suiteVersion ?? 'None imported yet'}</dd>
-                </div>
-                <div>
-                  <dt>Last run</dt>
-                  <dd>
-                    {data.health.lastRun ? (
-                      <>
-                        <RunStatusBadge status={data.health.lastRun.status} /> <span className="ops-muted">{formatRunDate(data.health.lastRun.finishedAt ?? data.health.lastRun.createdAt)}</span>
-                      </>
-                    ) : (
-                      'No runs yet'
-                    )}
-                  </dd>
-                </div>
-                <div>
-                  <dt>Failing tests</dt>
-                  <dd>{countText(data.health.failingTests, 'failing test')}</dd>
-                </div>
-                <div>
-                  <dt>Open bugs</dt>
-                  <dd>{countText(data.health.openBugs, 'open bug')}</dd>
-                </div>
-                <div>
-                  <dt>Requests waiting</dt>
-                  <dd>{countText(data.health.requestsWaiting, 'request')}</dd>
-                </div>
-              </dl>
+            <Card id="ops-profile-title" title="Profile and health">
+              <DataFacts
+                className="ops-facts"
+                facts={[
+                  { term: 'Website', value: data.website },
+                  { term: 'Client since', value: formatRunDate(data.createdAt) },
+                  { term: 'Suite version', value: data.suiteVersion ?? 'None imported yet' },
+                  { term: 'Last run', value: <LastRun run={data.health.lastRun} /> },
+                  { term: 'Failing tests', value: countText(data.health.failingTests, 'failing test') },
+                  { term: 'Open bugs', value: countText(data.health.openBugs, 'open bug') },
+                  { term: 'Requests waiting', value: countText(data.health.requestsWaiting, 'request') },
+                ]}
+              />
               <div className="portal-actions" style={{ marginTop: 16 }}>
                 <Link className="btn btn--ghost portal-btn-sm" to={runsLink}>
                   See this client’s runs
                 </Link>
               </div>
-            </section>
+            </Card>
             <div className="portal-grid-2">
-              <section className="portal-card" aria-labelledby="ops-key-title">
-                <h2 id="ops-key-title" className="portal-card__title">
-                  API key
-                </h2>
+              <Card id="ops-key-title" title="API key">
                 <ClientApiKey clientId={data.id} masked={data.apiKeyMasked} />
-              </section>
-              <section className="portal-card" aria-labelledby="ops-secrets-title">
-                <h2 id="ops-secrets-title" className="portal-card__title">
-                  Login secrets
-                </h2>
+              </Card>
+              <Card id="ops-secrets-title" title="Login secrets">
                 {data.secretNames.length === 0 ? (
                   <p className="portal-muted">No secrets set.</p>
                 ) : (
@@ -105,7 +79,7 @@ export function OpsClientPage() {
                     ))}
                   </ul>
                 )}
-              </section>
+              </Card>
             </div>
             <div className="portal-grid-2">
               <ClientUsers clientId={data.id} users={data.users} />

@@ -1,10 +1,13 @@
 import { scheduleScopeLabel, type ScheduleScopeKind } from '@fullstop/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
+import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { failureMessage } from '../ops-api.ts';
 import './client-schedules.css';
 import { useAddOpsScheduleMutation, useChangeOpsScheduleMutation, useDeleteOpsScheduleMutation, useGetOpsSchedulesQuery } from './schedules-api.ts';
+import { useCardNotice } from './use-card-notice.ts';
 
 function timeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
@@ -22,17 +25,8 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
   const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const [kind, setKind] = useState<ScheduleScopeKind>('all');
   const [name, setName] = useState('');
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { notice, setNotice, act } = useCardNotice();
   const busy = adding.isLoading || changing.isLoading || removing.isLoading;
-
-  async function act(work: () => Promise<unknown>, done: string) {
-    try {
-      await work();
-      setNotice({ tone: 'success', text: done });
-    } catch (error) {
-      setNotice({ tone: 'error', text: failureMessage(error) });
-    }
-  }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -46,18 +40,11 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
 
   const schedules = list.data?.schedules ?? [];
   return (
-    <section className="portal-card" aria-labelledby="ops-schedules-title">
-      <h2 id="ops-schedules-title" className="portal-card__title">
-        Schedules
-      </h2>
+    <Card id="ops-schedules-title" title="Schedules">
       {list.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading schedules…
-        </p>
+        <AsyncLoading>Loading schedules…</AsyncLoading>
       ) : list.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The schedules could not be loaded.
-        </p>
+        <AsyncFailed>The schedules could not be loaded.</AsyncFailed>
       ) : schedules.length === 0 ? (
         <p className="portal-muted">No schedules: the client’s tests run only when started.</p>
       ) : (
@@ -110,11 +97,7 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
           Add schedule
         </button>
       </form>
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} style={{ marginTop: 12 }}>
-          {notice.text}
-        </p>
-      )}
-    </section>
+      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+    </Card>
   );
 }

@@ -1,7 +1,11 @@
 import { newUserBody, type OpsClientUser } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { BusyButton } from '../../components/busy-button.tsx';
+import { Card } from '../../components/card.tsx';
+import { Notice, type NoticeText } from '../../components/notice.tsx';
 import { PasswordField, TextField } from '../../components/text-field.tsx';
-import { failureMessage, useCreateOpsUserMutation } from '../ops-api.ts';
+import { useCreateOpsUserMutation } from '../ops-api.ts';
 import { fieldErrors, type FieldErrors } from './field-errors.ts';
 
 type Field = 'email' | 'username' | 'password';
@@ -10,7 +14,7 @@ type Field = 'email' | 'username' | 'password';
 export function ClientUsers({ clientId, users }: { clientId: string; users: OpsClientUser[] }) {
   const [values, setValues] = useState<Record<Field, string>>({ email: '', username: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeText | null>(null);
   const [create, { isLoading }] = useCreateOpsUserMutation();
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
@@ -33,10 +37,7 @@ export function ClientUsers({ clientId, users }: { clientId: string; users: OpsC
   }
 
   return (
-    <section className="portal-card" aria-labelledby="ops-users-title">
-      <h2 id="ops-users-title" className="portal-card__title">
-        Users
-      </h2>
+    <Card id="ops-users-title" title="Users">
       {users.length === 0 ? (
         <p className="portal-muted">No users yet.</p>
       ) : (
@@ -53,22 +54,16 @@ export function ClientUsers({ clientId, users }: { clientId: string; users: OpsC
         </ul>
       )}
       <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Add a user" style={{ marginTop: 20 }}>
-        {notice && (
-          <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-            {notice.text}
-          </p>
-        )}
+        {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
         <div className="portal-grid-2">
           <TextField id="ops-user-email" label="Email" type="email" autoComplete="off" value={values.email} onChange={(e) => set('email')(e.target.value)} error={errors.email} />
           <TextField id="ops-user-name" label="Name (optional)" value={values.username} onChange={(e) => set('username')(e.target.value)} error={errors.username} />
           <PasswordField id="ops-user-password" label="Password" autoComplete="new-password" value={values.password} onValueChange={set('password')} error={errors.password} />
         </div>
         <div className="portal-actions">
-          <button type="submit" className="btn btn--primary portal-btn-sm" disabled={isLoading}>
-            {isLoading ? 'Adding…' : 'Add user'}
-          </button>
+          <BusyButton busy={isLoading} busyText="Adding…" className="btn btn--primary portal-btn-sm">Add user</BusyButton>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -2,6 +2,8 @@ import { opsClientPath, type OpsClientSummary } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { AsyncState } from '../../components/async-state.tsx';
+import { DataTable, type DataColumn } from '../../components/data-table.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { useGetOpsClientsQuery } from '../ops-api.ts';
@@ -13,44 +15,39 @@ function Count({ n }: { n: number }) {
   return <span className={`ops-num${n > 0 ? ' ops-num--bad' : ''}`}>{n}</span>;
 }
 
-function ClientRow({ client }: { client: OpsClientSummary }) {
-  const { health } = client;
-  return (
-    <tr>
-      <td data-label="Client">
+const CLIENT_COLUMNS: DataColumn<OpsClientSummary>[] = [
+  {
+    header: 'Client',
+    cell: (client) => (
+      <>
         <Link to={opsClientPath(client.id)} className="ops-wrap">
           {client.clientName}
         </Link>
         <span className="ops-muted">{client.website}</span>
-      </td>
-      <td data-label="Last run">
-        {health.lastRun ? (
-          <>
-            <RunStatusBadge status={health.lastRun.status} />
-            <span className="ops-muted">{formatRunDate(health.lastRun.finishedAt ?? health.lastRun.createdAt)}</span>
-          </>
-        ) : (
-          <span className="portal-muted">No runs yet</span>
-        )}
-      </td>
-      <td data-label="Failing tests">
-        <Count n={health.failingTests} />
-      </td>
-      <td data-label="Open bugs">
-        <Count n={health.openBugs} />
-      </td>
-      <td data-label="Requests waiting">
-        <Count n={health.requestsWaiting} />
-      </td>
-    </tr>
-  );
-}
+      </>
+    ),
+  },
+  {
+    header: 'Last run',
+    cell: ({ health }) =>
+      health.lastRun ? (
+        <>
+          <RunStatusBadge status={health.lastRun.status} />
+          <span className="ops-muted">{formatRunDate(health.lastRun.finishedAt ?? health.lastRun.createdAt)}</span>
+        </>
+      ) : (
+        <span className="portal-muted">No runs yet</span>
+      ),
+  },
+  { header: 'Failing tests', cell: ({ health }) => <Count n={health.failingTests} /> },
+  { header: 'Open bugs', cell: ({ health }) => <Count n={health.openBugs} /> },
+  { header: 'Requests waiting', cell: ({ health }) => <Count n={health.requestsWaiting} /> },
+];
 
 /** Every client with its health, the ones needing a look first; onboarding a new one. */
 export function OpsClientsPage() {
   const clients = useGetOpsClientsQuery();
   const [creating, setCreating] = useState(false);
-  const list = clients.data ? sortByAttention(clients.data.clients) : [];
 
   return (
     <PortalPage id="ops-clients-page-title" title="Clients">
@@ -64,35 +61,26 @@ export function OpsClientsPage() {
           )}
         </div>
         {creating && <NewClientForm onDone={() => setCreating(false)} />}
-        {clients.isLoading ? (
-          <p className="portal-muted" role="status">
-            Loading clients…
-          </p>
-        ) : clients.isError ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            The clients could not be loaded. Please try again in a moment.
-          </p>
-        ) : list.length === 0 ? (
-          <p className="portal-empty">No clients yet. Create the first one with “New client”.</p>
-        ) : (
-          <table className="ops-table">
-            <caption className="visually-hidden">Clients and their health: {list.length} in all</caption>
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Failing tests</th>
-                <th scope="col">Open bugs</th>
-                <th scope="col">Requests waiting</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((client) => (
-                <ClientRow key={client.id} client={client} />
-              ))}
-            </tbody>
-          </table>
-        )}
+        <AsyncState
+          query={clients}
+          loading="Loading clients…"
+          failed="The clients could not be loaded. Please try again in a moment."
+          empty="No clients yet. Create the first one with “New client”."
+          isEmpty={(data) => data.clients.length === 0}
+        >
+          {(data) => {
+            const list = sortByAttention(data.clients);
+            return (
+              <DataTable
+                className="ops-table"
+                caption={`Clients and their health: ${list.length} in all`}
+                columns={CLIENT_COLUMNS}
+                rows={list}
+                rowKey={(client) => client.id}
+              />
+            );
+          }}
+        </AsyncState>
       </div>
     </PortalPage>
   );

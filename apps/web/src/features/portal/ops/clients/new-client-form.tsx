@@ -1,8 +1,10 @@
 import { newClientBody } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { BusyButton } from '../../components/busy-button.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { PasswordField, TextField } from '../../components/text-field.tsx';
-import { failureMessage, useCreateOpsClientMutation } from '../ops-api.ts';
+import { useCreateOpsClientMutation } from '../ops-api.ts';
 import { fieldErrors, type FieldErrors } from './field-errors.ts';
 
 type Field = 'name' | 'website' | 'email' | 'username' | 'password';
@@ -64,9 +66,7 @@ export function NewClientForm({ onDone }: { onDone: () => void }) {
         <PasswordField id="ops-client-password" label="First user's password" autoComplete="new-password" value={values.password} onValueChange={set('password')} error={errors.password} />
       </div>
       <div className="portal-actions">
-        <button type="submit" className="btn btn--primary" disabled={isLoading}>
-          {isLoading ? 'Creating…' : 'Create client'}
-        </button>
+        <BusyButton busy={isLoading} busyText="Creating…">Create client</BusyButton>
         <button type="button" className="btn btn--ghost" onClick={onDone}>
           Cancel
         </button>

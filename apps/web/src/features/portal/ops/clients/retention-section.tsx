@@ -7,9 +7,11 @@ import {
   type SetRetentionRequest,
 } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
+import { Card } from '../../components/card.tsx';
+import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { portalApi } from '../../store/portal-api.ts';
-import { failureMessage } from '../ops-api.ts';
+import { useCardNotice } from './use-card-notice.ts';
 
 const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsRetention'] }).injectEndpoints({
   endpoints: (build) => ({
@@ -29,16 +31,11 @@ export function RetentionSection({ clientId }: { clientId: string }) {
   const { data, isLoading: loading } = api.useGetOpsRetentionQuery(clientId);
   const [save, { isLoading }] = api.useSetOpsRetentionMutation();
   const [days, setDays] = useState('');
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { notice, setNotice, act } = useCardNotice();
 
   async function apply(value: number | null) {
-    try {
-      const result = await save({ clientId, days: value }).unwrap();
-      setNotice({ tone: 'success', text: result.isDefault ? `Back to the default: ${result.days} days.` : `Retention set to ${result.days} days.` });
-      setDays('');
-    } catch (error) {
-      setNotice({ tone: 'error', text: failureMessage(error) });
-    }
+    const saved = (result: { days: number; isDefault: boolean }) => (result.isDefault ? `Back to the default: ${result.days} days.` : `Retention set to ${result.days} days.`);
+    if (await act(() => save({ clientId, days: value }).unwrap(), saved)) setDays('');
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -52,10 +49,7 @@ export function RetentionSection({ clientId }: { clientId: string }) {
   };
 
   return (
-    <section className="portal-card" aria-labelledby="ops-retention-title">
-      <h2 id="ops-retention-title" className="portal-card__title">
-        Retention
-      </h2>
+    <Card id="ops-retention-title" title="Retention">
       <p className="portal-muted">
         {loading || !data
           ? 'Loading…'
@@ -75,11 +69,7 @@ export function RetentionSection({ clientId }: { clientId: string }) {
           </button>
         )}
       </form>
-      {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} style={{ marginTop: 12 }}>
-          {notice.text}
-        </p>
-      )}
-    </section>
+      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+    </Card>
   );
 }

@@ -2,12 +2,17 @@ import { clientRequestKind, clientRequestStatus, type ClientRequestStatus, type 
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDate } from '@/lib/format-date.ts';
+import { AsyncFailed, AsyncLoading, AsyncState } from '../../components/async-state.tsx';
+import { FilterSelect, filterOptions } from '../../components/filter-select.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { KIND_LABELS, STATUS_LABELS, requestSummary } from '../../components/requests/request-labels.ts';
 import { RequestStatusBadge } from '../../components/requests/request-status-badge.tsx';
 import { RequestThread } from '../../components/requests/request-thread.tsx';
 import { useGetOpsRequestQuery, useGetOpsRequestsQuery, useReplyToOpsRequestMutation, useSetOpsRequestStatusMutation } from './ops-requests-api.ts';
+
+const STATUS_OPTIONS = filterOptions(clientRequestStatus.options, STATUS_LABELS);
+const KIND_OPTIONS = filterOptions(clientRequestKind.options, KIND_LABELS);
 
 function StatusSelect({ id, status, allowed }: { id: string; status: ClientRequestStatus; allowed: ClientRequestStatus[] }) {
   const [setStatus, { isLoading, error }] = useSetOpsRequestStatusMutation();
@@ -31,9 +36,7 @@ function StatusSelect({ id, status, allowed }: { id: string; status: ClientReque
         ))}
       </select>
       {message && (
-        <p className="portal-alert portal-alert--error" role="alert">
-          {message}
-        </p>
+        <AsyncFailed>{message}</AsyncFailed>
       )}
     </div>
   );
@@ -42,7 +45,7 @@ function StatusSelect({ id, status, allowed }: { id: string; status: ClientReque
 function InboxThread({ id, onClose }: { id: string; onClose: () => void }) {
   const request = useGetOpsRequestQuery(id);
   const [reply] = useReplyToOpsRequestMutation();
-  if (request.isLoading) return <p className="portal-muted" role="status">Loading the request…</p>;
+  if (request.isLoading) return <AsyncLoading>Loading the request…</AsyncLoading>;
   if (request.isError || !request.data) return <FormError message="The request could not be loaded." />;
   const detail = request.data;
   return (
@@ -76,7 +79,7 @@ export function OpsRequestsPage() {
   const clients = useMemo(() => {
     const byId = new Map<string, string>();
     for (const r of everyone.data ?? []) byId.set(r.clientId, r.clientName);
-    return [...byId].sort((x, y) => x[1].localeCompare(y[1]));
+    return [...byId].sort((x, y) => x[1].localeCompare(y[1])).map(([value, label]) => ({ value, label }));
   }, [everyone.data]);
   const open = (id: string | null) => setParams(id ? { id } : {});
 
@@ -85,62 +88,37 @@ export function OpsRequestsPage() {
       <div className={`request-inbox${selected ? ' request-inbox--open' : ''}`}>
         <section className="portal-card request-inbox__list" aria-label="Inbox">
           <div className="request-filters">
-            <div className="portal-field">
-              <label htmlFor="inbox-status">Status</label>
-              <select id="inbox-status" value={filter.status ?? ''} onChange={(e) => setFilter({ ...filter, status: e.target.value ? clientRequestStatus.parse(e.target.value) : undefined })}>
-                <option value="">All statuses</option>
-                {clientRequestStatus.options.map((s) => (
-                  <option key={s} value={s}>
-                    {STATUS_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="portal-field">
-              <label htmlFor="inbox-kind">Type</label>
-              <select id="inbox-kind" value={filter.kind ?? ''} onChange={(e) => setFilter({ ...filter, kind: e.target.value ? clientRequestKind.parse(e.target.value) : undefined })}>
-                <option value="">All types</option>
-                {clientRequestKind.options.map((k) => (
-                  <option key={k} value={k}>
-                    {KIND_LABELS[k]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="portal-field">
-              <label htmlFor="inbox-client">Client</label>
-              <select id="inbox-client" value={filter.clientId ?? ''} onChange={(e) => setFilter({ ...filter, clientId: e.target.value || undefined })}>
-                <option value="">All clients</option>
-                {clients.map(([id, name]) => (
-                  <option key={id} value={id}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect id="inbox-status" label="Status" all="All statuses" options={STATUS_OPTIONS}
+              value={filter.status ?? ''} onChange={(v) => setFilter({ ...filter, status: v ? clientRequestStatus.parse(v) : undefined })} />
+            <FilterSelect id="inbox-kind" label="Type" all="All types" options={KIND_OPTIONS}
+              value={filter.kind ?? ''} onChange={(v) => setFilter({ ...filter, kind: v ? clientRequestKind.parse(v) : undefined })} />
+            <FilterSelect id="inbox-client" label="Client" all="All clients" options={clients}
+              value={filter.clientId ?? ''} onChange={(v) => setFilter({ ...filter, clientId: v || undefined })} />
           </div>
-          {requests.isLoading ? (
-            <p className="portal-muted" role="status">Loading requests…</p>
-          ) : requests.isError ? (
-            <FormError message="The requests could not be loaded. Please try again later." />
-          ) : !requests.data?.length ? (
-            <p className="portal-empty">No requests match these filters.</p>
-          ) : (
-            <ul className="portal-rows">
-              {requests.data.map((request) => (
-                <li key={request.id} className={`portal-row request-item${request.id === selected ? ' request-item--selected' : ''}`}>
-                  <button type="button" className="request-item__open" onClick={() => open(request.id)} aria-current={request.id === selected ? 'true' : undefined}>
-                    <span className="portal-row__name">{request.title}</span>
-                    <span className="portal-row__meta">
-                      {request.clientName} · {requestSummary(request, 'operator', (iso) => formatDate(iso, '—'))}
-                    </span>
-                    {request.unread && <span className="request-item__unread">Unread</span>}
-                  </button>
-                  <RequestStatusBadge status={request.status} />
-                </li>
-              ))}
-            </ul>
-          )}
+          <AsyncState
+            query={requests}
+            loading="Loading requests…"
+            failed="The requests could not be loaded. Please try again later."
+            empty="No requests match these filters."
+            isEmpty={(data) => data.length === 0}
+          >
+            {(data) => (
+              <ul className="portal-rows">
+                {data.map((request) => (
+                  <li key={request.id} className={`portal-row request-item${request.id === selected ? ' request-item--selected' : ''}`}>
+                    <button type="button" className="request-item__open" onClick={() => open(request.id)} aria-current={request.id === selected ? 'true' : undefined}>
+                      <span className="portal-row__name">{request.title}</span>
+                      <span className="portal-row__meta">
+                        {request.clientName} · {requestSummary(request, 'operator', (iso) => formatDate(iso, '—'))}
+                      </span>
+                      {request.unread && <span className="request-item__unread">Unread</span>}
+                    </button>
+                    <RequestStatusBadge status={request.status} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </AsyncState>
         </section>
         {selected && (
           <section className="portal-card" aria-label="Request">

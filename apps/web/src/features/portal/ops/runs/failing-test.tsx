@@ -1,8 +1,9 @@
 import type { OpsFailingTest } from '@fullstop/contracts';
 import { Link } from 'react-router';
+import { failureMessage } from '@/lib/failure-message.ts';
 import { FlakyBadge } from '../../components/flaky-badge.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
-import { failureMessage, useClearFlakyMutation, useConfirmFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
+import { useClearFlakyMutation, useConfirmFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
 import { canMarkFalsePositive, createBugLink, findingText, rerunLabel } from './triage-links.ts';
 
 /** Tells the page what an action did, or why it failed, in words. */
@@ -27,6 +28,9 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
   }
 
   const { testName } = test;
+  /** Flags the test flaky (or confirms the flag) and says so in our own words, not the server's. */
+  const flag = (call: (arg: { clientId: string; testName: string }) => { unwrap: () => Promise<unknown> }, words: string) =>
+    act(async () => (await call({ clientId, testName }).unwrap(), { message: `“${testName}” ${words}` }), words);
   return (
     <li className="ops-test">
       <div className="ops-run__head">
@@ -70,12 +74,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
           Create bug
         </Link>
         {test.flakyFlag && !test.flakyFlag.confirmed && (
-          <button
-            type="button"
-            className="btn btn--ghost portal-btn-sm"
-            disabled={busy}
-            onClick={() => void act(async () => (await confirmFlaky({ clientId, testName }).unwrap(), { message: `“${testName}” confirmed flaky` }), 'Confirmed flaky')}
-          >
+          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} onClick={() => void flag(confirmFlaky, 'confirmed flaky')}>
             Confirm flaky
           </button>
         )}
@@ -84,12 +83,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
             Clear flaky
           </button>
         ) : (
-          <button
-            type="button"
-            className="btn btn--ghost portal-btn-sm"
-            disabled={busy}
-            onClick={() => void act(async () => (await markFlaky({ clientId, testName }).unwrap(), { message: `“${testName}” marked flaky` }), 'Marked flaky')}
-          >
+          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={busy} onClick={() => void flag(markFlaky, 'marked flaky')}>
             Mark flaky
           </button>
         )}

@@ -2,6 +2,9 @@ import { opsClientPath, runScopeLabel, runStatus, type OpsRun } from '@fullstop/
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { AsyncState } from '../../components/async-state.tsx';
+import { DataPager } from '../../components/data-pager.tsx';
+import { clientOptions, FilterSelect, filterOptions } from '../../components/filter-select.tsx';
 import { Popup } from '../../components/popup.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { RUN_STATUS_WORDS, RunStatusBadge } from '../../components/run-status-badge.tsx';
@@ -9,6 +12,8 @@ import { useGetOpsClientsQuery, useGetOpsRunsQuery } from '../ops-api.ts';
 import '../ops.css';
 import { FailingTest, type Report } from './failing-test.tsx';
 import { feedFilters } from './triage-links.ts';
+
+const STATUS_OPTIONS = filterOptions(runStatus.options, RUN_STATUS_WORDS);
 
 const TRIGGERS: Record<OpsRun['trigger'], string> = { portal: 'Portal', api: 'API', ci: 'CI', schedule: 'Schedule', operator: 'Operator' };
 
@@ -52,8 +57,7 @@ export function OpsRunsPage() {
   const runs = useGetOpsRunsQuery(filters);
   const clients = useGetOpsClientsQuery();
   const [message, setMessage] = useState<string | null>(null);
-  const data = runs.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const pages = runs.data ? Math.max(1, Math.ceil(runs.data.total / runs.data.pageSize)) : 1;
 
   const update = (next: { status?: string; clientId?: string; page?: number }) => {
     const merged = { status: next.status ?? filters.status ?? '', clientId: next.clientId ?? filters.clientId ?? '', page: String(next.page ?? 1) };
@@ -64,63 +68,33 @@ export function OpsRunsPage() {
     <PortalPage id="ops-runs-page-title" title="Runs">
       <div className="ops-page">
         <form className="ops-filters" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
-          <div className="portal-field">
-            <label htmlFor="ops-runs-client">Client</label>
-            <select id="ops-runs-client" value={filters.clientId ?? ''} onChange={(e) => update({ clientId: e.target.value })}>
-              <option value="">All clients</option>
-              {(clients.data?.clients ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.clientName}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="portal-field">
-            <label htmlFor="ops-runs-status">Status</label>
-            <select id="ops-runs-status" value={filters.status ?? ''} onChange={(e) => update({ status: e.target.value })}>
-              <option value="">All statuses</option>
-              {runStatus.options.map((s) => (
-                <option key={s} value={s}>
-                  {RUN_STATUS_WORDS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect id="ops-runs-client" label="Client" all="All clients" options={clientOptions(clients.data?.clients)}
+            value={filters.clientId ?? ''} onChange={(clientId) => update({ clientId })} />
+          <FilterSelect id="ops-runs-status" label="Status" all="All statuses" options={STATUS_OPTIONS}
+            value={filters.status ?? ''} onChange={(status) => update({ status })} />
         </form>
 
-        {runs.isLoading ? (
-          <p className="portal-muted" role="status">
-            Loading runs…
-          </p>
-        ) : runs.isError || !data ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            The runs could not be loaded. Please try again in a moment.
-          </p>
-        ) : data.runs.length === 0 ? (
-          <p className="portal-empty">{filters.status || filters.clientId ? 'No runs match these filters.' : 'No runs yet.'}</p>
-        ) : (
-          <>
-            <p className="portal-muted">
-              {data.total} {data.total === 1 ? 'run' : 'runs'}; failed and could-not-run ones first, newest first in each.
-            </p>
-            <ul className="ops-runs">
-              {data.runs.map((run) => (
-                <RunCard key={run.runId} run={run} report={setMessage} />
-              ))}
-            </ul>
-            <nav className="ops-pager" aria-label="Pages">
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={filters.page <= 1} onClick={() => update({ page: filters.page - 1 })}>
-                Previous
-              </button>
-              <span aria-live="polite">
-                Page {filters.page} of {pages}
-              </span>
-              <button type="button" className="btn btn--ghost portal-btn-sm" disabled={filters.page >= pages} onClick={() => update({ page: filters.page + 1 })}>
-                Next
-              </button>
-            </nav>
-          </>
-        )}
+        <AsyncState
+          query={runs}
+          loading="Loading runs…"
+          failed="The runs could not be loaded. Please try again in a moment."
+          empty={filters.status || filters.clientId ? 'No runs match these filters.' : 'No runs yet.'}
+          isEmpty={(data) => data.runs.length === 0}
+        >
+          {(data) => (
+            <>
+              <p className="portal-muted">
+                {data.total} {data.total === 1 ? 'run' : 'runs'}; failed and could-not-run ones first, newest first in each.
+              </p>
+              <ul className="ops-runs">
+                {data.runs.map((run) => (
+                  <RunCard key={run.runId} run={run} report={setMessage} />
+                ))}
+              </ul>
+              <DataPager className="ops-pager" page={filters.page} pages={pages} onPage={(page) => update({ page })} />
+            </>
+          )}
+        </AsyncState>
       </div>
       {message && <Popup message={message} onClose={() => setMessage(null)} />}
     </PortalPage>

@@ -1,5 +1,7 @@
 import type { SuiteFileChange, SuiteVersionSummary } from '@fullstop/contracts';
 import { useState } from 'react';
+import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
 import { useGetSuiteDiffQuery } from './suites-api.ts';
 
 const STATUS_LABELS: Record<SuiteFileChange['status'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
@@ -44,10 +46,7 @@ export function SuiteDiffView({ clientId, versions }: { clientId: string; versio
   );
 
   return (
-    <section className="portal-card" aria-labelledby="ops-suites-diff-title">
-      <h2 id="ops-suites-diff-title" className="portal-card__title">
-        Compare versions
-      </h2>
+    <Card id="ops-suites-diff-title" title="Compare versions">
       <div className="ops-suites__diff-pick">
         {select('ops-suites-from', 'From', from, setFrom)}
         {select('ops-suites-to', 'To', to, setTo)}
@@ -55,13 +54,9 @@ export function SuiteDiffView({ clientId, versions }: { clientId: string; versio
       {from === to ? (
         <p className="portal-muted">Choose two different versions.</p>
       ) : diff.isFetching ? (
-        <p className="portal-muted" role="status">
-          Comparing…
-        </p>
+        <AsyncLoading>Comparing…</AsyncLoading>
       ) : diff.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The versions could not be compared.
-        </p>
+        <AsyncFailed>The versions could not be compared.</AsyncFailed>
       ) : diff.data ? (
         <div className="portal-stack">
           <p className="portal-muted">
@@ -87,6 +82,6 @@ export function SuiteDiffView({ clientId, versions }: { clientId: string; versio
           ))}
         </div>
       ) : null}
-    </section>
+    </Card>
   );
 }

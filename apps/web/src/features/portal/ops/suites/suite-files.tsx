@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
 import { useGetSuiteFileQuery, useGetSuiteFilesQuery } from './suites-api.ts';
 
 const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
@@ -12,18 +14,11 @@ export function SuiteFiles({ clientId, version }: { clientId: string; version: n
   const file = useGetSuiteFileQuery({ clientId, version, path: path ?? '' }, { skip: !path });
 
   return (
-    <section className="portal-card" aria-labelledby="ops-suites-files-title">
-      <h2 id="ops-suites-files-title" className="portal-card__title">
-        Files of version {version}
-      </h2>
+    <Card id="ops-suites-files-title" title={`Files of version ${version}`}>
       {files.isLoading ? (
-        <p className="portal-muted" role="status">
-          Loading the files…
-        </p>
+        <AsyncLoading>Loading the files…</AsyncLoading>
       ) : files.isError ? (
-        <p className="portal-alert portal-alert--error" role="alert">
-          The files could not be loaded.
-        </p>
+        <AsyncFailed>The files could not be loaded.</AsyncFailed>
       ) : (
         <div className="ops-suites__browser">
           <ul className="ops-suites__file-list" aria-label={`Files of version ${version}`}>
@@ -39,13 +34,9 @@ export function SuiteFiles({ clientId, version }: { clientId: string; version: n
           <div className="ops-suites__viewer">
             {path && <p className="portal-mono ops-suites__viewer-path">{path}</p>}
             {file.isFetching ? (
-              <p className="portal-muted" role="status">
-                Loading…
-              </p>
+              <AsyncLoading>Loading…</AsyncLoading>
             ) : file.isError ? (
-              <p className="portal-alert portal-alert--error" role="alert">
-                This file could not be loaded.
-              </p>
+              <AsyncFailed>This file could not be loaded.</AsyncFailed>
             ) : file.data ? (
               <>
                 {file.data.note && <p className="portal-alert portal-alert--info">{file.data.note}</p>}
@@ -59,6 +50,6 @@ export function SuiteFiles({ clientId, version }: { clientId: string; version: n
           </div>
         </div>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { failureMessage, importIssuesOf, useImportSuiteMutation } from './suites-api.ts';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { BusyButton } from '../../components/busy-button.tsx';
+import { Notice, type NoticeText } from '../../components/notice.tsx';
+import { importIssuesOf, useImportSuiteMutation } from './suites-api.ts';
 
 /** What the import leaves out anyway (hidden files, node_modules): not sent, so a folder stays within the limits. */
 const skipped = (path: string) => path.split('/').some((s) => s.startsWith('.') || s === 'node_modules');
@@ -13,7 +16,7 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
   const [zip, setZip] = useState<File | null>(null);
   const [makeCurrent, setMakeCurrent] = useState(false);
   const [issues, setIssues] = useState<string[]>([]);
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeText | null>(null);
   const [importSuite, { isLoading }] = useImportSuiteMutation();
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -39,7 +42,7 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
     } catch (error) {
       const found = importIssuesOf(error);
       setIssues(found);
-      setNotice({ tone: 'error', text: found.length > 0 ? 'The suite was not imported: fix these problems and try again.' : `The suite was not imported: ${failureMessage(error)}` });
+      setNotice({ tone: 'error', text: found.length > 0 ? 'The suite was not imported: fix these problems and try again.' : `The suite was not imported: ${failureMessage(error, 'Please try again later.')}` });
     }
   }
 
@@ -89,7 +92,7 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
         </label>
       </fieldset>
       {notice && (
-        <div className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+        <Notice tone={notice.tone} as="div">
           <p className="ops-suites__notice">{notice.text}</p>
           {issues.length > 0 && (
             <ul className="ops-suites__issues">
@@ -100,12 +103,10 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
               ))}
             </ul>
           )}
-        </div>
+        </Notice>
       )}
       <div className="portal-actions">
-        <button type="submit" className="btn btn--primary" disabled={isLoading}>
-          {isLoading ? 'Importing…' : 'Import'}
-        </button>
+        <BusyButton busy={isLoading} busyText="Importing…">Import</BusyButton>
       </div>
     </form>
   );

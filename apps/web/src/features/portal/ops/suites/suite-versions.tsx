@@ -1,8 +1,12 @@
 import { paths, type SuiteVersionSummary } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { failureMessage } from '@/lib/failure-message.ts';
+import { AsyncEmpty } from '../../components/async-state.tsx';
+import { Card } from '../../components/card.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { failureMessage, useMakeSuiteCurrentMutation, useTrySuiteMutation } from './suites-api.ts';
+import { Notice } from '../../components/notice.tsx';
+import { useMakeSuiteCurrentMutation, useTrySuiteMutation } from './suites-api.ts';
 
 interface Props {
   clientId: string;
@@ -26,7 +30,7 @@ export function SuiteVersions({ clientId, versions, shown, onShow }: Props) {
       const res = await trySuite({ clientId, version }).unwrap();
       setNotice({ tone: 'success', text: `Version ${version} is running (run ${res.runId}); the current version is unchanged.`, run: true });
     } catch (error) {
-      setNotice({ tone: 'error', text: `Version ${version} could not be run: ${failureMessage(error)}` });
+      setNotice({ tone: 'error', text: `Version ${version} could not be run: ${failureMessage(error, 'Please try again later.')}` });
     }
   }
 
@@ -36,23 +40,20 @@ export function SuiteVersions({ clientId, versions, shown, onShow }: Props) {
       const res = await makeCurrent({ clientId, version }).unwrap();
       setNotice({ tone: 'success', text: res.message });
     } catch (error) {
-      setNotice({ tone: 'error', text: `Version ${version} could not be made current: ${failureMessage(error)}` });
+      setNotice({ tone: 'error', text: `Version ${version} could not be made current: ${failureMessage(error, 'Please try again later.')}` });
     }
   }
 
   return (
-    <section className="portal-card" aria-labelledby="ops-suites-versions-title">
-      <h2 id="ops-suites-versions-title" className="portal-card__title">
-        Versions
-      </h2>
+    <Card id="ops-suites-versions-title" title="Versions">
       {notice && (
-        <p className={`portal-alert portal-alert--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+        <Notice tone={notice.tone}>
           {notice.text}{' '}
           {notice.run && <Link to={`${paths.opsRuns}?clientId=${encodeURIComponent(clientId)}`}>See the run</Link>}
-        </p>
+        </Notice>
       )}
       {versions.length === 0 ? (
-        <p className="portal-empty">This client has no suite yet. Import one below.</p>
+        <AsyncEmpty>This client has no suite yet. Import one below.</AsyncEmpty>
       ) : (
         <ul className="portal-rows ops-suites__versions">
           {versions.map((v) => (
@@ -91,6 +92,6 @@ export function SuiteVersions({ clientId, versions, shown, onShow }: Props) {
           onCancel={() => setConfirming(null)}
         />
       )}
-    </section>
+    </Card>
   );
 }

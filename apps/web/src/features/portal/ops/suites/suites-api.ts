@@ -77,7 +77,3 @@ export function importIssuesOf(error: unknown): string[] {
     return [];
   }
 }
-
-export function failureMessage(error: unknown): string {
-  return error && typeof error === 'object' && 'message' in error ? String((error as ApiFailure).message) : 'Please try again later.';
-}

@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { AsyncEmpty, AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { SuiteDiffView } from './suite-diff.tsx';
 import { SuiteFiles } from './suite-files.tsx';
@@ -43,22 +44,16 @@ export function OpsSuitesPage() {
             ))}
           </select>
           {clients.isError && (
-            <p className="portal-alert portal-alert--error" role="alert">
-              The clients could not be loaded. Please reload the page.
-            </p>
+            <AsyncFailed>The clients could not be loaded. Please reload the page.</AsyncFailed>
           )}
         </div>
 
         {!clientId ? (
-          <p className="portal-empty">Choose a client to see its suite versions.</p>
+          <AsyncEmpty>Choose a client to see its suite versions.</AsyncEmpty>
         ) : versions.isLoading ? (
-          <p className="portal-muted" role="status">
-            Loading the suite versions…
-          </p>
+          <AsyncLoading>Loading the suite versions…</AsyncLoading>
         ) : versions.isError ? (
-          <p className="portal-alert portal-alert--error" role="alert">
-            The suite versions could not be loaded. Please reload the page.
-          </p>
+          <AsyncFailed>The suite versions could not be loaded. Please reload the page.</AsyncFailed>
         ) : (
           <>
             <SuiteVersions clientId={clientId} versions={list} shown={chosen} onShow={(v) => update({ version: String(v) })} />

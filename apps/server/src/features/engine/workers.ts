@@ -1,0 +1,148 @@
+import { sweepOrphanedOffThread } from '@fullstop/engine/sandbox';
+import type PgBoss from 'pg-boss';
+import { dispatchLoadGenerators, executeGeneratorJob, fetchGeneratorJob, reapStaleGenerators } from '../load/index.ts';
+import { Capacity, fetchFairJob, LOAD_QUEUE, RUN_QUEUE } from '../queue/index.ts';
+import { executeJob, reapStaleAttempts } from '../runs/index.ts';
+import type { EngineDeps } from './deps.ts';
+
+/** Workers find jobs queued by other processes by polling; a job queued by this process wakes them at once. */
+const POLLING_INTERVAL_MS = 1000;
+/** How long stopping waits for the runs in progress to record their aborted attempts. */
+const STOP_GRACE_MS = 15_000;
+
+export interface WorkerPool {
+  /** Wakes the idle workers (a job was just queued). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` workers in this process, each taking one job at a time (the upper bound of attempts at once) in the
+ * fair order of fetchFairJob, only jobs that fit the capacity left (queue/capacity.ts: each kind's weight against
+ * the process's cores' worth), plus the reaper of dead attempts and the sweeper of processes left by dead
+ * supervisors. Stopping aborts the runs in progress: each ends its attempt as an error that is retried later.
+ */
+export async function startWorkers(deps: EngineDeps, count: number, options: { embedded: boolean }): Promise<WorkerPool> {
+  const boss: PgBoss = await deps.boss();
+  const shutdown = new AbortController();
+  await sweep(deps);
+  if (options.embedded) await reapStaleAttempts(deps, { everyRunning: true });
+
+  const { capacity: total, staleAfterSeconds, browserWorkers } = deps.config;
+  const capacity = new Capacity(total, { workerId: deps.workerId, staleAfterSeconds, browserWorkers });
+  const sleepers = new Set<() => void>();
+  const wake = () => {
+    for (const s of [...sleepers]) s();
+  };
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, POLLING_INTERVAL_MS);
+      sleepers.add(done);
+    });
+
+  // A job's weight is given back as it ends; the workers idle because nothing fitted look again at once.
+  const holding = (kind: string | null) => {
+    const release = capacity.hold(kind);
+    return () => {
+      release();
+      wake();
+    };
+  };
+
+  // One fetch at a time in this process: each sees the jobs the previous one made active and the capacity they
+  // hold, so idle workers starting together do not all favour the same client nor overfill the machine.
+  let turn: Promise<unknown> = Promise.resolve();
+  const fetchInTurn = () => {
+    const next = turn.then(async () => {
+      const job = await fetchFairJob(deps.db, capacity.room());
+      return job && { job, release: holding(job.kind) };
+    });
+    turn = next.catch(() => null);
+    return next;
+  };
+
+  // Load generators first: the ones already taken are waiting for them (issue 12). They count against the
+  // capacity but are never held back by it: a generator left waiting would fail its whole test at the gather time.
+  let generatorTurn: Promise<unknown> = Promise.resolve();
+  const fetchGenerator = () => {
+    const next = generatorTurn.then(async () => {
+      const job = await fetchGeneratorJob(deps.db);
+      return job && { job, release: holding('load') };
+    });
+    generatorTurn = next.catch(() => null);
+    return next.catch((err: unknown) => {
+      deps.log.error({ err }, 'fetching a load generator job failed');
+      return null;
+    });
+  };
+
+  const loop = async () => {
+    while (!shutdown.signal.aborted) {
+      const generator = await fetchGenerator();
+      if (generator) {
+        const { job, release } = generator;
+        try {
+          await executeGeneratorJob(deps, job.data, shutdown.signal);
+          await boss.complete(LOAD_QUEUE, job.id);
+        } catch (err) {
+          await boss.fail(LOAD_QUEUE, job.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+        } finally {
+          release();
+        }
+        continue;
+      }
+      const taken = await fetchInTurn().catch((err: unknown) => {
+        deps.log.error({ err }, 'fetching a job failed');
+        return null;
+      });
+      if (!taken) {
+        await idle();
+        continue;
+      }
+      const { job, release } = taken;
+      try {
+        // A load test with several generators is run by their jobs (issue 12); its own job only queues them.
+        await executeJob(deps, job, shutdown.signal, (rt) => dispatchLoadGenerators(deps, rt));
+        await boss.complete(RUN_QUEUE, job.id);
+      } catch (err) {
+        // pg-boss retries the job while it has retries left (RetryableAttemptError) or records the failure.
+        await boss.fail(RUN_QUEUE, job.id, { message: (err as Error).message }).catch((e: unknown) => deps.log.error({ err: e }, 'failing a job failed'));
+      } finally {
+        release();
+      }
+    }
+  };
+  const loops = Array.from({ length: count }, () => loop());
+
+  const maintenance = setInterval(() => {
+    void reapStaleAttempts(deps, { everyRunning: false }).catch((err: unknown) => deps.log.error({ err }, 'reaper failed'));
+    void reapStaleGenerators(deps).catch((err: unknown) => deps.log.error({ err }, 'reaping load generators failed'));
+    void sweep(deps);
+  }, Math.max(5, deps.config.staleAfterSeconds / 2) * 1000);
+  maintenance.unref();
+  return {
+    wake,
+    async stop() {
+      clearInterval(maintenance);
+      shutdown.abort();
+      wake();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled(loops), new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Kills browsers and tools of attempts whose supervising process died (e.g. a `fullstop worker` killed -9). */
+async function sweep(deps: EngineDeps): Promise<void> {
+  const killed = await sweepOrphanedOffThread().catch((err: unknown) => {
+    deps.log.error({ err }, 'sweeping orphaned runner processes failed');
+    return 0;
+  });
+  if (killed > 0) deps.log.warn({ killed }, 'killed processes left by runs of a process that died');
+}

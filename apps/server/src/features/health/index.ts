@@ -1,0 +1,2 @@
+// The health feature's face: what other features may use of it. Everything else in this folder is its own.
+export { createReadiness, logReadiness } from './readiness.ts';

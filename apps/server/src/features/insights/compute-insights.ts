@@ -1,0 +1,37 @@
+import { type Insights, loadInsight, type TestReportInsight } from '@fullstop/contracts';
+import type { TestKind } from '@fullstop/engine';
+import type { Db } from '../../db/database.ts';
+import { falsePositiveMatcher } from '../findings/index.ts';
+import { sumTotals, zapCounts } from './insight-maths.ts';
+import { finishedOfKindInRun, latestFinishedOfKind, type RunTestRow } from '../runs/index.ts';
+
+/**
+ * GET /insight/fetch/all, computed from each kind's latest finished run (one that produced a summary):
+ * load ← load, zap ← security-scan, frontend-report ← browser, security-report ← security-checks.
+ * A key is absent while its kind has never run. The two test reports add up every test of that kind in the
+ * latest run that had one, so "Run all" with three browser tests shows all three.
+ */
+export async function computeInsights(db: Db, clientId: string): Promise<Insights> {
+  const out: Insights = {};
+  const latest = (kind: TestKind) => latestFinishedOfKind(db, clientId, kind);
+
+  const loadSummary = (await latest('load'))?.summary;
+  if (loadSummary?.kind === 'load') out.load = loadInsight.parse(loadSummary.load);
+
+  const scanSummary = (await latest('security-scan'))?.summary;
+  if (scanSummary?.kind === 'security-scan') {
+    out.zap = zapCounts(scanSummary.findings, await falsePositiveMatcher(db, clientId));
+  }
+
+  const frontend = await testReport(db, clientId, 'browser', await latest('browser'));
+  if (frontend) out['frontend-report'] = frontend;
+  const security = await testReport(db, clientId, 'security-checks', await latest('security-checks'));
+  if (security) out['security-report'] = security;
+  return out;
+}
+
+async function testReport(db: Db, clientId: string, kind: TestKind, latest: RunTestRow | null): Promise<TestReportInsight | null> {
+  if (!latest) return null;
+  const { durationMs, ...totals } = sumTotals(await finishedOfKindInRun(db, clientId, latest.runId, kind));
+  return { ...totals, duration: Math.round(durationMs / 100) / 10 };
+}

@@ -1,0 +1,2 @@
+// The insights feature's face: what other features may use of it. Everything else in this folder is its own.
+export { computeInsights } from './compute-insights.ts';

@@ -1,0 +1,2 @@
+// The secrets feature's face: what other features may use of it. Everything else in this folder is its own.
+export { listSecrets, readSecrets } from './secret-repository.ts';

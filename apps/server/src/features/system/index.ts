@@ -1,0 +1,2 @@
+// The system feature's face: what other features may use of it. Everything else in this folder is its own.
+export { ProcessRegistry } from './process-registry.ts';
