@@ -19,9 +19,6 @@ function serverProject(name: string, databaseUrl: string) {
 /** Unit, component and API tests, one project per workspace. End-to-end tests are Playwright's (e2e/). */
 export default defineConfig({
   test: {
-    // Vitest's default on 2 cores is one file at a time; most API and engine files spend their time waiting on a
-    // database, a runner process or a browser, so three at once keep both cores busy.
-    maxWorkers: 3,
     projects: [
       {
         test: {

@@ -1,19 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { scratchDatabase } from '../../apps/server/test/helpers/scratch-database.ts';
+import { startProcess, stopProcess } from '../server-process.ts';
 
 /**
  * GET /clientProfile/{id} (cached, as served; and with the cache bypassed, i.e. a real database read) and
  * the x-api-key variant, against a bare Fastify route measured in the same run, on PGlite and on PostgreSQL.
  * Each server is its own process, like production; autocannon runs here.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 10;
 // bare-server.ts also listens on bare + 1 (the same route behind the security headers).
@@ -28,33 +26,7 @@ interface Figures {
 }
 
 function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    const port = env.PORT;
-    const poll = async () => {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/${script.includes('bare') ? 'bare' : 'healthz'}`);
-        if (res.ok) return resolve(child);
-      } catch {
-        // not up yet
-      }
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  return startProcess(script, env, `http://127.0.0.1:${env.PORT}/${script.includes('bare') ? 'bare' : 'healthz'}`, { stdout: 'pipe' });
 }
 
 async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
@@ -106,7 +78,7 @@ async function benchServer(kind: 'pglite' | 'postgres', bare: Figures): Promise<
     // Every request empties the cache first: the profile comes from the database each time.
     results.push(await measureUncached(`${kind}: GET /clientProfile/{id} uncached (database read)`, url, auth));
   } finally {
-    await stop(server);
+    await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
     if (kind === 'postgres') await database.drop();
   }
@@ -155,7 +127,7 @@ try {
   // The baseline again at the end: the machine is shared, so its drift shows here.
   rows.push(await measure('bare Fastify route (again, at the end)', `http://127.0.0.1:${PORTS.bare}/bare`));
 } finally {
-  await stop(bareServer);
+  await stopProcess(bareServer);
 }
 console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores\n`);
 console.log(['requests/s'.padStart(10), 'p99 ms'.padStart(7), 'errors'.padStart(6), '  what'].join(' '));

@@ -14,11 +14,10 @@
  *
  *   npm run bench:events   (BENCH_STREAMS=1000, BENCH_WINDOW=15 s, BENCH_RATE=5 changes/s, BENCH_DATABASE_URL)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
 import { loadEnv } from '../../apps/server/src/config/env.ts';
@@ -31,11 +30,12 @@ import { ClusterChannel } from '../../apps/server/src/lib/cluster-channel.ts';
 import { dataPaths } from '../../apps/server/src/lib/data-dir.ts';
 import { loadServerKeys } from '../../apps/server/src/lib/server-keys.ts';
 import { scratchDatabase } from '../../apps/server/test/helpers/scratch-database.ts';
+import { startProcess, stopProcess } from '../server-process.ts';
+// Counts this process's own queries (the worker's writes and NOTIFYs, the statistics reads).
+import { pgQueries } from '../pg-queries.ts';
 // The server's Fastify declarations (app.db, app.env ...), which the engine's modules refer to.
 import type {} from '../../apps/server/src/app.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const WINDOW_S = Number(process.env.BENCH_WINDOW ?? 30);
@@ -54,32 +54,7 @@ interface ModeFigures {
 }
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  child.on('error', () => {});
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-    const poll = async () => {
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return resolve(child);
-      } catch {
-        // not up yet
-      }
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  return startProcess('apps/server/src/main.ts', env, `http://127.0.0.1:${PORT}/healthz`, { name: 'the server' });
 }
 
 async function json<T>(url: string, init: RequestInit): Promise<T> {
@@ -87,15 +62,6 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
-
-// Every query of this process (the worker's writes and NOTIFYs, the statistics reads) goes through pg.Client#query:
-// counted, so that what the database counted can be told apart from what the server did.
-let ownQueries = 0;
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  ownQueries++;
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof original;
 
 interface Counters {
   /** Transactions committed in the scratch database. */
@@ -120,11 +86,11 @@ async function counters(stats: pg.Client): Promise<Counters> {
  */
 async function rates(stats: pg.Client, seconds: number, writes: () => number): Promise<Counters> {
   const from = await counters(stats);
-  const own = ownQueries;
+  const own = pgQueries.count;
   const wrote = writes();
   const t = performance.now();
   await sleep(seconds * 1000);
-  const ownDuring = ownQueries - own;
+  const ownDuring = pgQueries.count - own;
   const wroteDuring = writes() - wrote;
   const to = await counters(stats);
   const s = (performance.now() - t) / 1000;
@@ -248,7 +214,7 @@ async function benchMode(name: string, viaNotify: boolean, scratchUrl: string, s
   } finally {
     for (const ac of aborts) ac.abort();
     await channel?.close();
-    await stopServer(server);
+    await stopProcess(server);
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -263,7 +229,7 @@ const results: ModeFigures[] = [];
 try {
   // The schema once, by a first server start, so both modes begin alike.
   const warm = mkdtempSync(path.join(os.tmpdir(), 'fullstop-bench-events-'));
-  await stopServer(await startServer({ DATA_DIR: warm, PORT: String(PORT), DATABASE_URL: scratch.url, FULLSTOP_DEMO: '0', ENGINE_WORKERS: '0' }));
+  await stopProcess(await startServer({ DATA_DIR: warm, PORT: String(PORT), DATABASE_URL: scratch.url, FULLSTOP_DEMO: '0', ENGINE_WORKERS: '0' }));
   rmSync(warm, { recursive: true, force: true });
   results.push(await benchMode('before', false, scratch.url, stats));
   results.push(await benchMode('after', true, scratch.url, stats));

@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { loadEnv } from '../../apps/server/src/config/env.ts';
 import { migrateDatabase, openPostgres } from '../../apps/server/src/db/database.ts';
@@ -22,20 +21,14 @@ import { runScheduleTick } from '../../apps/server/src/features/schedules/schedu
 import { dataPaths, ensureDataDirs } from '../../apps/server/src/lib/data-dir.ts';
 import { loadServerKeys } from '../../apps/server/src/lib/server-keys.ts';
 import { scratchDatabase } from '../../apps/server/test/helpers/scratch-database.ts';
+// Counts every query of this process (drizzle's pool and pg-boss's alike).
+import { pgQueries } from '../pg-queries.ts';
 // The server's Fastify declarations (app.db, app.env ...), which the engine's modules refer to.
 import type {} from '../../apps/server/src/app.ts';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const TESTS = Number(process.env.BENCH_TESTS ?? 3);
-
-// Every query of this process goes through pg.Client#query (drizzle's pool and pg-boss's alike).
-let queries = 0;
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  queries++;
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof original;
 
 const database = scratchDatabase(PG_URL, 'fullstop_bench_schedules');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-bench-schedules-'));
@@ -68,22 +61,22 @@ try {
 
   console.log(`## One schedule tick: ${CLIENTS} clients × ${TESTS} tests, PostgreSQL`);
   const now = new Date();
-  queries = 0;
+  pgQueries.count = 0;
   let started = performance.now();
   const tick = await runScheduleTick(engine.deps, now);
   const tickMs = performance.now() - started;
-  const tickQueries = queries;
-  queries = 0;
+  const tickQueries = pgQueries.count;
+  pgQueries.count = 0;
   const again = await runScheduleTick(engine.deps, now);
-  const againQueries = queries;
+  const againQueries = pgQueries.count;
   console.log(`tick           ${tickMs.toFixed(0).padStart(6)} ms  ${String(tickQueries).padStart(6)} queries  ${tick.queued} runs queued (${tick.queued * TESTS} jobs)`);
   console.log(`same tick again                ${String(againQueries).padStart(6)} queries  ${again.queued} runs queued (exactly once)`);
 
-  queries = 0;
+  pgQueries.count = 0;
   started = performance.now();
   for (const clientId of ids) await queueRun(engine.deps, clientId, {}, { trigger: 'schedule', requestedBy: null });
   const loopMs = performance.now() - started;
-  const loopQueries = queries;
+  const loopQueries = pgQueries.count;
   console.log(`queueRun loop  ${loopMs.toFixed(0).padStart(6)} ms  ${String(loopQueries).padStart(6)} queries  ${CLIENTS} runs queued (baseline)`);
   console.log(`ratio (tick / baseline): time ${(tickMs / loopMs).toFixed(3)}, queries ${(tickQueries / loopQueries).toFixed(4)}; target ≤ 1,000 ms: ${tickMs <= 1000 ? 'met' : 'missed'}`);
   await engine.stop();

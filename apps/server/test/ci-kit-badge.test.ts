@@ -1,45 +1,42 @@
 import type { BadgeResponse } from '@fullstop/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestClient, login, type TestClient } from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestClient, login } from './helpers/app.ts';
 import { teamUser } from './helpers/team.ts';
-import { buildEngineApp, clientWithSuite, key, runAndWait } from './engine/helpers.ts';
+import { clientWithSuite, key, runAndWait, useEngineApp } from './engine/helpers.ts';
 
 const badgePath = (url: string) => new URL(url).pathname;
 
 describe('the status badge', () => {
-  let app: FastifyInstance;
-  let a: TestClient;
-  let b: TestClient;
-
-  beforeAll(async () => {
-    app = await buildEngineApp(2);
-    a = await clientWithSuite(app, {
-      Frontend: [
-        { name: 'home', kind: 'browser', options: { outcome: 'pass' } },
-        { name: 'checkout', kind: 'browser', options: { outcome: 'fail' } },
-        { name: 'down', kind: 'browser', options: { errorOnAttempts: [1, 2, 3, 4, 5] } },
-      ],
-    });
-    b = await createTestClient(app);
-  }, 60_000);
-  afterAll(async () => app?.close());
+  const fixture = useEngineApp(
+    2,
+    async (app) => ({
+      a: await clientWithSuite(app, {
+        Frontend: [
+          { name: 'home', kind: 'browser', options: { outcome: 'pass' } },
+          { name: 'checkout', kind: 'browser', options: { outcome: 'fail' } },
+          { name: 'down', kind: 'browser', options: { errorOnAttempts: [1, 2, 3, 4, 5] } },
+        ],
+      }),
+      b: await createTestClient(app),
+    }),
+    60_000,
+  );
 
   const badge = async (headers: Record<string, string>) => {
-    const res = await app.inject({ url: '/clientProfile/badge', headers });
+    const res = await fixture.app.inject({ url: '/clientProfile/badge', headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     return res.json<BadgeResponse>();
   };
-  const svg = (url: string) => app.inject({ url: badgePath(url) });
+  const svg = (url: string) => fixture.app.inject({ url: badgePath(url) });
 
   it('shows "no runs", then the last finished run: passing, failing, could not run', async () => {
-    const { url, markdown, state } = await badge(key(a));
+    const { url, markdown, state } = await badge(key(fixture.a));
     expect(url).toMatch(/^http:\/\/localhost:\d+\/badge\/[A-Za-z0-9_-]{43}\.svg$/);
     expect(markdown).toContain(`(${url})`);
     expect(state).toBe('no runs');
     // The same address on every call.
-    expect((await badge(key(a))).url).toBe(url);
+    expect((await badge(key(fixture.a))).url).toBe(url);
 
     const empty = await svg(url);
     expect(empty.statusCode).toBe(200);
@@ -53,25 +50,25 @@ describe('the status badge', () => {
       ['checkout', 'failing', '#c62828'],
       ['down', 'could not run', '#ef6c00'],
     ] as const) {
-      await runAndWait(app, a, test);
+      await runAndWait(fixture.app, fixture.a, test);
       const res = await svg(url);
       expect(res.body).toContain(`<title>fullstop: ${want}</title>`);
       expect(res.body).toContain(`fill="${color}"`);
-      expect((await badge(key(a))).state).toBe(want);
+      expect((await badge(key(fixture.a))).state).toBe(want);
     }
   }, 90_000);
 
   it('answers the same 404 for an unknown, a malformed and a replaced address; regenerating kills the old one at once', async () => {
-    const before = (await badge(key(a))).url;
-    const unknown = await app.inject({ url: `/badge/${'A'.repeat(43)}.svg` });
-    const malformed = await app.inject({ url: '/badge/nope' });
+    const before = (await badge(key(fixture.a))).url;
+    const unknown = await fixture.app.inject({ url: `/badge/${'A'.repeat(43)}.svg` });
+    const malformed = await fixture.app.inject({ url: '/badge/nope' });
     for (const res of [unknown, malformed]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe('Badge not found');
     }
 
-    const owner = await login(app, a.email, a.password);
-    const regenerated = await app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(owner.accessToken) });
+    const owner = await login(fixture.app, fixture.a.email, fixture.a.password);
+    const regenerated = await fixture.app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(owner.accessToken) });
     expect(regenerated.statusCode, regenerated.body).toBe(200);
     const after = regenerated.json<BadgeResponse>().url;
     expect(after).not.toBe(before);
@@ -79,31 +76,31 @@ describe('the status badge', () => {
     expect(old.statusCode).toBe(404);
     expect(old.body).toBe(unknown.body);
     expect((await svg(after)).statusCode).toBe(200);
-    expect((await badge(key(a))).url).toBe(after);
+    expect((await badge(key(fixture.a))).url).toBe(after);
   });
 
   it('lets a viewer see the badge but not regenerate it', async () => {
-    const viewer = await teamUser(app, a.clientId, 'viewer');
+    const viewer = await teamUser(fixture.app, fixture.a.clientId, 'viewer');
     const seen = await badge(bearer(viewer.accessToken));
-    const refused = await app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(viewer.accessToken) });
+    const refused = await fixture.app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(viewer.accessToken) });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/Viewers cannot regenerate the badge/);
-    expect((await badge(key(a))).url).toBe(seen.url);
-    const member = await teamUser(app, a.clientId, 'member');
-    expect((await app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(member.accessToken) })).statusCode).toBe(200);
+    expect((await badge(key(fixture.a))).url).toBe(seen.url);
+    const member = await teamUser(fixture.app, fixture.a.clientId, 'member');
+    expect((await fixture.app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: bearer(member.accessToken) })).statusCode).toBe(200);
   });
 
   it('keeps each client to its own badge', async () => {
-    const mine = await badge(key(a));
-    const theirs = await badge(key(b));
+    const mine = await badge(key(fixture.a));
+    const theirs = await badge(key(fixture.b));
     expect(theirs.url).not.toBe(mine.url);
     expect(theirs.state).toBe('no runs');
     // B regenerating touches only B's badge.
-    await app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: key(b) });
+    await fixture.app.inject({ method: 'POST', url: '/clientProfile/badge/regenerate', headers: key(fixture.b) });
     expect((await svg(mine.url)).statusCode).toBe(200);
-    expect((await badge(key(a))).url).toBe(mine.url);
+    expect((await badge(key(fixture.a))).url).toBe(mine.url);
     // Operators have no badge of their own; the routes need a client.
-    expect((await app.inject({ url: '/clientProfile/badge', headers: { authorization: 'Bearer fso_test-operator-token-0123456789abcdef' } })).statusCode).toBe(403);
-    expect((await app.inject({ url: '/clientProfile/badge' })).statusCode).toBe(401);
+    expect((await fixture.app.inject({ url: '/clientProfile/badge', headers: { authorization: 'Bearer fso_test-operator-token-0123456789abcdef' } })).statusCode).toBe(403);
+    expect((await fixture.app.inject({ url: '/clientProfile/badge' })).statusCode).toBe(401);
   });
 });

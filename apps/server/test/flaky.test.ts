@@ -6,71 +6,65 @@ import { auditEvents, engineRuns, engineRunTests, engineSuites } from '../src/db
 import { detectFlaky } from '../src/features/flaky/flaky-detection.ts';
 import { createTestClient, type TestClient } from './helpers/app.ts';
 import { zipEntries } from './helpers/zip.ts';
-import { buildEngineApp, clientWithSuite, importSuite, key, manifest, operator } from './engine/helpers.ts';
+import { buildEngineApp, clientWithSuite, importSuite, key, manifest, operator, useEngineApp } from './engine/helpers.ts';
 
 const flakyUrl = (clientId: string, testName?: string, confirm = false) =>
   `/operator/clients/${clientId}/flaky${testName ? `/${encodeURIComponent(testName)}` : ''}${confirm ? '/confirm' : ''}`;
 
 describe('flaky tests: a test that passed on retry is flagged, and the retry keeps the first attempt', () => {
-  let app: FastifyInstance;
-  let a: TestClient;
-  let b: TestClient;
-  let runId: string;
-  let detail: RunHistoryDetail;
-
-  beforeAll(async () => {
-    app = await buildEngineApp(2);
-    a = await clientWithSuite(app, {
-      Frontend: [
-        { name: 'checkout', kind: 'browser', options: { outcome: 'pass', errorOnAttempts: [1], evidence: 'files' } },
-        { name: 'steady', kind: 'browser', options: { outcome: 'pass' } },
-      ],
-    });
-    b = await clientWithSuite(app, { Frontend: [{ name: 'checkout', kind: 'browser', options: { outcome: 'pass' } }] });
-    const run = await app.inject({ url: '/test/run/all?wait=true&timeout=60', headers: key(a) });
-    expect(run.statusCode, run.body).toBe(200);
-    runId = run.json().runId;
-    const res = await app.inject({ url: `/test/history/${runId}`, headers: key(a) });
-    expect(res.statusCode, res.body).toBe(200);
-    detail = res.json();
-  }, 90_000);
-  afterAll(async () => {
-    await app?.close();
-  });
+  const fixture = useEngineApp(
+    2,
+    async (app) => {
+      const a = await clientWithSuite(app, {
+        Frontend: [
+          { name: 'checkout', kind: 'browser', options: { outcome: 'pass', errorOnAttempts: [1], evidence: 'files' } },
+          { name: 'steady', kind: 'browser', options: { outcome: 'pass' } },
+        ],
+      });
+      const b = await clientWithSuite(app, { Frontend: [{ name: 'checkout', kind: 'browser', options: { outcome: 'pass' } }] });
+      const run = await app.inject({ url: '/test/run/all?wait=true&timeout=60', headers: key(a) });
+      expect(run.statusCode, run.body).toBe(200);
+      const runId: string = run.json().runId;
+      const res = await app.inject({ url: `/test/history/${runId}`, headers: key(a) });
+      expect(res.statusCode, res.body).toBe(200);
+      return { a, b, runId, detail: res.json<RunHistoryDetail>() };
+    },
+    90_000,
+  );
 
   it('flags the test that passed on its second attempt in History, on the Tests page and in the console', async () => {
-    const checkout = detail.tests.find((t) => t.testName === 'checkout')!;
+    const checkout = fixture.detail.tests.find((t) => t.testName === 'checkout')!;
     expect(checkout).toMatchObject({ status: 'passed', attempts: 2 });
     expect(checkout.flaky).toMatchObject({ source: 'detected', confirmed: false });
-    expect(checkout.flaky!.reason).toContain(`Passed on retry (attempt 2 of ${checkout.maxAttempts}) in run ${runId}`);
-    expect(detail.tests.find((t) => t.testName === 'steady')!.flaky).toBeNull();
+    expect(checkout.flaky!.reason).toContain(`Passed on retry (attempt 2 of ${checkout.maxAttempts}) in run ${fixture.runId}`);
+    expect(fixture.detail.tests.find((t) => t.testName === 'steady')!.flaky).toBeNull();
 
-    const latest = (await app.inject({ url: '/test/latest', headers: key(a) })).json() as TestLatestResponse;
+    const latest = (await fixture.app.inject({ url: '/test/latest', headers: key(fixture.a) })).json() as TestLatestResponse;
     expect(latest.tests.find((t) => t.testName === 'checkout')!.flaky?.reason).toContain('Passed on retry');
     expect(latest.tests.find((t) => t.testName === 'steady')!.flaky).toBeNull();
 
-    const marks = (await app.inject({ url: flakyUrl(a.clientId), headers: operator })).json().marks as FlakyMark[];
+    const marks = (await fixture.app.inject({ url: flakyUrl(fixture.a.clientId), headers: operator })).json().marks as FlakyMark[];
     expect(marks).toEqual([expect.objectContaining({ testName: 'checkout', source: 'detected', confirmed: false })]);
-    const audited = await app.db.select().from(auditEvents).where(and(eq(auditEvents.clientId, a.clientId), eq(auditEvents.type, 'flaky.detected')));
+    const audited = await fixture.app.db.select().from(auditEvents).where(and(eq(auditEvents.clientId, fixture.a.clientId), eq(auditEvents.type, 'flaky.detected')));
     expect(audited).toHaveLength(1);
     expect(audited[0]!.userId).toBeNull();
   });
 
   it('keeps the first attempt’s log and evidence beside the second’s, listed and downloadable', async () => {
-    const checkout = detail.tests.find((t) => t.testName === 'checkout')!;
-    const runDetail = (await app.inject({ url: `/test/runs/${runId}`, headers: key(a) })).json();
+    const checkout = fixture.detail.tests.find((t) => t.testName === 'checkout')!;
+    const runDetail = (await fixture.app.inject({ url: `/test/runs/${fixture.runId}`, headers: key(fixture.a) })).json();
     const attempts = runDetail.tests.find((t: { testName: string }) => t.testName === 'checkout').attempts as { status: string; error: string | null }[];
     expect(attempts.map((x) => x.status)).toEqual(['error', 'passed']);
     expect(attempts[0]!.error).toBe('planned error on attempt 1');
 
-    const evidence = (await app.inject({ url: `/test/runs/${runId}/tests/${checkout.runTestId}/evidence`, headers: key(a) })).json() as EvidenceListResponse;
+    const evidence = (await fixture.app.inject({ url: `/test/runs/${fixture.runId}/tests/${checkout.runTestId}/evidence`, headers: key(fixture.a) })).json() as EvidenceListResponse;
     expect(new Set(evidence.evidence.map((e) => e.attempt))).toEqual(new Set([1, 2]));
     expect(checkout.evidenceCount).toBe(evidence.evidence.length);
     const first = evidence.evidence.find((e) => e.attempt === 1)!;
-    const link = await app.inject({ method: 'POST', url: `/test/runs/${runId}/tests/${checkout.runTestId}/evidence/${first.evidenceId}/link`, headers: key(a) });
+    const link = await fixture.app.inject({ method: 'POST', url: `/test/runs/${fixture.runId}/tests/${checkout.runTestId}/evidence/${first.evidenceId}/link`, headers: key(fixture.a) });
     expect(link.statusCode, link.body).toBe(200);
 
-    const zip = await app.inject({ url: '/report/fetch/checkout/zip', headers: key(a) });
+    const zip = await fixture.app.inject({ url: '/report/fetch/checkout/zip', headers: key(fixture.a) });
     expect(zip.statusCode).toBe(200);
     const names = await zipEntries(zip.rawPayload);
     expect(names).toEqual(expect.arrayContaining(['artifacts/attempt-1.log', 'artifacts/attempt-2.log']));
@@ -78,26 +72,26 @@ describe('flaky tests: a test that passed on retry is flagged, and the retry kee
   });
 
   it('lets an operator confirm and clear the flag, audited; another client never sees it', async () => {
-    const latestB = (await app.inject({ url: '/test/latest', headers: key(b) })).json() as TestLatestResponse;
+    const latestB = (await fixture.app.inject({ url: '/test/latest', headers: key(fixture.b) })).json() as TestLatestResponse;
     expect(latestB.tests.every((t) => !t.flaky)).toBe(true);
-    expect((await app.inject({ url: `/test/history/${runId}`, headers: key(b) })).statusCode).toBe(404);
-    expect((await app.inject({ url: flakyUrl(b.clientId), headers: operator })).json().marks).toEqual([]);
-    expect((await app.inject({ method: 'POST', url: flakyUrl(b.clientId, 'checkout', true), headers: operator })).statusCode).toBe(404);
+    expect((await fixture.app.inject({ url: `/test/history/${fixture.runId}`, headers: key(fixture.b) })).statusCode).toBe(404);
+    expect((await fixture.app.inject({ url: flakyUrl(fixture.b.clientId), headers: operator })).json().marks).toEqual([]);
+    expect((await fixture.app.inject({ method: 'POST', url: flakyUrl(fixture.b.clientId, 'checkout', true), headers: operator })).statusCode).toBe(404);
     // A client cannot confirm.
-    expect((await app.inject({ method: 'POST', url: flakyUrl(a.clientId, 'checkout', true), headers: key(a) })).statusCode).toBeGreaterThanOrEqual(401);
+    expect((await fixture.app.inject({ method: 'POST', url: flakyUrl(fixture.a.clientId, 'checkout', true), headers: key(fixture.a) })).statusCode).toBeGreaterThanOrEqual(401);
 
-    const confirmed = await app.inject({ method: 'POST', url: flakyUrl(a.clientId, 'checkout', true), headers: operator });
+    const confirmed = await fixture.app.inject({ method: 'POST', url: flakyUrl(fixture.a.clientId, 'checkout', true), headers: operator });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json()).toMatchObject({ testName: 'checkout', source: 'detected', confirmed: true });
-    const after = (await app.inject({ url: `/test/history/${runId}`, headers: key(a) })).json() as RunHistoryDetail;
+    const after = (await fixture.app.inject({ url: `/test/history/${fixture.runId}`, headers: key(fixture.a) })).json() as RunHistoryDetail;
     expect(after.tests.find((t) => t.testName === 'checkout')!.flaky).toMatchObject({ confirmed: true });
 
-    const cleared = await app.inject({ method: 'DELETE', url: flakyUrl(a.clientId, 'checkout'), headers: operator });
+    const cleared = await fixture.app.inject({ method: 'DELETE', url: flakyUrl(fixture.a.clientId, 'checkout'), headers: operator });
     expect(cleared.statusCode, cleared.body).toBe(200);
-    expect((await app.inject({ url: flakyUrl(a.clientId), headers: operator })).json().marks).toEqual([]);
-    const types = (await app.db.select().from(auditEvents).where(eq(auditEvents.clientId, a.clientId))).map((e) => e.type);
+    expect((await fixture.app.inject({ url: flakyUrl(fixture.a.clientId), headers: operator })).json().marks).toEqual([]);
+    const types = (await fixture.app.db.select().from(auditEvents).where(eq(auditEvents.clientId, fixture.a.clientId))).map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['flaky.detected', 'flaky.confirmed', 'flaky.cleared']));
-    expect((await app.db.select().from(auditEvents).where(eq(auditEvents.clientId, b.clientId))).map((e) => e.type)).not.toContain('flaky.confirmed');
+    expect((await fixture.app.db.select().from(auditEvents).where(eq(auditEvents.clientId, fixture.b.clientId))).map((e) => e.type)).not.toContain('flaky.confirmed');
   });
 });
 

@@ -31,13 +31,10 @@ export const createAlertChannelBody = z.object({
 export type CreateAlertChannelBody = z.infer<typeof createAlertChannelBody>;
 
 /** PATCH /alerts/channels/:id; `rotateSecret` makes a webhook's new signing secret (shown once). */
-export const updateAlertChannelBody = z.object({
-  name: name.optional(),
-  target: target.optional(),
-  rules: rules.optional(),
-  enabled: z.boolean().optional(),
-  rotateSecret: z.boolean().optional(),
-});
+export const updateAlertChannelBody = createAlertChannelBody
+  .omit({ kind: true })
+  .partial()
+  .extend({ rotateSecret: z.boolean().optional() });
 export type UpdateAlertChannelBody = z.infer<typeof updateAlertChannelBody>;
 
 export const alertChannel = z.object({

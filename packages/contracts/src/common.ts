@@ -21,6 +21,9 @@ export const idString = z
 
 export const idParam = z.object({ id: idString });
 
+/** Whose a row is, where operators see every client's rows in one list. */
+export const clientRef = z.object({ clientId: z.string(), clientName: z.string() });
+
 /** Where a page of a long list stands: how many there are in all, this page's number (from 1) and its size. */
 export const pageCounts = z.object({
   total: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idString, pageCounts } from './common.ts';
+import { clientRef, idString, pageCounts } from './common.ts';
 import { runTrigger } from './history.ts';
 import { clientSummary } from './operator.ts';
 import { isoDateTime, text } from './text.ts';
@@ -121,8 +121,7 @@ export type OpsFailingTest = z.infer<typeof opsFailingTest>;
 
 export const opsRun = z.object({
   runId: z.string(),
-  clientId: z.string(),
-  clientName: z.string(),
+  ...clientRef.shape,
   scope: z.string(),
   status: runStatus,
   trigger: runTrigger,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUG_ATTACHMENT_MAX_BYTES } from './bugs.ts';
-import { idString } from './common.ts';
+import { clientRef, idString } from './common.ts';
 import { text } from './text.ts';
 
 // Client requests: the client's line to the QA team. A client asks for a new test, a change to a test (their app
@@ -185,13 +185,12 @@ export const updateClientRequest = z.object({ status: clientRequestStatus });
 export type UpdateClientRequest = z.infer<typeof updateClientRequest>;
 
 /** What operators see: every client's requests, with whose they are. */
-export const operatorClientRequest = clientRequest.extend({ clientId: z.string(), clientName: z.string() });
+export const operatorClientRequest = clientRequest.extend(clientRef.shape);
 export type OperatorClientRequest = z.infer<typeof operatorClientRequest>;
 export const operatorClientRequestList = z.array(operatorClientRequest);
 
 export const operatorClientRequestDetail = clientRequestDetail.extend({
-  clientId: z.string(),
-  clientName: z.string(),
+  ...clientRef.shape,
   allowedStatuses: z.array(clientRequestStatus),
 });
 export type OperatorClientRequestDetail = z.infer<typeof operatorClientRequestDetail>;

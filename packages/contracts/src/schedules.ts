@@ -39,12 +39,7 @@ export const createScheduleRequest = z.strictObject({
 export type CreateScheduleRequest = z.infer<typeof createScheduleRequest>;
 
 /** Pause, resume or edit: every field is optional. */
-export const updateScheduleRequest = z.strictObject({
-  cron: cronField.optional(),
-  timezone: timezoneField.optional(),
-  scope: scheduleScope.optional(),
-  paused: z.boolean().optional(),
-});
+export const updateScheduleRequest = createScheduleRequest.partial();
 export type UpdateScheduleRequest = z.infer<typeof updateScheduleRequest>;
 
 export const scheduleParams = z.object({ id: idString, scheduleId: idString });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { type OperatorSchedule, type OperatorScheduleListResponse, type ScheduleScope, scheduleScopeLabel } from '@fullstop/contracts';
+import { clientResourceCommands } from './client-resource.ts';
 import { clientFor, OperatorApiError } from './operator-client.ts';
 
 function line(s: OperatorSchedule): string {
@@ -16,21 +17,12 @@ function scopeOf(opts: { group?: string; test?: string }): ScheduleScope {
 
 /** `fullstop schedule`: a client's test schedules (cron expressions in a time zone). */
 export function registerScheduleCommands(program: Command): void {
-  const schedule = program.command('schedule').description('a client’s test schedules: cron expressions in a time zone');
-  const path = (client: string, id?: string) =>
-    `/operator/clients/${encodeURIComponent(client)}/schedules${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;
+  const { group: schedule, path, list, remove } = clientResourceCommands(program, 'schedule', 'a client’s test schedules: cron expressions in a time zone', 'schedules');
 
-  schedule
-    .command('list')
-    .description('list the client’s schedules with their next run')
-    .requiredOption('--client <id>', 'client id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { client: string; json?: boolean }, cmd: Command) => {
-      const res = await clientFor(cmd).get<OperatorScheduleListResponse>(path(opts.client));
-      if (opts.json) return console.log(JSON.stringify(res, null, 2));
-      if (!res.schedules.length) console.log('No schedules.');
-      for (const s of res.schedules) console.log(line(s));
-    });
+  list<OperatorScheduleListResponse>('list the client’s schedules with their next run', (res) => {
+    if (!res.schedules.length) console.log('No schedules.');
+    for (const s of res.schedules) console.log(line(s));
+  });
 
   schedule
     .command('add')
@@ -59,13 +51,5 @@ export function registerScheduleCommands(program: Command): void {
       });
   }
 
-  schedule
-    .command('delete')
-    .description('delete a schedule')
-    .requiredOption('--client <id>', 'client id')
-    .argument('<scheduleId>', 'the schedule’s id')
-    .action(async (id: string, opts: { client: string }, cmd: Command) => {
-      const res = await clientFor(cmd).request<{ message: string }>('DELETE', path(opts.client, id));
-      console.log(res.message);
-    });
+  remove('delete a schedule', '<scheduleId>', 'the schedule’s id');
 }

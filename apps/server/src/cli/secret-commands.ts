@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SecretListResponse } from '@fullstop/contracts';
+import { clientResourceCommands } from './client-resource.ts';
 import { clientFor, OperatorApiError } from './operator-client.ts';
 
 /** The whole of standard input, without its last line break: a secret never goes on the command line (ps, history). */
@@ -13,22 +14,13 @@ async function readStdin(): Promise<string> {
 
 /** `fullstop secrets`: the secrets a client's suite logs in with (decision 0060). Values go in, never come out. */
 export function registerSecretCommands(program: Command): void {
-  const secrets = program.command('secrets').description('the secrets a client’s suite logs in with (values are never shown)');
-  const path = (client: string, name?: string) =>
-    `/operator/clients/${encodeURIComponent(client)}/secrets${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+  const { group: secrets, path, list, remove } = clientResourceCommands(program, 'secrets', 'the secrets a client’s suite logs in with (values are never shown)', 'secrets');
 
-  secrets
-    .command('list')
-    .description('list the client’s secrets: names and when each was set, and those its suite needs but lacks')
-    .requiredOption('--client <id>', 'client id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { client: string; json?: boolean }, cmd: Command) => {
-      const res = await clientFor(cmd).get<SecretListResponse>(path(opts.client));
-      if (opts.json) return console.log(JSON.stringify(res, null, 2));
-      if (!res.secrets.length) console.log('No secrets set.');
-      for (const s of res.secrets) console.log(`${s.name}  set ${s.setAt}`);
-      if (res.missing.length) console.log(`missing (the suite's login needs them): ${res.missing.join(', ')}`);
-    });
+  list<SecretListResponse>('list the client’s secrets: names and when each was set, and those its suite needs but lacks', (res) => {
+    if (!res.secrets.length) console.log('No secrets set.');
+    for (const s of res.secrets) console.log(`${s.name}  set ${s.setAt}`);
+    if (res.missing.length) console.log(`missing (the suite's login needs them): ${res.missing.join(', ')}`);
+  });
 
   secrets
     .command('set')
@@ -42,13 +34,5 @@ export function registerSecretCommands(program: Command): void {
       console.log(res.message);
     });
 
-  secrets
-    .command('delete')
-    .description('delete a secret')
-    .requiredOption('--client <id>', 'client id')
-    .argument('<name>', 'the secret’s name')
-    .action(async (name: string, opts: { client: string }, cmd: Command) => {
-      const res = await clientFor(cmd).request<{ message: string }>('DELETE', path(opts.client, name));
-      console.log(res.message);
-    });
+  remove('delete a secret', '<name>', 'the secret’s name');
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildTestApp, createTestClient, type TestClient } from '../helpers/app.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './fixtures/fake-runners.ts';
 
@@ -11,6 +11,24 @@ export async function buildEngineApp(workers = 0): Promise<FastifyInstance> {
   const app = await buildTestApp({ env: { OPERATOR_TOKEN }, runners: fakeRunners, runnersModule: FAKE_RUNNERS_MODULE });
   if (workers > 0) await app.engine.startWorkers(workers);
   return app;
+}
+
+/**
+ * For a describe block: an engine app with `workers` workers and what `setup` makes in it (clients, a first run),
+ * closed after the block. Read its fields inside the tests (they are set in beforeAll).
+ */
+export function useEngineApp<T extends object>(
+  workers: number,
+  setup: (app: FastifyInstance) => Promise<T>,
+  timeoutMs?: number,
+): { app: FastifyInstance } & T {
+  const fixture = {} as { app: FastifyInstance } & T;
+  beforeAll(async () => {
+    fixture.app = await buildEngineApp(workers);
+    Object.assign(fixture, await setup(fixture.app));
+  }, timeoutMs);
+  afterAll(async () => fixture.app?.close());
+  return fixture;
 }
 
 /** The headers of a call with the client's API key. */

@@ -1,22 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, type TestClient } from '../helpers/app.ts';
-import { buildEngineApp, importSuite, manifest, operator } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestClient } from '../helpers/app.ts';
+import { importSuite, manifest, operator, useEngineApp } from './helpers.ts';
 
 describe('suite import', () => {
-  let app: FastifyInstance;
-  let c: TestClient;
-
-  beforeAll(async () => {
-    app = await buildEngineApp();
-    c = await createTestClient(app);
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const fixture = useEngineApp(0, async (app) => ({ c: await createTestClient(app) }));
 
   const issuesOf = async (files: Record<string, string>) => {
-    const res = await importSuite(app, c.clientId, files);
+    const res = await importSuite(fixture.app, fixture.c.clientId, files);
     expect(res.statusCode, res.body).toBe(422);
     return res.json() as { message: string; issues: { file: string; field: string; reason: string }[] };
   };
@@ -58,27 +48,27 @@ describe('suite import', () => {
     expect((await issuesOf({ 'suite.json': '{ nope' })).issues[0]).toMatchObject({ file: 'suite.json', field: '(json)' });
     const reserved = await issuesOf({ 'suite.json': manifest({ G: [{ name: 'all', kind: 'api' }] }) });
     expect(reserved.issues[0]).toMatchObject({ field: 'groups.0.tests.0.name', reason: expect.stringContaining('reserved') });
-    const unsafe = await importSuite(app, c.clientId, { '../suite.json': '{}' });
+    const unsafe = await importSuite(fixture.app, fixture.c.clientId, { '../suite.json': '{}' });
     expect(unsafe.statusCode).toBe(400);
     expect(unsafe.json().message).toMatch(/not a safe relative path/);
   });
 
   it('stores each import as a new version and lists the newest suite at once', async () => {
-    const key = { 'x-api-key': c.apiKey };
-    expect((await app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({});
-    const v1 = await importSuite(app, c.clientId, {
+    const key = { 'x-api-key': fixture.c.apiKey };
+    expect((await fixture.app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({});
+    const v1 = await importSuite(fixture.app, fixture.c.clientId, {
       'suite.json': manifest({ Frontend: [{ name: 'home', kind: 'browser', options: { specs: ['specs/home.spec.ts'] } }] }),
       'specs/home.spec.ts': "import { test } from '@playwright/test';\n",
     });
     expect(v1.statusCode).toBe(201);
     expect(v1.json()).toMatchObject({ version: 1, tests: 1, groups: { Frontend: ['home'] } });
-    expect((await app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({ Frontend: ['home'] });
-    const v2 = await importSuite(app, c.clientId, { 'suite.json': manifest({ API: [{ name: 'health', kind: 'api' }] }) });
+    expect((await fixture.app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({ Frontend: ['home'] });
+    const v2 = await importSuite(fixture.app, fixture.c.clientId, { 'suite.json': manifest({ API: [{ name: 'health', kind: 'api' }] }) });
     expect(v2.json()).toMatchObject({ version: 2, groups: { API: ['health'] } });
-    expect((await app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({ API: ['health'] });
-    const history = await app.inject({ url: `/operator/clients/${c.clientId}/suite`, headers: operator });
+    expect((await fixture.app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({ API: ['health'] });
+    const history = await fixture.app.inject({ url: `/operator/clients/${fixture.c.clientId}/suite`, headers: operator });
     expect(history.json().versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
-    const unknown = await importSuite(app, 'no-such-client', { 'suite.json': '{}' });
+    const unknown = await importSuite(fixture.app, 'no-such-client', { 'suite.json': '{}' });
     expect(unknown.statusCode).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError } from '../errors.ts';
 import type { TestDefinition } from '../types.ts';
 
@@ -13,4 +13,9 @@ export function parseTestInput<S extends z.ZodType>(schema: S, test: TestDefinit
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'options';
   throw new ValidationError({ field, reason: issue?.message ?? 'invalid value' });
+}
+
+/** What a runner parses (see parseTestInput): its options, where an unknown one is an error, and its thresholds. */
+export function testInput<O extends z.ZodRawShape, T extends z.ZodType>(options: O, thresholds: T) {
+  return z.object({ options: z.object(options).strict(), thresholds });
 }

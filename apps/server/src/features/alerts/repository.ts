@@ -1,5 +1,6 @@
 import type { AlertChannelKind, AlertDelivery, AlertRule } from '@fullstop/contracts';
 import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
 import { deliveryStateOf, listAttempts } from '../outbox/index.ts';
@@ -36,8 +37,7 @@ export async function updateChannel(db: Db, id: string, set: Partial<Pick<Channe
 }
 
 export async function deleteChannel(db: Db, clientId: string, id: string): Promise<boolean> {
-  const removed = await db.delete(alertChannels).where(and(eq(alertChannels.id, id), eq(alertChannels.clientId, clientId))).returning({ id: alertChannels.id });
-  return removed.length > 0;
+  return deleteClientRows(db, alertChannels, clientId, eq(alertChannels.id, id));
 }
 
 /** Finished runs not evaluated yet, oldest first. */

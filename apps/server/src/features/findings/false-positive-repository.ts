@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { engineFalsePositives } from '../../db/schema/index.ts';
 
@@ -24,9 +25,5 @@ export async function markFalsePositive(db: Db, clientId: string, alert: Finding
 
 /** False when the alert was not marked. */
 export async function unmarkFalsePositive(db: Db, clientId: string, alert: FindingKey): Promise<boolean> {
-  const removed = await db
-    .delete(engineFalsePositives)
-    .where(and(eq(engineFalsePositives.clientId, clientId), eq(engineFalsePositives.ruleId, alert.ruleId), eq(engineFalsePositives.url, alert.url)))
-    .returning({ id: engineFalsePositives.id });
-  return removed.length > 0;
+  return deleteClientRows(db, engineFalsePositives, clientId, eq(engineFalsePositives.ruleId, alert.ruleId), eq(engineFalsePositives.url, alert.url));
 }

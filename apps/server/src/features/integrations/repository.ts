@@ -1,5 +1,6 @@
 import type { BugStatus, IntegrationDelivery, IntegrationKind } from '@fullstop/contracts';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { bugEvents, bugExports, bugs, integrationAttempts, integrationDeliveries, integrations } from '../../db/schema/index.ts';
 import { deliveryStateOf, listAttempts as listDeliveryAttempts } from '../outbox/index.ts';
@@ -36,11 +37,7 @@ export async function upsertIntegration(
 }
 
 export async function deleteIntegration(db: Db, clientId: string, kind: IntegrationKind): Promise<boolean> {
-  const removed = await db
-    .delete(integrations)
-    .where(and(eq(integrations.clientId, clientId), eq(integrations.kind, kind)))
-    .returning({ id: integrations.id });
-  return removed.length > 0;
+  return deleteClientRows(db, integrations, clientId, eq(integrations.kind, kind));
 }
 
 export async function findBug(db: Db, bugId: string): Promise<BugRow | null> {

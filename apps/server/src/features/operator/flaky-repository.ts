@@ -1,6 +1,7 @@
 import type { FlakyMark } from '@fullstop/contracts';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { testFlakyMarks, users } from '../../db/schema/index.ts';
 
@@ -24,11 +25,7 @@ export async function confirmFlaky(db: Db, clientId: string, testName: string, c
 
 /** False when the test was not marked. */
 export async function clearFlaky(db: Db, clientId: string, testName: string): Promise<boolean> {
-  const rows = await db
-    .delete(testFlakyMarks)
-    .where(and(eq(testFlakyMarks.clientId, clientId), eq(testFlakyMarks.testName, testName)))
-    .returning({ id: testFlakyMarks.id });
-  return rows.length > 0;
+  return deleteClientRows(db, testFlakyMarks, clientId, eq(testFlakyMarks.testName, testName));
 }
 
 export async function listFlaky(db: Db, clientId: string): Promise<FlakyMark[]> {

@@ -1,5 +1,6 @@
 import type { ScheduleScope } from '@fullstop/contracts';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { clientSchedules, engineRuns, engineRunTests } from '../../db/schema/index.ts';
 
@@ -34,8 +35,7 @@ export async function updateSchedule(db: Db, id: string, set: Partial<typeof cli
 }
 
 export async function deleteSchedule(db: Db, clientId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(clientSchedules).where(and(eq(clientSchedules.id, id), eq(clientSchedules.clientId, clientId))).returning({ id: clientSchedules.id });
-  return rows.length > 0;
+  return deleteClientRows(db, clientSchedules, clientId, eq(clientSchedules.id, id));
 }
 
 /** Every schedule that is not paused: one query per tick, whatever the number of clients. */

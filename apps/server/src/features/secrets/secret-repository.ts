@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { suiteSecrets } from '../../db/schema/index.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
@@ -33,11 +34,7 @@ export async function setSecret(db: Db, keys: ServerKeys, clientId: string, name
 
 /** False when the client has no secret of that name. */
 export async function deleteSecret(db: Db, clientId: string, name: string): Promise<boolean> {
-  const removed = await db
-    .delete(suiteSecrets)
-    .where(and(eq(suiteSecrets.clientId, clientId), eq(suiteSecrets.name, name)))
-    .returning({ id: suiteSecrets.id });
-  return removed.length > 0;
+  return deleteClientRows(db, suiteSecrets, clientId, eq(suiteSecrets.name, name));
 }
 
 /** The values of the named secrets the client has set, by name (for one attempt's run request). */

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, max } from 'drizzle-orm';
+import { findClientRow } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { engineRuns, engineSuites } from '../../db/schema/index.ts';
 
@@ -8,13 +9,8 @@ export type SuiteRow = typeof engineSuites.$inferSelect;
 export type NewSuite = Omit<typeof engineSuites.$inferInsert, 'version' | 'isCurrent'>;
 
 /** The client's current version: the one that runs and lists tests (not always the newest). */
-export async function currentSuite(db: Db, clientId: string): Promise<SuiteRow | null> {
-  const [row] = await db
-    .select()
-    .from(engineSuites)
-    .where(and(eq(engineSuites.clientId, clientId), eq(engineSuites.isCurrent, true)))
-    .limit(1);
-  return row ?? null;
+export function currentSuite(db: Db, clientId: string): Promise<SuiteRow | null> {
+  return findClientRow(db, engineSuites, clientId, eq(engineSuites.isCurrent, true));
 }
 
 /** The current versions of several clients' suites, in one query (a client without one has no row). */
@@ -23,13 +19,8 @@ export function currentSuites(db: Db, clientIds: string[]): Promise<SuiteRow[]> 
 }
 
 /** One version of the client's suite. */
-export async function suiteByVersion(db: Db, clientId: string, version: number): Promise<SuiteRow | null> {
-  const [row] = await db
-    .select()
-    .from(engineSuites)
-    .where(and(eq(engineSuites.clientId, clientId), eq(engineSuites.version, version)))
-    .limit(1);
-  return row ?? null;
+export function suiteByVersion(db: Db, clientId: string, version: number): Promise<SuiteRow | null> {
+  return findClientRow(db, engineSuites, clientId, eq(engineSuites.version, version));
 }
 
 /** The suite version a run was queued with. */

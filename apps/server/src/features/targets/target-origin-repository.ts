@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { engineTargetOrigins } from '../../db/schema/index.ts';
 
@@ -16,9 +17,5 @@ export async function addTargetOrigin(db: Db, clientId: string, origin: string):
 
 /** False when the origin was not added. */
 export async function removeTargetOrigin(db: Db, clientId: string, origin: string): Promise<boolean> {
-  const removed = await db
-    .delete(engineTargetOrigins)
-    .where(and(eq(engineTargetOrigins.clientId, clientId), eq(engineTargetOrigins.origin, origin)))
-    .returning({ id: engineTargetOrigins.id });
-  return removed.length > 0;
+  return deleteClientRows(db, engineTargetOrigins, clientId, eq(engineTargetOrigins.origin, origin));
 }

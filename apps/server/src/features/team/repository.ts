@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { findClientRow } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { clients, invitations, type TeamRole, users } from '../../db/schema/index.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
@@ -98,13 +99,8 @@ export async function lockTeam(db: Db, clientId: string): Promise<void> {
   await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).for('update');
 }
 
-export async function findMember(db: Db, clientId: string, userId: string) {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.clientId, clientId)))
-    .limit(1);
-  return row ?? null;
+export function findMember(db: Db, clientId: string, userId: string) {
+  return findClientRow(db, users, clientId, eq(users.id, userId));
 }
 
 export async function countOwners(db: Db, clientId: string): Promise<number> {

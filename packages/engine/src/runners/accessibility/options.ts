@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testInput } from '../../lib/options.ts';
 import { crawlStartOptions } from '../../lib/crawl-options.ts';
 
 /** WCAG 2.0 and 2.1, levels A and AA. */
@@ -6,18 +7,16 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 export const IMPACTS = ['minor', 'moderate', 'serious', 'critical'] as const;
 export const PAGE_LOAD_TIMEOUT_MS = 30_000;
 
-export const accessibilityInput = z.object({
-  options: z
-    .object({
-      /** The pages tested; with `crawl`, also those found from them: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
-      ...crawlStartOptions(false),
-      tags: z.array(z.string().min(1)).min(1).default(WCAG_TAGS),
-      /** axe rule ids to leave out (a known, accepted issue). */
-      disableRules: z.array(z.string().min(1)).default([]),
-      /** A page fails on a violation of this impact or worse. */
-      failOnImpact: z.enum(IMPACTS).default('minor'),
-      pageTimeoutMs: z.number().int().min(1000).max(120_000).default(PAGE_LOAD_TIMEOUT_MS),
-    })
-    .strict(),
-  thresholds: z.object({}).strict(),
-});
+export const accessibilityInput = testInput(
+  {
+    /** The pages tested; with `crawl`, also those found from them: true by their links, "browser" with Chromium (lib/site-crawl.ts). */
+    ...crawlStartOptions(false),
+    tags: z.array(z.string().min(1)).min(1).default(WCAG_TAGS),
+    /** axe rule ids to leave out (a known, accepted issue). */
+    disableRules: z.array(z.string().min(1)).default([]),
+    /** A page fails on a violation of this impact or worse. */
+    failOnImpact: z.enum(IMPACTS).default('minor'),
+    pageTimeoutMs: z.number().int().min(1000).max(120_000).default(PAGE_LOAD_TIMEOUT_MS),
+  },
+  z.object({}).strict(),
+);

@@ -1,4 +1,5 @@
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -46,4 +47,12 @@ export function serveApi(answer: (call: ApiCall) => Response | Promise<Response>
 /** Renders `ui` inside a fresh portal store, as the portal's pages are. */
 export function renderWithStore(ui: ReactElement) {
   return render(<Provider store={createPortalStore()}>{ui}</Provider>);
+}
+
+/** Renders `ui` as renderWithStore does and waits for the section its heading `name` titles; `user` types and clicks. */
+export async function renderSection(ui: ReactElement, name: string) {
+  const user = userEvent.setup();
+  renderWithStore(ui);
+  const panel = (await screen.findByRole('heading', { name })).closest('section')!;
+  return { user, panel };
 }

@@ -1,5 +1,5 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
-import { SelectOptions, type FilterOption } from './filter-select.tsx';
+import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { filterOptions, SelectOptions, type FilterOption } from './filter-select.tsx';
 
 interface FieldProps {
   id: string;
@@ -53,6 +53,11 @@ export function PasswordField({
   return <TextField {...field} type="password" onChange={(e) => onValueChange(e.target.value)} />;
 }
 
+/** The password a user signs in with now, as the browser's password manager knows it (login, a password change). */
+export function CurrentPasswordField(field: Omit<ComponentProps<typeof PasswordField>, 'autoComplete'>) {
+  return <PasswordField {...field} autoComplete="current-password" />;
+}
+
 /** A labelled select of fixed choices, with a hint under it when there is one. */
 export function SelectField({
   id,
@@ -68,6 +73,33 @@ export function SelectField({
       </select>
       {hint && <p className="portal-muted portal-field__hint">{hint}</p>}
     </FieldFrame>
+  );
+}
+
+interface ChoiceFieldProps<V extends string> {
+  id: string;
+  label: string;
+  /** Every value, in the order offered, each named by `labels`. */
+  choices: readonly V[];
+  labels: Record<V, string>;
+  /** What the chosen value means, shown under the field. */
+  hints?: Record<V, ReactNode>;
+  value: V;
+  onValueChange: (value: V) => void;
+}
+
+/** A labelled select of one of a fixed set of values (a type, a role), with what the chosen one means under it. */
+export function ChoiceField<V extends string>({ id, label, choices, labels, hints, value, onValueChange }: ChoiceFieldProps<V>) {
+  return (
+    <SelectField
+      id={id}
+      label={label}
+      value={value}
+      // The options are `choices`: whatever is picked is one of them.
+      onChange={(e) => onValueChange(e.target.value as V)}
+      options={filterOptions(choices, labels)}
+      hint={hints?.[value]}
+    />
   );
 }
 

@@ -21,16 +21,43 @@ export function useFormStatus() {
   return { error, setError, submitting, run };
 }
 
-interface AuthFormProps {
-  /** The form's accessible name. */
+/**
+ * The words of one of the login page's forms: the form's accessible name, the hint above its fields, the submit
+ * button's text and its text while the call is under way, and the link-styled button under it.
+ */
+interface AuthFormText {
   label: string;
+  hint?: string;
+  submit: string;
+  busy: string;
+  secondary: string;
+}
+
+const AUTH_FORM_TEXT: Record<'login' | 'forgot' | 'reset', AuthFormText> = {
+  login: { label: 'User Login', submit: 'Login', busy: 'Logging in…', secondary: 'Forgot Password?' },
+  forgot: {
+    label: 'Forgot Password',
+    hint: 'Enter the email of your account and we will send you instructions.',
+    submit: 'Reset Password',
+    busy: 'Sending…',
+    secondary: 'Back',
+  },
+  reset: {
+    label: 'Set a new password',
+    hint: 'Choose a new password of at least 10 characters.',
+    submit: 'Set New Password',
+    busy: 'Saving…',
+    secondary: 'Back',
+  },
+};
+
+interface AuthFormProps {
+  /** Which of the three forms, for its words. */
+  form: keyof typeof AUTH_FORM_TEXT;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   status: { error: string | null; submitting: boolean };
-  /** The submit button's text, and its text while the call is under way. */
-  submitText: string;
-  busyText: string;
-  /** The link-styled button under the submit button (Back, Forgot Password?). */
-  secondary: { text: string; onClick: () => void };
+  /** What the link-styled button under the submit button does (Back, Forgot Password?). */
+  onSecondary: () => void;
   /** What follows the buttons, inside the form. */
   aside?: ReactNode;
   /** The confirmation shown once the call succeeded. */
@@ -39,19 +66,21 @@ interface AuthFormProps {
 }
 
 /** The frame the login page's three forms share: fields, the form's error, the two buttons, the confirmation. */
-export function AuthForm({ label, onSubmit, status, submitText, busyText, secondary, aside, popup, children }: AuthFormProps) {
+export function AuthForm({ form, onSubmit, status, onSecondary, aside, popup, children }: AuthFormProps) {
+  const text = AUTH_FORM_TEXT[form];
   // /login is prerendered: until its handlers are attached, neither button may act (see useHydrated).
   const hydrated = useHydrated();
   return (
     <>
-      <form className="portal-form" onSubmit={onSubmit} noValidate aria-label={label}>
+      <form className="portal-form" onSubmit={onSubmit} noValidate aria-label={text.label}>
+        {text.hint && <p className="portal-auth__hint">{text.hint}</p>}
         {children}
         <FormError message={status.error} />
-        <BusyButton className="btn btn--primary portal-btn-block" busy={status.submitting} busyText={busyText} disabled={!hydrated}>
-          {submitText}
+        <BusyButton className="btn btn--primary portal-btn-block" busy={status.submitting} busyText={text.busy} disabled={!hydrated}>
+          {text.submit}
         </BusyButton>
-        <button type="button" className="portal-link-button" onClick={secondary.onClick} disabled={!hydrated}>
-          {secondary.text}
+        <button type="button" className="portal-link-button" onClick={onSecondary} disabled={!hydrated}>
+          {text.secondary}
         </button>
         {aside}
       </form>

@@ -24,16 +24,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   }
 
   return (
-    <AuthForm
-      label="Forgot Password"
-      onSubmit={onSubmit}
-      status={status}
-      submitText="Reset Password"
-      busyText="Sending…"
-      secondary={{ text: 'Back', onClick: onBack }}
-      popup={sent ? { message: LOGIN_TEXT.resetSent, onClose: onBack } : null}
-    >
-      <p className="portal-auth__hint">Enter the email of your account and we will send you instructions.</p>
+    <AuthForm form="forgot" onSubmit={onSubmit} status={status} onSecondary={onBack} popup={sent ? { message: LOGIN_TEXT.resetSent, onClose: onBack } : null}>
       <EmailField id="forgot-email" value={email} onValueChange={setEmail} />
       <CaptchaField id="forgot-captcha" code={captcha.code} value={captcha.input} onChange={captcha.setInput} onRefresh={captcha.renew} />
     </AuthForm>

@@ -4,7 +4,7 @@ import { useHydrated } from '@/components/use-hydrated.ts';
 import { paths } from '@/config/paths.ts';
 import { http } from '@/lib/http-client.ts';
 import { CaptchaField } from '../components/captcha-field.tsx';
-import { PasswordField } from '../components/text-field.tsx';
+import { CurrentPasswordField } from '../components/text-field.tsx';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { loggedIn, loginFailed } from '../store/session-slice.ts';
 import { AuthForm, EmailField, useFormStatus } from './auth-form.tsx';
@@ -47,12 +47,10 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
 
   return (
     <AuthForm
-      label="User Login"
+      form="login"
       onSubmit={onSubmit}
       status={status}
-      submitText="Login"
-      busyText="Logging in…"
-      secondary={{ text: 'Forgot Password?', onClick: onForgotPassword }}
+      onSecondary={onForgotPassword}
       aside={
         <p className="portal-auth__aside">
           Don&apos;t have an account? <Link to={`${paths.contactUs}#form-section`}>Register</Link>
@@ -61,11 +59,10 @@ export function LoginForm({ onForgotPassword, next = null }: { onForgotPassword:
       popup={succeeded ? { message: LOGIN_TEXT.success, onClose: () => navigate(next ?? paths.dashboard) } : null}
     >
       <EmailField id="login-email" value={email} onValueChange={setEmail} error={fieldErrors.email} readOnly={!hydrated} required />
-      <PasswordField
+      <CurrentPasswordField
         id="login-password"
         label="Password"
         name="password"
-        autoComplete="current-password"
         value={password}
         onValueChange={setPassword}
         error={fieldErrors.password}

@@ -33,16 +33,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
   }
 
   return (
-    <AuthForm
-      label="Set a new password"
-      onSubmit={onSubmit}
-      status={status}
-      submitText="Set New Password"
-      busyText="Saving…"
-      secondary={{ text: 'Back', onClick: onDone }}
-      popup={done ? { message: done, onClose: onDone } : null}
-    >
-      <p className="portal-auth__hint">Choose a new password of at least 10 characters.</p>
+    <AuthForm form="reset" onSubmit={onSubmit} status={status} onSecondary={onDone} popup={done ? { message: done, onClose: onDone } : null}>
       <NewPasswordFields id="reset" labels={PASSWORD_LABELS} value={passwords} onChange={setPasswords} errors={errors} />
     </AuthForm>
   );

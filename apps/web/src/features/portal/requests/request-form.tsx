@@ -2,11 +2,11 @@ import { clientRequestKind, createClientRequest, requestAttachmentProblem, type 
 import { useRef, useState, type FormEvent } from 'react';
 import { describeError } from '@/lib/http-client.ts';
 import { SubmitRow } from '../components/busy-button.tsx';
-import { filterOptions } from '../components/filter-select.tsx';
+import { CardForm } from '../components/card.tsx';
 import { Notice, type NoticeText } from '../components/notice.tsx';
 import { uploadRequestFile } from '../components/requests/request-files.ts';
 import { KIND_HINTS, KIND_LABELS } from '../components/requests/request-labels.ts';
-import { SelectField, TextAreaField, TextField } from '../components/text-field.tsx';
+import { ChoiceField, TextAreaField, TextField } from '../components/text-field.tsx';
 import { requestsApi, useCreateRequestMutation } from './requests-api.ts';
 import { useAppDispatch } from '../store/hooks.ts';
 
@@ -71,18 +71,8 @@ export function RequestForm() {
 
   const busy = isLoading || uploading;
   return (
-    <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="request-form-title">
-      <h2 id="request-form-title" className="portal-card__title">
-        New request
-      </h2>
-      <SelectField
-        id="request-kind"
-        label="Type"
-        value={kind}
-        onChange={(e) => setKind(clientRequestKind.parse(e.target.value))}
-        options={filterOptions(clientRequestKind.options, KIND_LABELS)}
-        hint={KIND_HINTS[kind]}
-      />
+    <CardForm id="request-form-title" title="New request" onSubmit={onSubmit}>
+      <ChoiceField id="request-kind" label="Type" choices={clientRequestKind.options} labels={KIND_LABELS} hints={KIND_HINTS} value={kind} onValueChange={setKind} />
       <TextField id="request-title" label="Title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
       <TextAreaField
         id="request-details"
@@ -111,6 +101,6 @@ export function RequestForm() {
       </div>
       {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
       <SubmitRow busy={busy} busyText="Sending…">Send request</SubmitRow>
-    </form>
+    </CardForm>
   );
 }

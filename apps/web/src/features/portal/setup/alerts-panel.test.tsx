@@ -1,7 +1,6 @@
-import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderWithStore, reply, serveApi } from '../components/test-api.tsx';
+import { renderSection, reply, serveApi } from '../components/test-api.tsx';
 import { AlertsPanel } from './alerts-panel.tsx';
 
 const at = '2026-11-23T10:00:00.000Z';
@@ -29,9 +28,7 @@ serveApi(async ({ url, method, body }) => {
 
 describe('the alerts panel', () => {
   it('adds a signed webhook with chosen rules, shows its secret once, sends a test alert and lists deliveries with their error', async () => {
-    const user = userEvent.setup();
-    renderWithStore(<AlertsPanel />);
-    const panel = (await screen.findByRole('heading', { name: 'Alerts' })).closest('section')!;
+    const { user, panel } = await renderSection(<AlertsPanel />, 'Alerts');
     expect(await within(panel).findByText('could not reach it: ECONNREFUSED')).toBeTruthy();
     await user.click(within(panel).getByRole('button', { name: 'Add a channel' }));
     await user.selectOptions(within(panel).getByLabelText('Channel'), 'webhook');

@@ -1,15 +1,10 @@
 import { ALERT_RULES, type AlertChannel, type AlertChannelKind, type AlertDelivery, type AlertRule } from '@fullstop/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { failureMessage } from '@/lib/failure-message.ts';
 import { AsyncFailed, AsyncLoading } from '../components/async-state.tsx';
-import { BusyButton } from '../components/busy-button.tsx';
 import { Card } from '../components/card.tsx';
-import { useConfirm } from '../components/confirm-dialog.tsx';
 import type { DataColumn } from '../components/data-table.tsx';
 import { DeliveriesTable } from '../components/deliveries-table.tsx';
-import { filterOptions } from '../components/filter-select.tsx';
-import { Notice } from '../components/notice.tsx';
-import { SelectField } from '../components/text-field.tsx';
+import { ChoiceField } from '../components/text-field.tsx';
 import { useViewerReason } from '../store/viewer.ts';
 import {
   useCreateAlertChannelMutation,
@@ -22,7 +17,8 @@ import {
 import './alerts-panel.css';
 import './setup.css';
 import { SecretOnce } from './secret-once.tsx';
-import { TestResult } from './test-result.tsx';
+import { SetupFormEnd, SetupItem, useSetupItem } from './setup-item.tsx';
+import { SendTestButton, TestResult } from './test-result.tsx';
 
 export const ALERT_KIND_NAMES: Record<AlertChannelKind, string> = { email: 'E-mail', slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Webhook (signed)' };
 export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
@@ -65,12 +61,13 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
   return (
     <form className="portal-form alerts-form" onSubmit={submit} noValidate aria-label={current ? `Edit ${current.name}` : 'New alert channel'}>
       {current ? null : (
-        <SelectField
+        <ChoiceField
           id={`${formId}-kind`}
           label="Channel"
+          choices={Object.keys(ALERT_KIND_NAMES) as AlertChannelKind[]}
+          labels={ALERT_KIND_NAMES}
           value={kind}
-          onChange={(e) => setKind(e.target.value as AlertChannelKind)}
-          options={filterOptions(Object.keys(ALERT_KIND_NAMES) as AlertChannelKind[], ALERT_KIND_NAMES)}
+          onValueChange={setKind}
         />
       )}
       <div className="portal-field">
@@ -94,61 +91,49 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
           </label>
         ))}
       </fieldset>
-      {error ? <Notice tone="error">{failureMessage(error)}</Notice> : null}
-      <div className="portal-actions">
-        <button type="button" className="btn btn--ghost" onClick={() => onDone()}>
-          Cancel
-        </button>
-        <BusyButton busy={busy} busyText="Saving…">
-          {current ? 'Save' : 'Add channel'}
-        </BusyButton>
-      </div>
+      <SetupFormEnd error={error} onCancel={() => onDone()} busy={busy} busyText="Saving…">
+        {current ? 'Save' : 'Add channel'}
+      </SetupFormEnd>
     </form>
   );
 }
 
 function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; readOnly: boolean; onChanged: () => void }) {
-  const titleId = useId();
-  const [editing, setEditing] = useState(false);
-  const [secret, setSecret] = useState<string | null>(null);
-  const confirm = useConfirm();
+  const item = useSetupItem();
   const [update, updating] = useUpdateAlertChannelMutation();
   const [remove, removing] = useDeleteAlertChannelMutation();
   const [test, testing] = useTestAlertChannelMutation();
   return (
-    <section className="portal-panel alerts-channel" aria-labelledby={titleId}>
-      <div className="alerts-channel__head">
-        <h3 id={titleId} className="portal-panel__title">
-          {channel.name}
-        </h3>
-        <span className={channel.enabled ? 'setup-badge setup-badge--on' : 'setup-badge'}>{channel.enabled ? 'On' : 'Paused'}</span>
-      </div>
-      <p className="alerts-channel__target">
-        <span>{ALERT_KIND_NAMES[channel.kind]}</span> · <span className="portal-mono">{channel.target}</span>
-        {channel.secretHint ? <span className="portal-muted"> · signing secret {channel.secretHint}</span> : null}
-      </p>
-      <p className="portal-muted alerts-channel__rules">{channel.rules.map((r) => ALERT_RULE_NAMES[r]).join(' · ')}</p>
-      {secret ? <SecretOnce key={secret} secret={secret} label="Alert webhook signing secret" /> : null}
-      {editing ? (
+    <SetupItem
+      item={item}
+      block="alerts-channel"
+      title={channel.name}
+      badge={{ on: channel.enabled, text: channel.enabled ? 'On' : 'Paused' }}
+      about={
+        <>
+          <p className="alerts-channel__target">
+            <span>{ALERT_KIND_NAMES[channel.kind]}</span> · <span className="portal-mono">{channel.target}</span>
+            {channel.secretHint ? <span className="portal-muted"> · signing secret {channel.secretHint}</span> : null}
+          </p>
+          <p className="portal-muted alerts-channel__rules">{channel.rules.map((r) => ALERT_RULE_NAMES[r]).join(' · ')}</p>
+        </>
+      }
+      secretLabel="Alert webhook signing secret"
+    >
+      {item.editing ? (
         <ChannelForm
           current={channel}
           onDone={() => {
-            setEditing(false);
+            item.setEditing(false);
             onChanged();
           }}
         />
       ) : readOnly ? null : (
         <div className="portal-actions">
-          <BusyButton
-            type="button"
-            className="btn btn--primary portal-btn-sm"
-            busy={testing.isLoading}
-            busyText="Sending…"
-            onClick={() => void test(channel.id).finally(onChanged)}
-          >
+          <SendTestButton className="btn btn--primary portal-btn-sm" sending={testing.isLoading} onSend={() => void test(channel.id).finally(onChanged)}>
             Send a test alert
-          </BusyButton>
-          <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => setEditing(true)}>
+          </SendTestButton>
+          <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => item.setEditing(true)}>
             Edit
           </button>
           <button
@@ -167,7 +152,7 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
               onClick={() =>
                 void update({ id: channel.id, body: { rotateSecret: true } })
                   .unwrap()
-                  .then((answer) => setSecret(answer.secret ?? null), () => undefined)
+                  .then((answer) => item.setSecret(answer.secret ?? null), () => undefined)
                   .finally(onChanged)
               }
             >
@@ -179,7 +164,7 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
             className="btn btn--ghost portal-btn-sm"
             disabled={removing.isLoading}
             onClick={() =>
-              confirm.ask({
+              item.confirm.ask({
                 title: `Remove ${channel.name}?`,
                 message: 'No more alerts are sent to it. Its past deliveries stay listed below.',
                 confirmText: 'Remove',
@@ -192,8 +177,7 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
         </div>
       )}
       <TestResult answer={testing.data} error={testing.error ?? updating.error} />
-      {confirm.dialog}
-    </section>
+    </SetupItem>
   );
 }
 

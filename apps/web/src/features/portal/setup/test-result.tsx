@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import { failureMessage } from '@/lib/failure-message.ts';
+import { BusyButton } from '../components/busy-button.tsx';
 import { Notice } from '../components/notice.tsx';
 
 interface TestResultProps {
@@ -24,4 +26,20 @@ export function TestResult({ answer, error, className }: TestResultProps) {
       {failureMessage(error)}
     </Notice>
   ) : null;
+}
+
+interface SendTestButtonProps {
+  sending: boolean;
+  onSend: () => void;
+  className?: string;
+  children: ReactNode;
+}
+
+/** "Send a test …": reads "Sending…" while the test goes out; TestResult shows what came back. */
+export function SendTestButton({ sending, onSend, className = 'btn btn--ghost portal-btn-sm', children }: SendTestButtonProps) {
+  return (
+    <BusyButton type="button" className={className} busy={sending} busyText="Sending…" onClick={onSend}>
+      {children}
+    </BusyButton>
+  );
 }

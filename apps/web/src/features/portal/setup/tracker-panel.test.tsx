@@ -1,7 +1,6 @@
-import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderWithStore, reply, serveApi } from '../components/test-api.tsx';
+import { renderSection, reply, serveApi } from '../components/test-api.tsx';
 import { TrackerPanel } from './tracker-panel.tsx';
 
 const webhook = { kind: 'webhook', config: { url: 'https://hooks.acme.test/fullstop' }, secretHint: '••••9f3a', connectedAt: '2026-11-23T10:00:00.000Z', updatedAt: '2026-11-23T10:00:00.000Z' };
@@ -23,9 +22,7 @@ serveApi(({ url, method }) => {
 
 describe('the bug tracker panel', () => {
   it('shows a new webhook secret once, after connecting', async () => {
-    const user = userEvent.setup();
-    renderWithStore(<TrackerPanel />);
-    const panel = (await screen.findByRole('heading', { name: 'Webhook' })).closest('section')!;
+    const { user, panel } = await renderSection(<TrackerPanel />, 'Webhook');
     await user.click(within(panel).getByRole('button', { name: 'Connect' }));
     await user.type(within(panel).getByLabelText('URL'), 'https://hooks.acme.test/fullstop');
     await user.click(within(panel).getByRole('button', { name: 'Connect' }));
@@ -35,9 +32,7 @@ describe('the bug tracker panel', () => {
   });
 
   it('says why GitHub refused the settings', async () => {
-    const user = userEvent.setup();
-    renderWithStore(<TrackerPanel />);
-    const panel = (await screen.findByRole('heading', { name: 'GitHub Issues' })).closest('section')!;
+    const { user, panel } = await renderSection(<TrackerPanel />, 'GitHub Issues');
     await user.click(within(panel).getByRole('button', { name: 'Connect' }));
     await user.type(within(panel).getByLabelText('Owner'), 'acme');
     await user.type(within(panel).getByLabelText('Repository'), 'shop');

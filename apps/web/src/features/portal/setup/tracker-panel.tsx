@@ -1,13 +1,10 @@
 import type { Integration, IntegrationDelivery, IntegrationKind } from '@fullstop/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { failureMessage } from '@/lib/failure-message.ts';
 import { AsyncFailed, AsyncLoading } from '../components/async-state.tsx';
 import { BusyButton } from '../components/busy-button.tsx';
 import { Card } from '../components/card.tsx';
-import { useConfirm } from '../components/confirm-dialog.tsx';
 import type { DataColumn } from '../components/data-table.tsx';
 import { DeliveriesTable } from '../components/deliveries-table.tsx';
-import { Notice } from '../components/notice.tsx';
 import {
   useConnectIntegrationMutation,
   useDisconnectIntegrationMutation,
@@ -16,8 +13,8 @@ import {
   useSyncIntegrationsMutation,
   useTestIntegrationMutation,
 } from './tracker-api.ts';
-import { SecretOnce } from './secret-once.tsx';
-import { TestResult } from './test-result.tsx';
+import { SetupFormEnd, SetupItem, useSetupItem } from './setup-item.tsx';
+import { SendTestButton, TestResult } from './test-result.tsx';
 import './setup.css';
 import './tracker-panel.css';
 
@@ -103,79 +100,67 @@ function TrackerForm({ spec, current, onDone }: { spec: (typeof KINDS)[number]; 
           />
         </div>
       ))}
-      {error ? <Notice tone="error">{failureMessage(error)}</Notice> : null}
-      <div className="portal-actions">
-        <button type="button" className="btn btn--ghost" onClick={() => onDone()}>
-          Cancel
-        </button>
-        <BusyButton busy={isLoading} busyText="Checking…">
-          {current ? 'Save' : 'Connect'}
-        </BusyButton>
-      </div>
+      <SetupFormEnd error={error} onCancel={() => onDone()} busy={isLoading} busyText="Checking…">
+        {current ? 'Save' : 'Connect'}
+      </SetupFormEnd>
     </form>
   );
 }
 
 function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number]; current: Integration | undefined; onChanged: () => void }) {
-  const titleId = useId();
-  const [editing, setEditing] = useState(false);
-  const [secret, setSecret] = useState<string | null>(null);
-  const confirm = useConfirm();
+  const item = useSetupItem();
   const [disconnect, disconnecting] = useDisconnectIntegrationMutation();
   const [test, testing] = useTestIntegrationMutation();
   return (
-    <section className="portal-panel tracker-kind" aria-labelledby={titleId}>
-      <div className="tracker-kind__head">
-        <h3 id={titleId} className="portal-panel__title">
-          {spec.title}
-        </h3>
-        <span className={current ? 'setup-badge setup-badge--on' : 'setup-badge'}>{current ? 'Connected' : 'Not connected'}</span>
-      </div>
-      <p className="portal-muted tracker-kind__lead">{spec.lead}</p>
-      {current && !editing ? (
-        <p className="tracker-kind__config">
-          <span className="portal-mono">{configSummary(current)}</span>
-          <span className="portal-muted"> · {spec.kind === 'webhook' ? 'signing secret' : 'token'} {current.secretHint}</span>
-        </p>
-      ) : null}
-      {secret ? <SecretOnce key={secret} secret={secret} label="Webhook signing secret" /> : null}
-      {editing ? (
+    <SetupItem
+      item={item}
+      block="tracker-kind"
+      title={spec.title}
+      badge={current ? { on: true, text: 'Connected' } : { on: false, text: 'Not connected' }}
+      about={
+        <>
+          <p className="portal-muted tracker-kind__lead">{spec.lead}</p>
+          {current && !item.editing ? (
+            <p className="tracker-kind__config">
+              <span className="portal-mono">{configSummary(current)}</span>
+              <span className="portal-muted"> · {spec.kind === 'webhook' ? 'signing secret' : 'token'} {current.secretHint}</span>
+            </p>
+          ) : null}
+        </>
+      }
+      secretLabel="Webhook signing secret"
+    >
+      {item.editing ? (
         <TrackerForm
           spec={spec}
           current={current}
           onDone={(newSecret) => {
-            setEditing(false);
-            if (newSecret) setSecret(newSecret);
+            item.setEditing(false);
+            if (newSecret) item.setSecret(newSecret);
             onChanged();
           }}
         />
       ) : (
         <div className="portal-actions">
-          <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => setEditing(true)}>
+          <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => item.setEditing(true)}>
             {current ? 'Replace' : 'Connect'}
           </button>
           {current ? (
             <>
-              <BusyButton
-                type="button"
-                className="btn btn--ghost portal-btn-sm"
-                busy={testing.isLoading}
-                busyText="Sending…"
-                onClick={() => void test(spec.kind).finally(onChanged)}
-              >
+              <SendTestButton sending={testing.isLoading} onSend={() => void test(spec.kind).finally(onChanged)}>
                 Send a test delivery
-              </BusyButton>
+              </SendTestButton>
               <button
                 type="button"
                 className="btn btn--ghost portal-btn-sm"
                 disabled={disconnecting.isLoading}
                 onClick={() =>
-                  confirm.ask({
+                  item.confirm.ask({
                     title: `Disconnect ${KIND_TITLES[spec.kind]}?`,
                     message: 'Nothing more is sent to it. Issues already created stay linked to their bugs.',
                     confirmText: 'Disconnect',
                     onConfirm: () => {
-                      setSecret(null);
+                      item.setSecret(null);
                       void disconnect(spec.kind).finally(onChanged);
                     },
                   })
@@ -188,8 +173,7 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
         </div>
       )}
       <TestResult answer={testing.data} error={testing.error} className="tracker-kind__result" />
-      {confirm.dialog}
-    </section>
+    </SetupItem>
   );
 }
 

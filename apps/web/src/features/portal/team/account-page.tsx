@@ -2,12 +2,13 @@ import { changePasswordRequest } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { describeError, http, HttpError } from '@/lib/http-client.ts';
 import { SubmitRow } from '../components/busy-button.tsx';
+import { CardForm } from '../components/card.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Notice } from '../components/notice.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
-import { NewPasswordFields, NO_NEW_PASSWORD, PasswordField } from '../components/text-field.tsx';
+import { CurrentPasswordField, NewPasswordFields, NO_NEW_PASSWORD } from '../components/text-field.tsx';
 import { useAppSelector } from '../store/hooks.ts';
-import { failedField, sentence } from './team-texts.ts';
+import { failedField, newPasswordErrors } from './team-texts.ts';
 
 const PASSWORD_LABELS = { password: 'New password (at least 10 characters)', confirm: 'Repeat the new password' };
 
@@ -28,9 +29,7 @@ export function AccountPage() {
     setDone(false);
     setFailure(null);
     const parsed = changePasswordRequest.safeParse({ currentPassword, newPassword: passwords.password });
-    const next: Errors = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
-    if (passwords.password !== passwords.confirm) next.confirm = 'The two new passwords do not match.';
+    const next: Errors = newPasswordErrors(parsed.error?.issues ?? [], passwords, 'The two new passwords do not match.');
     setErrors(next);
     if (!parsed.success || next.confirm) return;
     setBusy(true);
@@ -65,15 +64,11 @@ export function AccountPage() {
             </div>
           </dl>
         )}
-        <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="password-form-title">
-          <h2 id="password-form-title" className="portal-card__title">
-            Change your password
-          </h2>
+        <CardForm id="password-form-title" title="Change your password" onSubmit={onSubmit}>
           <p className="portal-muted">Your other sessions, on other devices or browsers, are signed out when it changes.</p>
-          <PasswordField
+          <CurrentPasswordField
             id="account-current-password"
             label="Current password"
-            autoComplete="current-password"
             value={currentPassword}
             onValueChange={setCurrentPassword}
             error={errors.currentPassword}
@@ -88,7 +83,7 @@ export function AccountPage() {
           <FormError message={failure} />
           {done && <Notice tone="success">Your password has been changed. Your other sessions have been signed out.</Notice>}
           <SubmitRow busy={busy} busyText="Saving…">Change password</SubmitRow>
-        </form>
+        </CardForm>
       </div>
     </PortalPage>
   );

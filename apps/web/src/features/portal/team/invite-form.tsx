@@ -1,9 +1,9 @@
 import { inviteRequest, teamRole, type TeamRole } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { SubmitRow } from '../components/busy-button.tsx';
-import { filterOptions } from '../components/filter-select.tsx';
+import { CardForm } from '../components/card.tsx';
 import { Notice, type NoticeText } from '../components/notice.tsx';
-import { SelectField, TextField } from '../components/text-field.tsx';
+import { ChoiceField, TextField } from '../components/text-field.tsx';
 import { useInviteMutation } from './team-api.ts';
 import { ROLE_HINTS, ROLE_LABELS, sentence } from './team-texts.ts';
 
@@ -35,10 +35,7 @@ export function InviteForm() {
   }
 
   return (
-    <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="invite-form-title">
-      <h2 id="invite-form-title" className="portal-card__title">
-        Invite a person
-      </h2>
+    <CardForm id="invite-form-title" title="Invite a person" onSubmit={onSubmit}>
       <TextField
         id="invite-email"
         label="E-mail"
@@ -49,16 +46,9 @@ export function InviteForm() {
         onChange={(e) => setEmail(e.target.value)}
         error={emailError}
       />
-      <SelectField
-        id="invite-role"
-        label="Role"
-        value={role}
-        onChange={(e) => setRole(teamRole.parse(e.target.value))}
-        options={filterOptions(teamRole.options, ROLE_LABELS)}
-        hint={ROLE_HINTS[role]}
-      />
+      <ChoiceField id="invite-role" label="Role" choices={teamRole.options} labels={ROLE_LABELS} hints={ROLE_HINTS} value={role} onValueChange={setRole} />
       {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
       <SubmitRow busy={isLoading} busyText="Sending…">Send invitation</SubmitRow>
-    </form>
+    </CardForm>
   );
 }

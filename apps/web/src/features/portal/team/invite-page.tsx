@@ -14,7 +14,7 @@ import { NewPasswordFields, NO_NEW_PASSWORD, TextField } from '../components/tex
 import { useAppDispatch } from '../store/hooks.ts';
 import { loggedIn } from '../store/session-slice.ts';
 import { usePreviewInvitationQuery } from './team-api.ts';
-import { ROLE_LABELS, sentence } from './team-texts.ts';
+import { newPasswordErrors, ROLE_LABELS } from './team-texts.ts';
 
 type Errors = Partial<Record<'username' | 'password' | 'confirm', string>>;
 
@@ -81,9 +81,7 @@ function AcceptForm({ token, clientName, email, role, expiresAt }: { token: stri
     event.preventDefault();
     setFailure(null);
     const parsed = acceptInvitationRequest.safeParse({ token, username, password: passwords.password });
-    const next: Errors = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Errors] ??= sentence(issue.message);
-    if (passwords.password !== passwords.confirm) next.confirm = 'The two passwords do not match.';
+    const next: Errors = newPasswordErrors(parsed.error?.issues ?? [], passwords, 'The two passwords do not match.');
     setErrors(next);
     if (!parsed.success || next.confirm) return;
     setBusy(true);

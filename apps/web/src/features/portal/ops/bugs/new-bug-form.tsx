@@ -3,6 +3,7 @@ import type { Bug, BugPrefill, ClientSummary } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { SOURCE_LABELS, failureField, failureMessage } from '../../components/bugs/bug-labels.ts';
+import { CardForm } from '../../components/card.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { useCreateBugMutation, useGetBugPrefillQuery } from '../../store/bugs-api.ts';
 import { BugFieldsForm, EMPTY_FIELDS, checkFieldValues, fieldValuesOf, formFieldOf, type BugFieldErrors, type BugFieldValues } from './bug-fields-form.tsx';
@@ -72,10 +73,7 @@ export function NewBugForm({ clients, clientId: initialClient, runTestId, ruleId
   }
 
   return (
-    <form className="portal-card bug-form bug-new" onSubmit={onSubmit} noValidate aria-labelledby="new-bug-heading">
-      <h2 id="new-bug-heading" className="portal-card__title">
-        {fromEvidence ? 'New bug from a failed test' : 'Write a bug'}
-      </h2>
+    <CardForm id="new-bug-heading" title={fromEvidence ? 'New bug from a failed test' : 'Write a bug'} className="bug-form bug-new" onSubmit={onSubmit}>
       <div className="portal-field">
         <label htmlFor="new-bug-client">Client</label>
         <select
@@ -141,6 +139,6 @@ export function NewBugForm({ clients, clientId: initialClient, runTestId, ruleId
           Cancel
         </button>
       </div>
-    </form>
+    </CardForm>
   );
 }

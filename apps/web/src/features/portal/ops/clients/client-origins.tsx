@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Card } from '../../components/card.tsx';
-import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useChangeOriginMutation } from '../ops-api.ts';
+import { ClientCardForm } from './client-card-form.tsx';
 import { useCardNotice } from './use-card-notice.ts';
 
 /** The origins beyond its website that the client's tests may reach: listed, added, removed. */
@@ -42,13 +42,9 @@ export function ClientOrigins({ clientId, website, origins }: { clientId: string
           ))}
         </ul>
       )}
-      <form className="ops-inline-form" onSubmit={onSubmit} noValidate aria-label="Add an origin">
+      <ClientCardForm label="Add an origin" onSubmit={onSubmit} busy={isLoading} submitText="Add origin" notice={notice}>
         <TextField id="ops-origin" label="Origin" placeholder="https://api.example.com" value={origin} onChange={(e) => setOrigin(e.target.value)} />
-        <button type="submit" className="btn btn--primary portal-btn-sm" disabled={isLoading}>
-          Add origin
-        </button>
-      </form>
-      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+      </ClientCardForm>
     </Card>
   );
 }

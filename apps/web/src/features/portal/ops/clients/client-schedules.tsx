@@ -3,8 +3,8 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { formatRunDate } from '@/lib/format-date.ts';
 import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { Card } from '../../components/card.tsx';
-import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
+import { ClientCardForm } from './client-card-form.tsx';
 import './client-schedules.css';
 import { useAddOpsScheduleMutation, useChangeOpsScheduleMutation, useDeleteOpsScheduleMutation, useGetOpsSchedulesQuery } from './schedules-api.ts';
 import { useCardNotice } from './use-card-notice.ts';
@@ -72,7 +72,7 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
           ))}
         </ul>
       )}
-      <form className="ops-schedule-form" onSubmit={onSubmit} noValidate aria-label="Add a schedule">
+      <ClientCardForm label="Add a schedule" className="ops-schedule-form" onSubmit={onSubmit} busy={busy} submitText="Add schedule" notice={notice}>
         <TextField id="ops-schedule-cron" label="Cron (minute hour day month weekday)" value={cron} onChange={(e) => setCron(e.target.value)} />
         <div className="portal-field">
           <label htmlFor="ops-schedule-tz">Time zone</label>
@@ -93,11 +93,7 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
           </select>
         </div>
         {kind !== 'all' && <TextField id="ops-schedule-name" label={kind === 'group' ? 'Group name' : 'Test name'} value={name} onChange={(e) => setName(e.target.value)} />}
-        <button type="submit" className="btn btn--primary portal-btn-sm" disabled={busy}>
-          Add schedule
-        </button>
-      </form>
-      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+      </ClientCardForm>
     </Card>
   );
 }

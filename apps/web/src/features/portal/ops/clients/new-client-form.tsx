@@ -2,6 +2,7 @@ import { newClientBody } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { failureMessage } from '@/lib/failure-message.ts';
 import { BusyButton } from '../../components/busy-button.tsx';
+import { CardForm } from '../../components/card.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { PasswordField, TextField } from '../../components/text-field.tsx';
 import { useCreateOpsClientMutation } from '../ops-api.ts';
@@ -53,10 +54,7 @@ export function NewClientForm({ onDone }: { onDone: () => void }) {
   }
 
   return (
-    <form className="portal-card portal-form" onSubmit={onSubmit} noValidate aria-labelledby="ops-new-client-title">
-      <h2 id="ops-new-client-title" className="portal-card__title">
-        New client
-      </h2>
+    <CardForm id="ops-new-client-title" title="New client" onSubmit={onSubmit}>
       <FormError message={failure} />
       <div className="portal-grid-2">
         <TextField id="ops-client-name" label="Company name" value={values.name} onChange={(e) => set('name')(e.target.value)} error={errors.name} />
@@ -71,6 +69,6 @@ export function NewClientForm({ onDone }: { onDone: () => void }) {
           Cancel
         </button>
       </div>
-    </form>
+    </CardForm>
   );
 }

@@ -8,9 +8,9 @@ import {
 } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { Card } from '../../components/card.tsx';
-import { Notice } from '../../components/notice.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { portalApi } from '../../store/portal-api.ts';
+import { ClientCardForm } from './client-card-form.tsx';
 import { useCardNotice } from './use-card-notice.ts';
 
 const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsRetention'] }).injectEndpoints({
@@ -58,18 +58,23 @@ export function RetentionSection({ clientId }: { clientId: string }) {
             : `Runs and builds are deleted after ${data.days} days, as agreed with this client (default ${data.defaultDays}).`}{' '}
         Each test’s latest run and the build in use are kept.
       </p>
-      <form className="ops-inline-form" onSubmit={onSubmit} noValidate aria-label="Set the retention">
+      <ClientCardForm
+        label="Set the retention"
+        onSubmit={onSubmit}
+        busy={isLoading}
+        submitText="Save"
+        extra={
+          data &&
+          !data.isDefault && (
+            <button type="button" className="btn btn--ghost portal-btn-sm" disabled={isLoading} onClick={() => void apply(null)}>
+              Use the default
+            </button>
+          )
+        }
+        notice={notice}
+      >
         <TextField id="ops-retention-days" label="Days" inputMode="numeric" placeholder={String(data?.days ?? '')} value={days} onChange={(e) => setDays(e.target.value)} />
-        <button type="submit" className="btn btn--primary portal-btn-sm" disabled={isLoading}>
-          Save
-        </button>
-        {data && !data.isDefault && (
-          <button type="button" className="btn btn--ghost portal-btn-sm" disabled={isLoading} onClick={() => void apply(null)}>
-            Use the default
-          </button>
-        )}
-      </form>
-      {notice && <Notice tone={notice.tone} style={{ marginTop: 12 }}>{notice.text}</Notice>}
+      </ClientCardForm>
     </Card>
   );
 }
