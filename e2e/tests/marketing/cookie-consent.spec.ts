@@ -59,6 +59,8 @@ for (const [stored, setup] of [
   ['accepted as a cookie only', () => (document.cookie = 'CookieConsent=true; path=/')],
 ] as const) {
   test(`a returning visitor (${stored}) gets every page hydrated cleanly and no popup`, async ({ page }) => {
+    // Every public page in turn: on 2 cores shared with the engine's own runs, that is more than the default 30 s.
+    test.setTimeout(60_000);
     await page.addInitScript(setup);
     const problems = collectPageProblems(page);
     for (const route of [...PUBLIC_ROUTES, '/no-such-page']) {

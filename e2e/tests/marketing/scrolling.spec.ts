@@ -34,9 +34,10 @@ test('footer anchor links scroll smoothly to their section with the offset', asy
   await link.click();
   await expect(page).toHaveURL('/pricing#comparison-section');
   expect(Math.abs((await settledTop(page, 'comparison-section')) - 100)).toBeLessThanOrEqual(2);
-  // Smooth: the position moved through intermediate values rather than jumping once.
+  // Smooth: the position moved through intermediate values rather than jumping once (a jump records one or two
+  // positions; a loaded machine samples a smooth scroll a few times only).
   const positions = await page.evaluate(() => (window as unknown as { positions: number[] }).positions);
-  expect(new Set(positions).size).toBeGreaterThan(3);
+  expect(new Set(positions).size).toBeGreaterThan(2);
 });
 
 const INDICATORS = [
