@@ -1,6 +1,7 @@
 import type { RunStatus } from '@fullstop/contracts';
 import type { TestKind } from '@fullstop/engine';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notInArray } from 'drizzle-orm';
+import { findClientRow } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { engineRuns, engineRunTests } from '../../db/schema/index.ts';
 import { TERMINAL_STATUSES } from './mappers.ts';
@@ -80,20 +81,14 @@ export async function getRunTest(db: Db, runTestId: string): Promise<RunTestRow 
   return row ?? null;
 }
 
-/** The run test when it is one of this client's, in this run; null otherwise (the caller answers 404). */
 /** A run test of this client, whatever its run (a bug filed from it names only the test). */
-export async function findClientRunTestById(db: Db, clientId: string, runTestId: string): Promise<RunTestRow | null> {
-  const [row] = await db.select().from(engineRunTests).where(and(eq(engineRunTests.id, runTestId), eq(engineRunTests.clientId, clientId))).limit(1);
-  return row ?? null;
+export function findClientRunTestById(db: Db, clientId: string, runTestId: string): Promise<RunTestRow | null> {
+  return findClientRow(db, engineRunTests, clientId, eq(engineRunTests.id, runTestId));
 }
 
-export async function findClientRunTest(db: Db, clientId: string, runId: string, runTestId: string): Promise<RunTestRow | null> {
-  const [row] = await db
-    .select()
-    .from(engineRunTests)
-    .where(and(eq(engineRunTests.id, runTestId), eq(engineRunTests.runId, runId), eq(engineRunTests.clientId, clientId)))
-    .limit(1);
-  return row ?? null;
+/** The run test when it is one of this client's, in this run; null otherwise (the caller answers 404). */
+export function findClientRunTest(db: Db, clientId: string, runId: string, runTestId: string): Promise<RunTestRow | null> {
+  return findClientRow(db, engineRunTests, clientId, eq(engineRunTests.id, runTestId), eq(engineRunTests.runId, runId));
 }
 
 export function runTestsOf(db: Db, runId: string): Promise<RunTestRow[]> {
