@@ -25,7 +25,12 @@ const held = sql`
 /** The fair order (docs/decisions/0050): the client holding the fewest active jobs first, then longest first, then oldest. */
 const FAIR_ORDER = sql`coalesce(h.active, 0), j.priority DESC, j.created_on, j.id`;
 
-/** The same changes to the row as pg-boss's own fetch: active, started, and a retry counted when it ran before. */
+/**
+ * The same changes to the row as pg-boss's own fetch: active, started, and a retry counted when it ran before.
+ * The state is checked again on the locked row: under READ COMMITTED, a fetch that read the job as waiting just
+ * before another worker took it and committed locks the taken row next, and PostgreSQL re-checks only the
+ * conditions on that row, not those inside a materialized CTE. Without the check both workers ran the job.
+ */
 function take(next: SQL): SQL {
   return sql`
     WITH next AS (${next})
@@ -34,7 +39,7 @@ function take(next: SQL): SQL {
       started_on = now(),
       retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
     FROM next
-    WHERE j.name = ${RUN_QUEUE} AND j.id = next.id
+    WHERE j.name = ${RUN_QUEUE} AND j.id = next.id AND j.state < 'active'
     RETURNING j.id, j.data, j.retry_count AS "retryCount", j.retry_limit AS "retryLimit", next.kind`;
 }
 
@@ -77,7 +82,7 @@ function nextThatFits(room: FetchRoom): SQL {
     )
     SELECT j.id, c.kind
     FROM candidates c JOIN pgboss.job j ON j.name = ${RUN_QUEUE} AND j.id = c.id
-    WHERE c.fits AND (c.place = 1 OR NOT EXISTS (SELECT 1 FROM candidates head WHERE head.place = 1 AND head.waited AND NOT head.fits))
+    WHERE j.state < 'active' AND c.fits AND (c.place = 1 OR NOT EXISTS (SELECT 1 FROM candidates head WHERE head.place = 1 AND head.waited AND NOT head.fits))
     ORDER BY c.place
     LIMIT 1
     FOR UPDATE OF j SKIP LOCKED`;

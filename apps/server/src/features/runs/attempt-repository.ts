@@ -30,11 +30,14 @@ export async function recordHeartbeat(db: Db, attemptId: string): Promise<boolea
   return rows.length > 0;
 }
 
-export async function endAttempt(db: Db, attemptId: string, end: AttemptEnd): Promise<void> {
-  await db
+/** Ends a running attempt. False when it no longer was: a reaper gave it up and owns its test now. */
+export async function endAttempt(db: Db, attemptId: string, end: AttemptEnd): Promise<boolean> {
+  const rows = await db
     .update(engineAttempts)
     .set({ ...end, finishedAt: new Date() })
-    .where(eq(engineAttempts.id, attemptId));
+    .where(and(eq(engineAttempts.id, attemptId), eq(engineAttempts.status, 'running')))
+    .returning({ id: engineAttempts.id });
+  return rows.length > 0;
 }
 
 /** Ends a stale attempt as an error, unless another process's reaper did first (then null). */

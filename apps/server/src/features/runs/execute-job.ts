@@ -30,7 +30,7 @@ export class RetryableAttemptError extends Error {}
  */
 /** The engines a runner process is given, from this process's config (runs and load generators alike). */
 export function sandboxTools(deps: Pick<EngineDeps, 'config'>) {
-  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers) };
+  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers), runAs: deps.config.runnerUser };
 }
 
 /** `handOff`: a test another feature runs instead, true when it took it (a load test with several generators). */
@@ -174,8 +174,9 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
 
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';
   log(`attempt ${attempt} ended: ${status}${error ? `: ${error}` : ''}`);
-  await endAttempt(db, attemptRow.id, { status, error });
-  if (abortCode === 'lost') return; // the reaper owns this test now
+  const ended = await endAttempt(db, attemptRow.id, { status, error });
+  // Given up as stale (its heartbeat came late): the reaper owns this test now, and its retry may already run.
+  if (!ended || abortCode === 'lost') return;
 
   // Whether a retry could help is the kind's fact: bad options, a refused target or the time limit would only repeat.
   const retry = status === 'error' && attempt < maxAttempts && isRetried(rt.kind, errorCode);
