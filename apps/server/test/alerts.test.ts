@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { AlertDelivery, AlertWebhookPayload } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineFalsePositives, testFlakyMarks } from '../src/db/schema/index.ts';
+import { like } from 'drizzle-orm';
+import { engineFalsePositives, loginFailures, testFlakyMarks } from '../src/db/schema/index.ts';
 import { listAlertAttempts } from '../src/features/alerts/repository.ts';
 import { FAKE_RUNNERS_MODULE, fakeRunners } from './engine/fixtures/fake-runners.ts';
 import { clientWithSuite, importSuite, manifest, OPERATOR_TOKEN, operator, runAndWait, type SuiteTest } from './engine/helpers.ts';
+import { confirmationTokenFor } from './helpers/alerts.ts';
 import { mailsTo } from './helpers/auth.ts';
 import { bearer, buildTestApp, createTestClient, login, signedInClient, type TestClient, useApp } from './helpers/app.ts';
 import { teamUser } from './helpers/team.ts';
@@ -212,12 +214,16 @@ describe('alerts', () => {
       ['slack', `${base}/hook/slack`],
       ['teams', `${base}/hook/teams`],
       ['email', 'qa-team@acme.test'],
+      ['email', 'never-confirmed@acme.test'],
     ]) {
       const res = await app.inject({ method: 'POST', url: '/alerts/channels', headers: bearer(token), payload: { kind, name: `${kind} channel`, target, rules: ['security-alert'] } });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().secret).toBeUndefined();
     }
+    // Only the address whose owner opened the mailed link gets alerts.
+    expect((await app.inject({ method: 'POST', url: '/alerts/confirm', payload: { token: await confirmationTokenFor(app, 'qa-team@acme.test') } })).statusCode).toBe(200);
     const run = await runAndAlert(c);
+    expect((await mailsTo(app, 'never-confirmed@acme.test')).map((m) => /Subject: (.*)/.exec(m)?.[1])).toEqual(['Confirm this address for Fullstop QA alerts']);
 
     const slack = JSON.parse(r.at('slack')[0]!.body);
     expect(slack.text).toBe('[Fullstop QA] New High security alert: Pay &lt;!channel&gt; *now* [x](http://evil.test) &amp; more');
@@ -234,7 +240,7 @@ describe('alerts', () => {
     expect(teams.potentialAction[0].targets[0].uri).toBe(`${PUBLIC_URL}/dashboard/history/${run.runId}`);
 
     // Headers unfolded, quoted-printable soft breaks joined.
-    const mail = (await mailsTo(app, 'qa-team@acme.test'))[0]!.replace(/\r?\n(?=[ \t])/g, '').replace(/=\r?\n/g, '');
+    const mail = (await mailsTo(app, 'qa-team@acme.test')).find((m) => !m.includes('Confirm this address'))!.replace(/\r?\n(?=[ \t])/g, '').replace(/=\r?\n/g, '');
     expect(mail).toContain(`Subject: [Fullstop QA] New High security alert: ${hostile}`);
     expect(mail).toContain(`${PUBLIC_URL}/dashboard/history/${run.runId}`);
   });
@@ -248,6 +254,11 @@ describe('alerts', () => {
     expect(payloads('ping')[0]).toMatchObject({ event: 'test', rule: 'test', title: 'Test alert' });
     expect(r.at('ping')[0]!.verified).toBe(true);
     r.answers.set('ping', [500]);
+    // One test per channel a minute (ALERT_TEST_INTERVAL): the next one says when to try again.
+    const soon = await app.inject({ method: 'POST', url: `/alerts/channels/${channel.id}/test`, headers: bearer(token) });
+    expect(soon.statusCode).toBe(429);
+    expect(Number(soon.headers['retry-after'])).toBeGreaterThan(0);
+    await app.db.delete(loginFailures).where(like(loginFailures.key, `alert-message:${channel.id}%`));
     const failed = await app.inject({ method: 'POST', url: `/alerts/channels/${channel.id}/test`, headers: bearer(token) });
     expect(failed.json()).toEqual({ delivered: false, statusCode: 500, message: 'Your webhook answered HTTP 500' });
     const deliveries = (await app.inject({ url: '/alerts/deliveries', headers: bearer(token) })).json<{ deliveries: AlertDelivery[] }>().deliveries;

@@ -37,6 +37,7 @@ describe('fullstop run with a client API key (the CI kit)', () => {
   let passing: TestClient;
   let failing: TestClient;
   let broken: TestClient;
+  let incomplete: TestClient;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-ci-'));
 
   /** The CLI as a client's CI runs it: the key in FULLSTOP_API_KEY, the server in FULLSTOP_SERVER, CI set. */
@@ -54,7 +55,7 @@ describe('fullstop run with a client API key (the CI kit)', () => {
     app = await buildEngineApp(2);
     await app.listen({ port: 0, host: '127.0.0.1' });
     server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    [passing, failing, broken] = await Promise.all([
+    [passing, failing, broken, incomplete] = await Promise.all([
       clientWithSuite(app, {
         Frontend: [{ name: 'marketing pages', kind: 'browser', options: { outcome: 'pass' } }],
         'API & <Backend>': [{ name: 'orders api', kind: 'api', options: { outcome: 'pass' } }],
@@ -67,6 +68,8 @@ describe('fullstop run with a client API key (the CI kit)', () => {
       }),
       // The runner errors on every attempt, as it does when the target cannot be reached.
       clientWithSuite(app, { Frontend: [{ name: 'unreachable site', kind: 'browser', options: { errorOnAttempts: [1, 2, 3, 4, 5] } }] }),
+      // A scan whose sql module did not finish on the redirect, nothing over its thresholds (decision 0058).
+      clientWithSuite(app, { Security: [{ name: 'redirect scan', kind: 'security-scan', options: { incomplete: 'sql did not finish on GET /go (url)' } }] }),
     ]);
   }, 120_000);
   afterAll(async () => {
@@ -112,6 +115,16 @@ describe('fullstop run with a client API key (the CI kit)', () => {
     const errors = parseXml(readFileSync(junit, 'utf8')).filter((e) => e.name === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]!.attributes.type).toBe('could-not-run');
+  }, 90_000);
+
+  it('says an incomplete scan is incomplete, not that it could not run: no verdict (2), an error case of its own type', async () => {
+    const junit = path.join(dir, 'incomplete.xml');
+    const res = await ci(incomplete.apiKey, '--wait', '--junit', junit);
+    expect(res.code, res.stdout + res.stderr).toBe(2);
+    expect(res.stdout).toContain('  incomplete redirect scan (The scan is incomplete: sql did not finish on GET /go (url). 6 of 7 modules finished; sql stopped at GET /go.)');
+    expect(res.stdout).toMatch(/0 passed, 0 failed, 1 incomplete \(scan\), 0 could not run, 0 not run \(exit 2\)/);
+    const errors = parseXml(readFileSync(junit, 'utf8')).filter((e) => e.name === 'error');
+    expect(errors.map((e) => e.attributes.type)).toEqual(['incomplete-scan']);
   }, 90_000);
 
   it('exits 2 with a clear message for a wrong key, an unknown test and an unreachable server', async () => {

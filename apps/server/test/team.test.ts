@@ -86,11 +86,25 @@ describe('team: invitations', () => {
     expect((await accept(app, 'fsi_not-a-real-token')).statusCode).toBe(404);
   });
 
-  it('an e-mail that already has an account cannot be invited (409); a second invitation replaces the first', async () => {
+  it('an address with an account elsewhere is answered like any other (no 409 leak), and accepting explains', async () => {
+    const fresh = await invite(app, ownerA, 'nobody-yet@example.test', 'member');
     const taken = await invite(app, ownerA, b.email.toUpperCase(), 'member');
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toMatchObject({ field: 'email' });
+    expect(taken.statusCode, taken.body).toBe(fresh.statusCode);
+    expect(Object.keys(taken.json()).sort()).toEqual(Object.keys(fresh.json()).sort());
+    expect(taken.json()).toMatchObject({ email: b.email.toLowerCase(), role: 'member' });
+    const res = await accept(app, await invitationTokenFor(app, b.email.toLowerCase()));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ field: 'email', message: expect.stringContaining('an account belongs to one team only') });
+    // The invitee's account is untouched: still B's owner.
+    expect((await login(app, b.email, b.password)).userData.clientId).toBe(b.clientId);
+    // Someone already in the caller's own team (listed to them anyway) is told so.
+    const member = await teamUser(app, a.clientId, 'member');
+    const again = await invite(app, ownerA, member.email, 'viewer');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ field: 'email', message: 'This person is already a member of your team' });
+  });
 
+  it('a second invitation replaces the first', async () => {
     expect((await invite(app, ownerA, 'twice@example.test', 'viewer')).statusCode).toBe(201);
     const first = await invitationTokenFor(app, 'twice@example.test');
     await new Promise((r) => setTimeout(r, 5));
@@ -215,6 +229,46 @@ describe('team: roles and removal', () => {
     ]);
     // Now the only owner: protected too.
     expect((await remove(second.accessToken, second.userData.id)).statusCode).toBe(409);
+  });
+});
+
+describe('team: an invitation dies with its sender’s owner role', () => {
+  const fixture = useApp();
+
+  it('stops working once the owner who sent it is demoted (even if made owner again) or removed', async () => {
+    const { app } = fixture;
+    const c = await createTestClient(app, { name: 'Roles Co' });
+    const first = (await login(app, c.email, c.password)).accessToken;
+    const second = await teamUser(app, c.clientId, 'owner');
+    expect((await invite(app, second.accessToken, 'by-demoted@example.test', 'member')).statusCode).toBe(201);
+    expect((await invite(app, second.accessToken, 'by-removed@example.test', 'member')).statusCode).toBe(201);
+    expect((await invite(app, first, 'by-owner@example.test', 'viewer')).statusCode).toBe(201);
+    const demotedToken = await invitationTokenFor(app, 'by-demoted@example.test');
+    const removedToken = await invitationTokenFor(app, 'by-removed@example.test');
+    const setRole = (userId: string, role: string) => app.inject({ method: 'PATCH', url: `/team/members/${userId}`, headers: bearer(first), payload: { role } });
+
+    expect((await setRole(second.userData.id, 'member')).statusCode).toBe(200);
+    // Made an owner again: what they sent before stays dead.
+    expect((await setRole(second.userData.id, 'owner')).statusCode).toBe(200);
+    const revoked = async (token: string) => {
+      for (const res of [await app.inject({ url: `/team/invitations/preview?token=${encodeURIComponent(token)}` }), await accept(app, token)]) {
+        expect(res.statusCode).toBe(410);
+        expect(res.json()).toMatchObject({ code: 'INVITATION_REVOKED', message: expect.stringContaining('no longer an owner') });
+      }
+    };
+    await revoked(demotedToken);
+    expect((await app.inject({ url: '/team', headers: bearer(first) })).json().invitations.map((i: { email: string }) => i.email).sort()).toEqual(['by-owner@example.test']);
+
+    // The second owner, owner again, sends one more; then is removed.
+    expect((await invite(app, (await login(app, second.email, second.password)).accessToken, 'by-removed@example.test', 'member')).statusCode).toBe(201);
+    const removedAgain = await invitationTokenFor(app, 'by-removed@example.test');
+    expect((await app.inject({ method: 'DELETE', url: `/team/members/${second.userData.id}`, headers: bearer(first) })).statusCode).toBe(200);
+    await revoked(removedAgain);
+    expect((await accept(app, removedToken)).statusCode).toBe(404);
+    expect(await app.db.select().from(users).where(eq(users.email, 'by-removed@example.test'))).toEqual([]);
+
+    // The remaining owner's invitation still works.
+    expect((await accept(app, await invitationTokenFor(app, 'by-owner@example.test'))).statusCode).toBe(200);
   });
 });
 

@@ -41,8 +41,13 @@ export const alertChannel = z.object({
   id: z.string(),
   kind: alertChannelKind,
   name: z.string(),
+  /** The e-mail address or the generic webhook's URL; for Slack and Teams only a hint (`https://hooks.slack.com/…/abcd`): their URL is a credential. */
   target: z.string(),
   enabled: z.boolean(),
+  /** False for an e-mail address whose owner has not opened the confirmation link yet: nothing is sent to it. */
+  confirmed: z.boolean(),
+  /** E-mail not confirmed: when the last confirmation link was sent (null: not sent, send it again). */
+  confirmationSentAt: z.string().nullable(),
   rules: z.array(alertRule),
   /** Generic webhooks: the signing secret's last characters, e.g. "••••3f9a"; null for other kinds. */
   secretHint: z.string().nullable(),
@@ -76,6 +81,10 @@ export type AlertDeliveryList = z.infer<typeof alertDeliveryList>;
 export const alertTestResponse = testDeliveryResponse;
 export type AlertTestResponse = TestDeliveryResponse;
 
+/** POST /alerts/confirm: the token of the link mailed to a new e-mail channel's address (no login). */
+export const confirmAlertChannelBody = z.object({ token: text('token').min(1, { error: 'token is required' }).max(200) });
+export type ConfirmAlertChannelBody = z.infer<typeof confirmAlertChannelBody>;
+
 /** The generic webhook's JSON body (signed like the bug export's: docs/alerts.md). */
 export interface AlertWebhookPayload {
   event: 'alert' | 'test';
@@ -95,6 +104,10 @@ export const alertPaths = {
   channels: '/alerts/channels',
   channel: (id: string) => `/alerts/channels/${encodeURIComponent(id)}`,
   test: (id: string) => `/alerts/channels/${encodeURIComponent(id)}/test`,
+  /** POST: mail the confirmation link again. */
+  confirmation: (id: string) => `/alerts/channels/${encodeURIComponent(id)}/confirmation`,
+  /** POST, no login: the mailed link's token. */
+  confirm: '/alerts/confirm',
   deliveries: '/alerts/deliveries',
   operatorChannels: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}/alert-channels`,
   operatorDeliveries: (clientId: string) => `/operator/clients/${encodeURIComponent(clientId)}/alert-deliveries`,

@@ -28,6 +28,8 @@ export const paths = {
   account: '/dashboard/account',
   /** Where an invitation's link lands: sets the new user's password (`?token=`). */
   invite: '/invite',
+  /** Where an e-mail alert channel's confirmation link lands (`?token=`); no login. */
+  alertConfirm: '/confirm-alerts',
   /** The operators' console. */
   ops: '/ops',
   opsClients: '/ops/clients',

@@ -133,6 +133,10 @@ describe('security-scan runner', () => {
     expect(json.alerts.filter((a) => a.risk === 'High').map((a) => a.ruleId).sort()).toEqual(PLANTED.flaws.found.map((f) => f.ruleId).sort());
     expect(json.alerts.reduce((n, a) => n + a.instances.length, 0)).toBe(findings.length);
     expect(result.status).toBe('failed');
+    // Every module attacked every URL to the end, the redirect that answers sql's payload in Latin-1 included.
+    if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
+    expect(result.summary.coverage?.errors).toEqual([]);
+    expect(result.summary.coverage?.complete).toBe(true);
   }, 300_000);
 
   it('raises no alert above Informational on the hardened site, active scan included', async () => {
@@ -144,5 +148,12 @@ describe('security-scan runner', () => {
     expect(result.error).toBeUndefined();
     expect(findingsOf(result).filter((f) => f.risk !== 'Informational')).toEqual([]);
     expect(result.status).toBe('passed');
+    // Its redirect (/go?url=/about) answers sql's "¿" with the Latin-1 byte 0xBF in Location: attacked to the end
+    // all the same (decision 0058), by every module but permanentxss, which skips redirects by design.
+    if (result.summary.kind !== 'security-scan') throw new Error('unexpected summary');
+    const coverage = result.summary.coverage;
+    expect(coverage?.complete).toBe(true);
+    expect(coverage?.progress).toBe('7 of 7 modules finished');
+    expect(coverage?.targets.find((t) => t.url === `${hardened.url}/go`)?.modules).toEqual(['blindsql', 'exec', 'file', 'redirect', 'sql', 'xss']);
   });
 });

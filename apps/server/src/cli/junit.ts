@@ -1,5 +1,5 @@
 import { escapeXml } from '@fullstop/engine/junit';
-import type { RunStatus, RunTotals } from '@fullstop/contracts';
+import { isIncompleteScanError, type RunStatus, type RunTotals } from '@fullstop/contracts';
 
 /** One test of a run as the CI kit reports it. */
 export interface CiTestResult {
@@ -18,10 +18,14 @@ export interface CiRun {
   tests: CiTestResult[];
 }
 
-type Verdict = 'passed' | 'failed' | 'error' | 'skipped';
+type Verdict = 'passed' | 'failed' | 'incomplete' | 'error' | 'skipped';
 
-/** passed and failed are verdicts; error is "could not run"; anything else (queued, running, cancelled) did not run. */
-export function verdictOf(status: RunStatus): Verdict {
+/**
+ * passed and failed are verdicts; incomplete is a security scan that did not attack everything and found nothing
+ * over its thresholds (decision 0058); error is "could not run"; anything else (queued, running, cancelled) did not run.
+ */
+export function verdictOf(status: RunStatus, error: string | null = null): Verdict {
+  if (status === 'error' && isIncompleteScanError(error)) return 'incomplete';
   if (status === 'passed' || status === 'failed' || status === 'error') return status;
   return 'skipped';
 }
@@ -37,12 +41,14 @@ function failureText(t: CiTestResult): string {
 
 function testcase(t: CiTestResult): string[] {
   const open = `    <testcase classname="${escapeXml(t.group)}" name="${escapeXml(t.testName)}" time="${secs(t.durationMs)}">`;
-  const verdict = verdictOf(t.status);
+  const verdict = verdictOf(t.status, t.error);
   if (verdict === 'passed') return [open.replace(/>$/, '/>')];
   const body =
     verdict === 'failed'
       ? `      <failure type="failed" message="${escapeXml(firstLine(failureText(t)))}">${escapeXml(failureText(t))}</failure>`
-      : verdict === 'error'
+      : verdict === 'incomplete'
+        ? `      <error type="incomplete-scan" message="${escapeXml(firstLine(t.error ?? 'the scan is incomplete'))}">${escapeXml(t.error ?? '')}</error>`
+        : verdict === 'error'
         ? `      <error type="could-not-run" message="${escapeXml(firstLine(t.error ?? 'the test could not run'))}">${escapeXml(t.error ?? '')}</error>`
         : `      <skipped message="${escapeXml(t.status === 'cancelled' ? 'cancelled' : `not run: ${t.status} when the wait ended`)}"/>`;
   return [open, body, '    </testcase>'];
@@ -50,7 +56,8 @@ function testcase(t: CiTestResult): string[] {
 
 /**
  * The run as JUnit XML: one testsuite per group (sorted), one testcase per test (its time, a failure, an error for a test
- * that could not run, skipped for one that did not run). Every name and message is escaped and stripped of the
+ * that could not run or a scan that is incomplete (JUnit has no other place for "no verdict"), skipped for one that
+ * did not run). Every name and message is escaped and stripped of the
  * characters XML does not allow (the engine's reporter does both).
  */
 export function runToJunit(run: CiRun): string {
@@ -58,10 +65,10 @@ export function runToJunit(run: CiRun): string {
   const sorted = [...run.tests].sort((a, b) => a.group.localeCompare(b.group, 'en') || a.testName.localeCompare(b.testName, 'en'));
   const groups = new Map<string, CiTestResult[]>();
   for (const t of sorted) groups.set(t.group, [...(groups.get(t.group) ?? []), t]);
-  const count = (tests: CiTestResult[], v: Verdict) => tests.filter((t) => verdictOf(t.status) === v).length;
+  const count = (tests: CiTestResult[], ...v: Verdict[]) => tests.filter((t) => v.includes(verdictOf(t.status, t.error))).length;
   const time = (tests: CiTestResult[]) => secs(tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0));
   const attrs = (tests: CiTestResult[]) =>
-    `tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${count(tests, 'skipped')}" time="${time(tests)}"`;
+    `tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error', 'incomplete')}" skipped="${count(tests, 'skipped')}" time="${time(tests)}"`;
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="Fullstop QA run ${escapeXml(run.runId)}" ${attrs(run.tests)}>`];
   for (const [group, tests] of groups) {
     const stamp = run.startedAt ? ` timestamp="${escapeXml(run.startedAt.replace(/Z$/, ''))}"` : '';

@@ -72,6 +72,7 @@ function fromResult(r: RunResultResponse): CiRun {
 
 /** 0 every test passed; 1 at least one failed; 2 no verdict (a test could not run, or did not finish in time). */
 export function exitCodeOf(runStatus: RunStatus, tests: readonly Pick<CiTestResult, 'status'>[]): number {
+  // An incomplete scan is no verdict either (2): it found nothing over its thresholds in what it attacked.
   const verdicts = tests.map((t) => verdictOf(t.status));
   if (verdicts.includes('failed')) return CI_EXIT_CODES.failed;
   if (runStatus === 'passed' && verdicts.every((v) => v === 'passed')) return CI_EXIT_CODES.passed;
@@ -79,9 +80,10 @@ export function exitCodeOf(runStatus: RunStatus, tests: readonly Pick<CiTestResu
 }
 
 function summaryLine(run: CiRun, runStatus: RunStatus, code: number): string {
-  const n = (v: string) => run.tests.filter((t) => verdictOf(t.status) === v).length;
+  const n = (v: string) => run.tests.filter((t) => verdictOf(t.status, t.error) === v).length;
   const unfinished = TERMINAL.has(runStatus) ? '' : ', the run was still going when the wait ended';
-  return `Fullstop QA run ${run.runId}: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} could not run, ${n('skipped')} not run${unfinished} (exit ${code})`;
+  const incomplete = n('incomplete') ? `, ${n('incomplete')} incomplete (scan)` : '';
+  return `Fullstop QA run ${run.runId}: ${n('passed')} passed, ${n('failed')} failed${incomplete}, ${n('error')} could not run, ${n('skipped')} not run${unfinished} (exit ${code})`;
 }
 
 async function writeJunit(file: string | undefined, run: CiRun): Promise<void> {
@@ -142,8 +144,11 @@ export function registerRunCommand(program: Command): void {
         }
         console.log(message);
         for (const t of run.tests) {
-          const totals = t.totals ? ` ${t.totals.passedTests}/${t.totals.totalTests} passed` : '';
-          console.log(`  ${t.status.padEnd(9)} ${t.testName}${totals}${t.error ? ` (${t.error.split('\n')[0]})` : ''}`);
+          // An incomplete scan has no checks to count: its words say what it did not attack.
+          const incomplete = verdictOf(t.status, t.error) === 'incomplete';
+          const totals = t.totals && !incomplete ? ` ${t.totals.passedTests}/${t.totals.totalTests} passed` : '';
+          const shown = incomplete ? 'incomplete' : t.status;
+          console.log(`  ${shown.padEnd(10)} ${t.testName}${totals}${t.error ? ` (${t.error.split('\n')[0]})` : ''}`);
         }
         const code = exitCodeOf(status, run.tests);
         await writeJunit(opts.junit, run);

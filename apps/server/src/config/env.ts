@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { trustProxySetting } from './trust-proxy.ts';
 
 const bool = z
   .enum(['0', '1', 'true', 'false'])
@@ -20,7 +21,8 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  /** Whose X-Forwarded-For to believe: a hop count (1) or the proxies' addresses/CIDRs; unset: nobody's (config/trust-proxy.ts). */
+  TRUST_PROXY: trustProxySetting,
   CONTACT_EMAIL: z.email().default('contact@fullstop.test'),
   /** 32 random bytes, base64 or hex. Unset: generated once in DATA_DIR/server-key. Share it between API processes. */
   SERVER_KEY: z.string().optional(),
@@ -43,6 +45,9 @@ const envSchema = z.object({
   UPLOAD_MAX_ENTRIES: z.coerce.number().int().positive().max(1_000_000).default(100_000),
   UPLOAD_MAX_INFLATED_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
   UPLOAD_MAX_MANIFEST_BYTES: z.coerce.number().int().positive().max(16 * 1024 ** 2).default(16 * 1024 ** 2),
+  /** Files on a client's requests (its side of the threads): at most this many, and this many MB in all (413 past either). */
+  REQUEST_ATTACHMENTS_MAX_COUNT: z.coerce.number().int().positive().default(500),
+  REQUEST_ATTACHMENTS_MAX_TOTAL_MB: z.coerce.number().int().positive().default(2048),
   CACHE_TTL: seconds.default(60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Fullstop QA <no-reply@fullstop.test>'),
@@ -116,6 +121,12 @@ const envSchema = z.object({
    * never more than ENGINE_WORKERS): each still runs one test. Emptied after a minute at rest. 0: a fresh fork per test.
    */
   ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
+  /**
+   * The OS user runner processes and their browsers run as (docs/decisions/0077): not the server's, so a page that
+   * takes a browser over cannot read DATA_DIR or the server's /proc. The server must be root to switch (the deploy
+   * files create `fullstop-runner` and set it). Unset: runners run as the server's user, with a warning in production.
+   */
+  ENGINE_RUNNER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*[$]?$/i, 'must be a user name').max(32).optional(),
   /** Tests and benches only: a module exporting `runners` that runner processes load instead of the engine's. */
   ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
   /** Print every html report to pdf (and shrink screenshots) with Chromium. Unset: on, off under NODE_ENV=test. */
@@ -137,11 +148,25 @@ const envSchema = z.object({
   /** Work deliveries and syncs in this process. Unset: on, off under NODE_ENV=test (tests call them). */
   INTEGRATIONS_WORKER: bool.optional(),
 
+  // The delivery outbox of alerts and trackers (features/outbox, decision 0075).
+  /** Deliveries one outbox works at once in one process. */
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** Deliveries of one client held at once, by all processes together: one client's slow receiver cannot take every slot. */
+  OUTBOX_CLIENT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
+  /** How long a claimed delivery is kept from other processes (seconds); renewed every third of it while it runs. */
+  OUTBOX_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+
   // Deletion of old runs and builds (features/retention; the privacy policy states the default).
   /** How often this process sweeps (seconds; 0: never). Unset: hourly, never under NODE_ENV=test (tests call the sweep). */
   RETENTION_SWEEP_INTERVAL: z.coerce.number().int().min(0).optional(),
   /** Evaluate finished runs and deliver alerts in this process. Unset: on, off under NODE_ENV=test (tests call them). */
   ALERTS_WORKER: bool.optional(),
+  /** Alert channels one client may have (decision 0076). */
+  ALERT_CHANNELS_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  /** One test alert or confirmation mail per channel in this many seconds. */
+  ALERT_TEST_INTERVAL: seconds.default(60),
+  /** Test alerts and confirmation mails one client may set off in an hour. */
+  ALERT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(10000).default(20),
 }).superRefine((env, ctx) => {
   if (env.ARTIFACT_STORE === 's3' && !env.S3_BUCKET) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with ARTIFACT_STORE=s3' });

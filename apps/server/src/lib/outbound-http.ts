@@ -16,7 +16,11 @@ export interface OutboundResponse {
 export class OutboundUnreachableError extends Error {}
 
 const MAX_BODY = 1024 * 1024;
-const TIMEOUT_MS = 15_000;
+/**
+ * The whole call, from the address lookup to the body's last byte. A limit on silence alone let a receiver that
+ * trickles a byte every few seconds hold a delivery (and the worker's slot) for as long as it liked.
+ */
+export const OUTBOUND_DEADLINE_MS = 15_000;
 
 /**
  * The policy of test targets (features/targets), for a URL a client gave: http(s) only, and no loopback or
@@ -30,13 +34,48 @@ export async function outboundUrlRefusal(url: string, allowPrivate: boolean): Pr
   }
 }
 
+interface OutboundOptions {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string;
+  allowPrivate: boolean;
+  userAgent?: string;
+}
+
+/** What the deadline's error says (and what the outbox records as the attempt's error). */
+const overDeadline = (ms: number) => new OutboundUnreachableError(`no complete answer within ${ms / 1000} s`);
+
 /**
- * One HTTP call through the target policy. Redirects are not followed; the body read is capped.
- * Throws OutboundUnreachableError when refused or unreachable; any HTTP status is an answer.
+ * One HTTP call through the target policy. Redirects are not followed; the body read is capped; the whole call
+ * (lookup, connect, headers, body) ends at `deadlineMs` (OUTBOUND_DEADLINE_MS).
+ * Throws OutboundUnreachableError when refused, unreachable or over the deadline; any HTTP status is an answer.
  */
 export async function outboundRequest(
   url: string,
-  options: { method: string; headers?: Record<string, string>; body?: string; allowPrivate: boolean; userAgent?: string },
+  options: OutboundOptions & { deadlineMs?: number },
+): Promise<OutboundResponse> {
+  const deadlineMs = options.deadlineMs ?? OUTBOUND_DEADLINE_MS;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  // The signal destroys the socket wherever the call is; the race also ends the lookup before it, which has none.
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const err = overDeadline(deadlineMs);
+      controller.abort(err);
+      reject(err);
+    }, deadlineMs);
+  });
+  try {
+    return await Promise.race([outboundCall(url, options, controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function outboundCall(
+  url: string,
+  options: OutboundOptions,
+  signal: AbortSignal,
 ): Promise<OutboundResponse> {
   let guard;
   try {
@@ -46,12 +85,14 @@ export async function outboundRequest(
   }
   const refusal = await guard.refusal(url);
   if (refusal) throw new OutboundUnreachableError(`refused: ${refusal}`);
+  signal.throwIfAborted();
   const target = new URL(url);
   const lib = target.protocol === 'https:' ? https : http;
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'FullstopQA-Integrations', accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise<OutboundResponse>((resolve, reject) => {
-    const req = lib.request(target, { method: options.method, headers, lookup: guard.lookup, timeout: TIMEOUT_MS }, (res) => {
+    // The signal destroys the socket at the deadline, whether it is connecting, waiting for headers or reading.
+    const req = lib.request(target, { method: options.method, headers, lookup: guard.lookup, signal }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -74,7 +115,6 @@ export async function outboundRequest(
       });
       res.on('error', (err) => reject(new OutboundUnreachableError(err.message)));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     req.on('error', (err) => reject(err instanceof OutboundUnreachableError ? err : new OutboundUnreachableError(err.message)));
     if (options.body !== undefined) req.write(options.body);
     req.end();

@@ -31,6 +31,8 @@ describe('report delivery', () => {
   async function view(name: string, format: string, query = '') {
     const link = await app.inject({ method: 'POST', url: linkUrl(name, format, query), headers: key(ours) });
     expect(link.statusCode, link.body).toBe(200);
+    // The link carries a token: no cache may keep it.
+    expect(link.headers['cache-control']).toBe('no-store');
     return app.inject({ url: link.json<{ url: string }>().url });
   }
 

@@ -1,6 +1,6 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
-import { dashboardRoutes, inviteRoutes, loginRoute, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { alertConfirmRoutes, dashboardRoutes, inviteRoutes, loginRoute, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
 import { LOGIN_PARAMS } from '@/lib/login-redirect.ts';
 import { AppFrame } from './app-frame.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -18,7 +18,7 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
-    children: [...marketingRoutes, ...portalRoutes, ...inviteRoutes, notFoundRoute],
+    children: [...marketingRoutes, ...portalRoutes, ...inviteRoutes, ...alertConfirmRoutes, notFoundRoute],
   },
   {
     element: <AppFrame />,

@@ -3,7 +3,7 @@ import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { RunAbortedError } from '../errors.ts';
-import { GUARDED_CHROMIUM_FLAGS } from './chromium.ts';
+import { runnerChromium } from './chromium.ts';
 import { loginContextOptions, loginOf } from './login-session.ts';
 
 export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
@@ -24,7 +24,8 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext):
   try {
     browser = await chromium.launch({
       executablePath: ctx.chromiumPath,
-      args: GUARDED_CHROMIUM_FLAGS,
+      args: runnerChromium().args,
+      chromiumSandbox: runnerChromium().sandbox,
       headless: true,
       timeout: BROWSER_LAUNCH_TIMEOUT_MS,
       proxy: { server: proxy.url, bypass: '<-loopback>' },

@@ -14,4 +14,5 @@ export {
   WARM_POOL_MAX,
   warmRunnersWaiting,
 } from './supervisor.ts';
+export { chromiumSandboxSupport, resolveRunnerUser, type RunnerUser, runnerUserBlocker } from './runner-user.ts';
 export { isWarmTag } from './warm-pool.ts';

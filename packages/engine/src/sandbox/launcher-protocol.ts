@@ -1,6 +1,18 @@
 /** Supervisor → launcher. */
 export type LauncherRequest =
-  | { type: 'spawn'; id: number; entry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; execArgv: string[]; niceness: number }
+  | {
+      type: 'spawn';
+      id: number;
+      entry: string;
+      args: string[];
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      execArgv: string[];
+      niceness: number;
+      /** The runner user's (runner-user.ts): the fork switches to it, groups dropped, before the runner starts. */
+      uid?: number;
+      gid?: number;
+    }
   | { type: 'send'; id: number; message: unknown }
   | { type: 'kill'; id: number; signal: NodeJS.Signals };
 

@@ -26,6 +26,9 @@ function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void 
       cwd: request.cwd,
       env: request.env,
       execArgv: request.execArgv,
+      // Switched in the forked child before Node starts (setgroups, setgid, setuid): from root, the kernel drops
+      // every capability with it, so the runner is a plain user (docs/decisions/0077).
+      ...(request.uid !== undefined && request.gid !== undefined ? { uid: request.uid, gid: request.gid } : {}),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
@@ -36,12 +39,18 @@ function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void 
   children.set(id, child);
   if (child.pid !== undefined) {
     try {
+      // A runner of another user needs CAP_SYS_NICE here (a container's root lacks it): it lowers its own
+      // priority as it starts as well (runner-host.ts).
       setPriority(child.pid, request.niceness);
+    } catch {
+      // Already gone (its exit is relayed below), or not allowed.
+    }
+    try {
       // If the machine runs out of memory before the monitor's next poll, the kernel ends a runner (and the
       // browsers it starts, which inherit this), never the API process or the database.
       writeFileSync(`/proc/${child.pid}/oom_score_adj`, String(RUNNER_OOM_SCORE_ADJ));
     } catch {
-      // Already gone (its exit is relayed below), or no /proc.
+      // Already gone, or no /proc.
     }
   }
   send({ type: 'spawned', id, pid: child.pid ?? 0 });

@@ -6,6 +6,13 @@ import type { RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } fr
  */
 export const ENGINE_RUNNERS_PRELOAD = '--engine-runners';
 
+/**
+ * The runner process's nice value, inherited by every browser and tool it starts: on a machine where runs keep
+ * every core busy, the API process (nice 0) is still scheduled first, so clients' portal reads stay quick. Set by
+ * the launcher at the fork and by the runner itself as it starts (a runner of another user, docs/decisions/0077).
+ */
+export const RUNNER_NICENESS = 10;
+
 /** What the supervisor sends the runner process over IPC. */
 export type HostRequest =
   | {

@@ -8,6 +8,7 @@
  * masking (zip readers) and the process table are imported by the attempts that use them. A pre-forked process
  * also loads, while it waits, what every runner of its pool imports (`process.argv[2]`, see warm-pool.ts).
  */
+import { getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { LoginSession } from '../lib/login-session.ts';
 import type * as Masking from '../lib/mask-secrets.ts';
@@ -15,10 +16,17 @@ import { errorMessage, NO_TOTALS } from '../lib/result.ts';
 import type { Runner, TestKind } from '../types.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
-import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest } from './protocol.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
 
 /** How long an exiting host waits for its last message to leave. */
 const LAST_MESSAGE_WAIT_MS = 2_000;
+
+// The launcher set this already, unless it may not renice another user's process; lowering one's own needs nothing.
+try {
+  if (getPriority() < RUNNER_NICENESS) setPriority(RUNNER_NICENESS);
+} catch {
+  // The launcher's value stands.
+}
 
 const controller = new AbortController();
 let exiting = false;

@@ -8,18 +8,17 @@ import { launch, type RemoteChild } from './launcher-client.ts';
 import { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
-import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest } from './protocol.ts';
+import { CHROMIUM_SANDBOX_VAR } from '../lib/chromium.ts';
+import { stageInputs } from './runner-inputs.ts';
+import { chromiumSandboxSupport, type RunnerUser, runnerUserEnv } from './runner-user.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
 import { type RunnerShape, WARM_POOL_MAX, WARM_REFILL_AFTER_MS, WarmPool } from './warm-pool.ts';
 
 export { MEMORY_POLL_MS } from './memory-monitor.ts';
 export { WARM_POOL_IDLE_MS, WARM_POOL_MAX } from './warm-pool.ts';
 
 const HOST_ENTRY = entryFile('runner-host');
-/**
- * The runner process's nice value, inherited by every browser and tool it starts: on a machine where runs keep
- * every core busy, the API process (nice 0) is still scheduled first, so clients' portal reads stay quick.
- */
-export const RUNNER_NICENESS = 10;
+export { RUNNER_NICENESS } from './protocol.ts';
 /**
  * The runner's young generation (V8's semi-space, MB), fixed: left to V8 it is sized from the memory the process
  * sees when it starts, 1 MB inside its attempt's cgroup and 64 MB outside, so it depended on whether the cgroup
@@ -60,6 +59,11 @@ export interface SandboxRun {
   ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
+    /**
+     * The OS user the runner process and all it starts run as (resolveRunnerUser, ENGINE_RUNNER_USER); the attempt's
+     * folder becomes its own. Unset: this process's user (decision 0077).
+     */
+    runAs?: RunnerUser | null;
   };
   limits: SandboxLimits;
   /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
@@ -99,6 +103,7 @@ export function emptyWarmPool(): void {
 
 /** Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts). */
 function forkRunner(shape: RunnerShape, tag: string, cwd: string, preload?: string): RemoteChild {
+  const user = shape.runAs;
   return launch({
     entry: HOST_ENTRY,
     args: preload ? [preload] : [],
@@ -106,7 +111,23 @@ function forkRunner(shape: RunnerShape, tag: string, cwd: string, preload?: stri
     env: { ...shape.env, [ATTEMPT_TAG_VAR]: tag },
     execArgv: [`--max-old-space-size=${shape.memoryMb}`, `--max-semi-space-size=${RUNNER_SEMI_SPACE_MB}`],
     niceness: RUNNER_NICENESS,
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
+}
+
+/**
+ * What the attempt's runner process is forked with: memory limit, runners module, user, and the allow-listed
+ * environment (child-env.ts) with, for another user, its own HOME, USER and LOGNAME, and whether its Chromium
+ * may use its own sandbox (lib/chromium.ts reads it).
+ */
+function runnerShape(run: SandboxRun): RunnerShape {
+  const runAs = run.ctx.runAs ?? null;
+  const sandbox = chromiumSandboxSupport(runAs);
+  const env = childEnv(run.env ?? process.env, {
+    ...(runAs ? runnerUserEnv(runAs) : {}),
+    ...(sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {}),
+  });
+  return { memoryMb: run.limits.memoryMb, env, runnersModule: run.runnersModule, runAs };
 }
 
 /** Calls `then` with the child's pid: now, or once the launcher has forked it. */
@@ -125,13 +146,30 @@ function whenForked(child: RemoteChild, then: () => void): void {
  * limit, environment, runners module) waits there; it then carries the tag it was forked with. Either way the
  * cgroup is made and the process put in it before the run request leaves.
  */
-export function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
+export async function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
+  const user = run.ctx.runAs;
+  if (!user || run.ctx.signal.aborted) return runSupervised(run, onStats);
+  // Before any runner process sees the attempt: its folder is the runner user's, its inputs copied where it may read them.
+  let staged: Awaited<ReturnType<typeof stageInputs>>;
+  try {
+    staged = await stageInputs(run.test, run.target, run.ctx.runDir, user);
+  } catch (error) {
+    throw new SandboxError('start_failed', `the runner process could not start: the attempt's files could not be given to ${user.name}: ${(error as Error).message}`);
+  }
+  try {
+    return await runSupervised({ ...run, test: staged.test, target: staged.target }, onStats);
+  } finally {
+    await staged.remove().catch(() => {});
+  }
+}
+
+function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
   const { ctx, limits } = run;
   if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason as Error);
   const limitBytes = limits.memoryMb * 1024 * 1024;
   const startedAt = performance.now();
   const oomKillsAtStart = kernelOomKills();
-  const shape: RunnerShape = { memoryMb: limits.memoryMb, env: childEnv(run.env ?? process.env), runnersModule: run.runnersModule };
+  const shape = runnerShape(run);
   const poolSize = Math.min(Math.max(ctx.warmRunners ?? 0, 0), WARM_POOL_MAX);
   const warm = warmPool.take(shape, poolSize);
   const tag = warm?.tag ?? attemptTag(run.attemptKey);

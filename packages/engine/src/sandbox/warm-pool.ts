@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteChild } from './launcher-client.ts';
+import type { RunnerUser } from './runner-user.ts';
 import { attemptTag } from './process-table.ts';
 import type { HostMessage } from './protocol.ts';
 
@@ -23,6 +24,8 @@ export interface RunnerShape {
   env: NodeJS.ProcessEnv;
   /** The module whose runners it runs and loads ahead (tests, benches); the engine's own otherwise. */
   runnersModule: string | undefined;
+  /** The OS user it runs as (runner-user.ts); null: this process's. */
+  runAs: RunnerUser | null;
 }
 
 /** A runner process forked ahead of its attempt, with the tag it carries from birth (the attempt's, once taken). */
@@ -41,7 +44,7 @@ interface Waiting extends WarmRunner {
 }
 
 const shapeKey = (shape: RunnerShape) =>
-  JSON.stringify([shape.memoryMb, shape.runnersModule ?? null, Object.entries(shape.env).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  JSON.stringify([shape.memoryMb, shape.runnersModule ?? null, shape.runAs?.uid ?? null, shape.runAs?.gid ?? null, Object.entries(shape.env).sort(([a], [b]) => (a < b ? -1 : 1))]);
 
 const alive = (child: RemoteChild) => child.connected && child.exitCode === null && child.signalCode === null;
 

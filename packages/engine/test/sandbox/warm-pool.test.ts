@@ -38,7 +38,7 @@ function pool(idleMs = 60_000) {
   return { warm, forked };
 }
 
-const shape = (memoryMb = 256, env: NodeJS.ProcessEnv = { PATH: '/bin' }, runnersModule?: string): RunnerShape => ({ memoryMb, env, runnersModule });
+const shape = (memoryMb = 256, env: NodeJS.ProcessEnv = { PATH: '/bin' }, runnersModule?: string): RunnerShape => ({ memoryMb, env, runnersModule, runAs: null });
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the warm pool (warm-pool.ts)', () => {

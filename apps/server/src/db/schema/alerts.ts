@@ -15,17 +15,25 @@ export const alertChannels = pgTable(
     clientId: ownerClientColumn(),
     kind: text('kind').$type<AlertChannelKind>().notNull(),
     name: text('name').notNull(),
-    /** The e-mail address, or the webhook URL. */
+    /** The e-mail address, the generic webhook's URL, or for Slack and Teams only the URL's hint (`https://hooks.slack.com/…/abcd`). */
     target: text('target').notNull(),
+    /** Slack and Teams: the webhook URL, a credential, sealed like `secret` (decision 0076). */
+    targetSealed: text('target_sealed'),
     /** Generic webhooks: the signing secret, sealed (AES-256-GCM under the server key, like API keys). */
     secret: text('secret'),
     secretHint: text('secret_hint'),
     enabled: boolean('enabled').notNull().default(true),
     rules: jsonb('rules').$type<AlertRule[]>().notNull(),
+    /** E-mail: when the address's owner opened the confirmation link; nothing is sent to it before. */
+    confirmedAt: ts('confirmed_at'),
+    /** E-mail: the pending confirmation link's token, as its hash only; it works once, until `confirmExpiresAt`. */
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmExpiresAt: ts('confirm_expires_at'),
+    confirmSentAt: ts('confirm_sent_at'),
     createdAt: createdAtColumn(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('alert_channels_client_idx').on(t.clientId)],
+  (t) => [index('alert_channels_client_idx').on(t.clientId), uniqueIndex('alert_channels_confirm_token_key').on(t.confirmTokenHash)],
 );
 
 /** A finished run whose alerts were evaluated: one row per run, written in the evaluation's own transaction. */

@@ -16,6 +16,11 @@ export const integrations = pgTable(
     secret: text('secret').notNull(),
     /** The secret's last 4 characters, for the masked hint. */
     secretHint: text('secret_hint').notNull(),
+    /**
+     * Where the secret may be sent: the origin and account it was given for ("jira https://acme.atlassian.net
+     * me@acme.com"). Null on rows older than decision 0076 (bound to their config as it stands).
+     */
+    secretBoundTo: text('secret_bound_to'),
     createdAt: createdAtColumn(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,8 +1,8 @@
 import type { AlertChannelKind, AlertDelivery, AlertRule } from '@fullstop/contracts';
-import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { deleteClientRows } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
-import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
+import { alertAttempts, alertChannels, alertDeliveries, alertEvents, alertRunEvaluations, clients, engineRuns, engineRunTests, testFlakyMarks } from '../../db/schema/index.ts';
 import { deliveryStateOf, listAttempts } from '../outbox/index.ts';
 
 // SQL of the alerts feature: channels, the evaluation of finished runs, alerts raised, deliveries and attempts.
@@ -23,21 +23,50 @@ export async function findChannel(db: Db, clientId: string, id: string): Promise
   return row ?? null;
 }
 
+type ChannelChange = Partial<Pick<ChannelRow, 'name' | 'target' | 'targetSealed' | 'secret' | 'secretHint' | 'enabled' | 'rules' | 'confirmedAt' | 'confirmTokenHash' | 'confirmExpiresAt' | 'confirmSentAt'>>;
+
+/** A new channel, unless the client already has `max` (null then): counted and inserted under the client's row lock. */
 export async function insertChannel(
   db: Db,
-  input: { clientId: string; kind: AlertChannelKind; name: string; target: string; secret: string | null; secretHint: string | null; enabled: boolean; rules: AlertRule[] },
-): Promise<ChannelRow> {
-  const [row] = await db.insert(alertChannels).values(input).returning();
-  return row!;
+  input: { clientId: string; kind: AlertChannelKind; name: string; target: string; enabled: boolean; rules: AlertRule[] } & ChannelChange,
+  max: number,
+): Promise<ChannelRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, input.clientId)).for('update');
+    const [had] = await tx.select({ n: count() }).from(alertChannels).where(eq(alertChannels.clientId, input.clientId));
+    if (Number(had?.n ?? 0) >= max) return null;
+    const [row] = await tx.insert(alertChannels).values(input).returning();
+    return row!;
+  });
 }
 
-export async function updateChannel(db: Db, id: string, set: Partial<Pick<ChannelRow, 'name' | 'target' | 'secret' | 'secretHint' | 'enabled' | 'rules'>>): Promise<ChannelRow> {
+export async function updateChannel(db: Db, id: string, set: ChannelChange): Promise<ChannelRow> {
   const [row] = await db.update(alertChannels).set({ ...set, updatedAt: sql`now()` }).where(eq(alertChannels.id, id)).returning();
   return row!;
 }
 
 export async function deleteChannel(db: Db, clientId: string, id: string): Promise<boolean> {
   return deleteClientRows(db, alertChannels, clientId, eq(alertChannels.id, id));
+}
+
+/** Confirms the e-mail channel whose link holds this token, once and before it expires: the channel, or null. */
+export async function confirmChannel(db: Db, tokenHash: string): Promise<ChannelRow | null> {
+  const [row] = await db
+    .update(alertChannels)
+    .set({ confirmedAt: sql`now()`, confirmTokenHash: null, confirmExpiresAt: null, updatedAt: sql`now()` })
+    .where(and(eq(alertChannels.confirmTokenHash, tokenHash), gt(alertChannels.confirmExpiresAt, sql`now()`)))
+    .returning();
+  return row ?? null;
+}
+
+/** Slack and Teams channels made before their URL was sealed (decision 0076). */
+export async function listUnsealedChannels(db: Db): Promise<ChannelRow[]> {
+  return db.select().from(alertChannels).where(and(inArray(alertChannels.kind, ['slack', 'teams']), isNull(alertChannels.targetSealed)));
+}
+
+/** Seals one such channel's URL, unless another process already did. */
+export async function sealChannelTarget(db: Db, id: string, set: { target: string; targetSealed: string }): Promise<void> {
+  await db.update(alertChannels).set(set).where(and(eq(alertChannels.id, id), isNull(alertChannels.targetSealed)));
 }
 
 /** Finished runs not evaluated yet, oldest first. */

@@ -1,7 +1,19 @@
-import { alertChannelList, alertChannelResponse, alertDeliveryList, alertTestResponse, createAlertChannelBody, idParam, messageResponse, updateAlertChannelBody } from '@fullstop/contracts';
+import {
+  alertChannel,
+  alertChannelList,
+  alertChannelResponse,
+  alertDeliveryList,
+  alertTestResponse,
+  confirmAlertChannelBody,
+  createAlertChannelBody,
+  idParam,
+  messageResponse,
+  updateAlertChannelBody,
+} from '@fullstop/contracts';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -23,26 +35,26 @@ const NOT_FOUND = 'Alert channel not found';
 const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { service }) => {
   const tags = ['alerts'];
   const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
-  const manage = app.requireMember('manage alerts');
+  const manage = { access: access.teamWriters, action: 'manage alerts' };
 
   app.get(
     '/alerts/channels',
-    { preHandler: app.authenticate, schema: { tags, security, summary: 'The client’s alert channels (webhook secrets masked)', response: { 200: alertChannelList, ...errorResponses(401, 403) } } },
+    { config: { access: access.clientReaders }, schema: { tags, security, summary: 'The client’s alert channels (webhook secrets masked)', response: { 200: alertChannelList, ...errorResponses(401, 403) } } },
     async (request) => ({ channels: await service.list(ownClientId(request.principal)) }),
   );
 
   app.get(
     '/alerts/deliveries',
-    { preHandler: app.authenticate, schema: { tags, security, summary: 'The last 50 alert deliveries and what each channel answered', response: { 200: alertDeliveryList, ...errorResponses(401, 403) } } },
+    { config: { access: access.clientReaders }, schema: { tags, security, summary: 'The last 50 alert deliveries and what each channel answered', response: { 200: alertDeliveryList, ...errorResponses(401, 403) } } },
     async (request) => ({ deliveries: await listAlertDeliveries(app.db, ownClientId(request.principal)) }),
   );
 
   app.post(
     '/alerts/channels',
     {
-      preHandler: manage,
+      config: manage,
       onSend: noStore,
-      schema: { tags, summary: 'Add an alert channel (all rules unless chosen); a generic webhook’s signing secret is shown once', body: createAlertChannelBody, response: { 201: alertChannelResponse, ...errorResponses(400, 401, 403) } },
+      schema: { tags, summary: 'Add an alert channel (all rules unless chosen); a generic webhook’s signing secret is shown once', body: createAlertChannelBody, response: { 201: alertChannelResponse, ...errorResponses(400, 401, 403, 409, 429) } },
     },
     async (request, reply) => {
       const clientId = writerClientId(request);
@@ -55,9 +67,9 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
   app.patch(
     '/alerts/channels/:id',
     {
-      preHandler: manage,
+      config: manage,
       onSend: noStore,
-      schema: { tags, summary: 'Change an alert channel: name, target, rules, on/off, or a new webhook secret (shown once)', params: idParam, body: updateAlertChannelBody, response: { 200: alertChannelResponse, ...errorResponses(400, 401, 403, 404) } },
+      schema: { tags, summary: 'Change an alert channel: name, target, rules, on/off, or a new webhook secret (shown once)', params: idParam, body: updateAlertChannelBody, response: { 200: alertChannelResponse, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       const clientId = writerClientId(request);
@@ -71,7 +83,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
 
   app.delete(
     '/alerts/channels/:id',
-    { preHandler: manage, schema: { tags, summary: 'Remove an alert channel (its past deliveries stay listed)', params: idParam, response: { 200: messageResponse, ...errorResponses(401, 403, 404) } } },
+    { config: manage, schema: { tags, summary: 'Remove an alert channel (its past deliveries stay listed)', params: idParam, response: { 200: messageResponse, ...errorResponses(401, 403, 404) } } },
     async (request) => {
       const clientId = writerClientId(request);
       if (!(await deleteChannel(app.db, clientId, request.params.id))) throw new NotFoundError(NOT_FOUND);
@@ -82,7 +94,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
 
   app.post(
     '/alerts/channels/:id/test',
-    { preHandler: manage, schema: { tags, summary: 'Send a test alert now and say what the channel answered', params: idParam, response: { 200: alertTestResponse, ...errorResponses(401, 403, 404) } } },
+    { config: manage, schema: { tags, summary: 'Send a test alert now and say what the channel answered', params: idParam, response: { 200: alertTestResponse, ...errorResponses(401, 403, 404, 409, 429) } } },
     async (request) => {
       const clientId = writerClientId(request);
       const row = await findChannel(app.db, clientId, request.params.id);
@@ -91,15 +103,31 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
     },
   );
 
+  app.post(
+    '/alerts/channels/:id/confirmation',
+    { config: manage, schema: { tags, summary: 'Mail an e-mail channel’s confirmation link again (counted like a test alert)', params: idParam, response: { 200: alertChannel, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
+    async (request) => {
+      const row = await findChannel(app.db, writerClientId(request), request.params.id);
+      if (!row) throw new NotFoundError(NOT_FOUND);
+      return service.resendConfirmation(row);
+    },
+  );
+
+  app.post(
+    '/alerts/confirm',
+    { config: { access: access.anyone }, schema: { tags, summary: 'No login: the link mailed to a new e-mail channel’s address confirms it (once, for 72 hours)', body: confirmAlertChannelBody, response: { 200: messageResponse, ...errorResponses(400, 410) } } },
+    async (request) => service.confirm(request.body.token),
+  );
+
   app.get(
     '/operator/clients/:id/alert-channels',
-    { preHandler: app.requireOperator, schema: { tags: ['operator'], params: idParam, summary: 'A client’s alert channels (secrets masked)', response: { 200: alertChannelList, ...errorResponses(401, 403, 404) } } },
+    { config: { access: access.operators }, schema: { tags: ['operator'], params: idParam, summary: 'A client’s alert channels (secrets masked)', response: { 200: alertChannelList, ...errorResponses(401, 403, 404) } } },
     async (request) => ({ channels: await service.list((await getClient(app.db, request.params.id)).id) }),
   );
 
   app.get(
     '/operator/clients/:id/alert-deliveries',
-    { preHandler: app.requireOperator, schema: { tags: ['operator'], params: idParam, summary: 'A client’s last 50 alert deliveries and their answers', response: { 200: alertDeliveryList, ...errorResponses(401, 403, 404) } } },
+    { config: { access: access.operators }, schema: { tags: ['operator'], params: idParam, summary: 'A client’s last 50 alert deliveries and their answers', response: { 200: alertDeliveryList, ...errorResponses(401, 403, 404) } } },
     async (request) => ({ deliveries: await listAlertDeliveries(app.db, (await getClient(app.db, request.params.id)).id) }),
   );
 };
@@ -113,6 +141,8 @@ export const alertsFeature = fp(async (app) => {
   app.decorate('alerts', service);
   app.engine.deps.runFinished.push(async () => service.onRunFinished());
   await app.register(routes, { service });
+  // Slack and Teams URLs stored in clear before decision 0076 are sealed before the server answers.
+  await service.sealLegacyTargets();
   if (app.env.ALERTS_WORKER ?? app.env.NODE_ENV !== 'test') {
     app.addHook('onReady', async () => service.start());
   }

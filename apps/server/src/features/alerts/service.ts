@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ALERT_RULES,
+  paths,
   type AlertChannel,
   type AlertChannelKind,
   type AlertRule,
@@ -14,11 +15,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { type Env, publicUrl } from '../../config/env.ts';
 import type { Db } from '../../db/database.ts';
-import { ValidationError } from '../../lib/errors.ts';
+import { AppError, TooManyRequestsError, ValidationError } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { outboundRequest, outboundUrlRefusal, sendSignedWebhook } from '../../lib/outbound-http.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { openApiKey, sealApiKey } from '../../lib/api-keys.ts';
+import { getClient } from '../accounts/index.ts';
+import { takeAttempt } from '../auth/index.ts';
 import { falsePositiveMatcher } from '../findings/index.ts';
 import { AnswerError, DeliveryOutbox, UndeliverableError } from '../outbox/index.ts';
 import { type AlertMessage, emailOf, webhookJson } from './messages.ts';
@@ -27,15 +31,18 @@ import {
   alertOutboxTables,
   type ChannelRow,
   claimRun,
+  confirmChannel,
   enqueueAlertDelivery,
   flakyTestNames,
   insertChannel,
   insertEvent,
   listChannels,
+  listUnsealedChannels,
   previousResult,
   type RunRow,
   type RunTestRow,
   runTestsOf,
+  sealChannelTarget,
   unevaluatedRuns,
   updateChannel,
 } from './repository.ts';
@@ -45,6 +52,23 @@ const USER_AGENT = 'FullstopQA-Alerts';
 const KIND_NAMES: Record<AlertChannelKind, string> = { email: 'The e-mail', slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Your webhook' };
 const FAILING = new Set(['failed', 'error']);
 const emailAddress = z.email();
+/** How long an e-mail channel's confirmation link works. */
+const CONFIRM_TTL_HOURS = 72;
+/** The kinds whose URL is itself the credential: sealed, shown as a hint (decision 0076). */
+const SEALED_KINDS = new Set<AlertChannelKind>(['slack', 'teams']);
+
+/** What is shown of a Slack or Teams URL: its origin and last 4 characters, enough to tell two apart. */
+export function urlHint(url: string): string {
+  return `${new URL(url).origin}/…/${url.slice(-4)}`;
+}
+
+/** An e-mail address is sent nothing until its owner confirmed it. */
+const unconfirmed = (c: ChannelRow) => c.kind === 'email' && c.confirmedAt === null;
+
+interface Confirmation {
+  token: string;
+  set: { confirmedAt: null; confirmTokenHash: string; confirmExpiresAt: Date; confirmSentAt: null };
+}
 
 export interface AlertsDeps {
   db: Db;
@@ -70,6 +94,8 @@ export function channelView(row: ChannelRow): AlertChannel {
     name: row.name,
     target: row.target,
     enabled: row.enabled,
+    confirmed: row.kind !== 'email' || row.confirmedAt !== null,
+    confirmationSentAt: row.kind === 'email' && !row.confirmedAt ? (row.confirmSentAt?.toISOString() ?? null) : null,
     rules: row.rules,
     secretHint: row.secretHint ? `••••${row.secretHint}` : null,
     createdAt: row.createdAt.toISOString(),
@@ -128,26 +154,117 @@ export class AlertsService {
     return { secret, sealed: sealApiKey(this.deps.keys, secret), hint: secret.slice(-4) };
   }
 
+  /** Where a checked target is kept: Slack and Teams URLs sealed with a hint beside them, the rest as they are. */
+  #stored(kind: AlertChannelKind, target: string): { target: string; targetSealed: string | null } {
+    return SEALED_KINDS.has(kind) ? { target: urlHint(target), targetSealed: sealApiKey(this.deps.keys, target) } : { target, targetSealed: null };
+  }
+
+  /** Counts a message the caller sets off (a test, a confirmation mail): 429 past the channel's or the client's share. */
+  async #takeMessage(clientId: string, channelId: string | null): Promise<void> {
+    const { env } = this.deps;
+    const limits = [{ key: `alert-messages:${clientId}`, max: env.ALERT_MESSAGES_PER_HOUR, windowSeconds: 3600 }];
+    if (channelId) limits.unshift({ key: `alert-message:${channelId}`, max: 1, windowSeconds: env.ALERT_TEST_INTERVAL });
+    const wait = Math.ceil(await takeAttempt(this.deps.db, limits));
+    if (wait > 0) {
+      throw new TooManyRequestsError(
+        `Test alerts and confirmation mails are limited to one per channel every ${env.ALERT_TEST_INTERVAL} s and ${env.ALERT_MESSAGES_PER_HOUR} an hour per client; try again in ${wait} s`,
+        wait,
+      );
+    }
+  }
+
+  /** A new confirmation link for an e-mail channel: what to store, and the token only the mail holds. */
+  #newConfirmation(): Confirmation {
+    const token = randomToken('fsc_');
+    return { token, set: { confirmedAt: null, confirmTokenHash: sha256(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TTL_HOURS * 3600_000), confirmSentAt: null } };
+  }
+
+  /** Mails the link; the channel records when. A mail that fails leaves it unsent (the portal offers to send it again). */
+  async #mailConfirmation(row: ChannelRow, token: string): Promise<ChannelRow> {
+    const client = await getClient(this.deps.db, row.clientId);
+    const link = `${publicUrl(this.deps.env)}${paths.alertConfirm}?token=${encodeURIComponent(token)}`;
+    try {
+      await this.deps.mailer.send({
+        to: row.target,
+        subject: 'Confirm this address for Fullstop QA alerts',
+        text:
+          `The ${client.name} team asked Fullstop QA to send its test alerts to this address.\n\n` +
+          `To agree, open this link within ${CONFIRM_TTL_HOURS} hours:\n${link}\n\n` +
+          'If you did not expect this, ignore this message: nothing is sent to this address until it is confirmed.\n',
+      });
+    } catch (err) {
+      this.deps.log.error({ err, channelId: row.id }, 'the confirmation mail of an alert channel could not be sent');
+      return row;
+    }
+    return updateChannel(this.deps.db, row.id, { confirmSentAt: new Date() });
+  }
+
   async create(clientId: string, body: CreateAlertChannelBody): Promise<{ channel: AlertChannel; secret?: string }> {
     const target = await this.#checkTarget(body.kind, body.target);
     const made = body.kind === 'webhook' ? this.#newSecret() : null;
-    const row = await insertChannel(this.deps.db, {
-      clientId,
-      kind: body.kind,
-      name: body.name,
-      target,
-      secret: made?.sealed ?? null,
-      secretHint: made?.hint ?? null,
-      enabled: body.enabled ?? true,
-      rules: orderRules(body.rules ?? ALERT_RULES),
-    });
+    const confirmation = body.kind === 'email' ? this.#newConfirmation() : null;
+    if (confirmation) await this.#takeMessage(clientId, null);
+    const max = this.deps.env.ALERT_CHANNELS_MAX;
+    let row = await insertChannel(
+      this.deps.db,
+      {
+        clientId,
+        kind: body.kind,
+        name: body.name,
+        ...this.#stored(body.kind, target),
+        secret: made?.sealed ?? null,
+        secretHint: made?.hint ?? null,
+        enabled: body.enabled ?? true,
+        rules: orderRules(body.rules ?? ALERT_RULES),
+        ...confirmation?.set,
+      },
+      max,
+    );
+    if (!row) throw new AppError(409, 'LIMIT_REACHED', `A client may have at most ${max} alert channels (ALERT_CHANNELS_MAX): remove one first`);
+    if (confirmation) row = await this.#mailConfirmation(row, confirmation.token);
     return { channel: channelView(row), ...(made ? { secret: made.secret } : {}) };
+  }
+
+  /** "Send the link again" for an e-mail channel not confirmed yet; counted like a test alert. */
+  async resendConfirmation(row: ChannelRow): Promise<AlertChannel> {
+    if (row.kind !== 'email') throw new ValidationError('Only an e-mail channel is confirmed by a link');
+    if (row.confirmedAt) throw new AppError(409, 'ALREADY_CONFIRMED', `${row.target} is already confirmed`);
+    await this.#takeMessage(row.clientId, row.id);
+    const confirmation = this.#newConfirmation();
+    const updated = await updateChannel(this.deps.db, row.id, confirmation.set);
+    return channelView(await this.#mailConfirmation(updated, confirmation.token));
+  }
+
+  /** The mailed link, opened (no login): confirms its channel once, before it expires. */
+  async confirm(token: string): Promise<{ message: string }> {
+    const row = await confirmChannel(this.deps.db, sha256(token));
+    if (!row) {
+      throw new AppError(410, 'CONFIRMATION_INVALID', 'This confirmation link is not valid any more: it was used, replaced by a newer one, or it expired. Ask for a new one on the Alerts page.');
+    }
+    return { message: `Confirmed: Fullstop QA alerts will be sent to ${row.target}` };
+  }
+
+  /** Seals the URL of Slack and Teams channels stored in clear before decision 0076; run once at start-up. */
+  async sealLegacyTargets(): Promise<number> {
+    const rows = await listUnsealedChannels(this.deps.db);
+    for (const row of rows) await sealChannelTarget(this.deps.db, row.id, this.#stored(row.kind, row.target) as { target: string; targetSealed: string });
+    return rows.length;
   }
 
   async update(row: ChannelRow, body: UpdateAlertChannelBody): Promise<{ channel: AlertChannel; secret?: string }> {
     const set: Parameters<typeof updateChannel>[2] = {};
     if (body.name !== undefined) set.name = body.name;
-    if (body.target !== undefined) set.target = await this.#checkTarget(row.kind, body.target);
+    let confirmation: Confirmation | null = null;
+    if (body.target !== undefined) {
+      const target = await this.#checkTarget(row.kind, body.target);
+      Object.assign(set, this.#stored(row.kind, target));
+      // A new address is confirmed again before anything is sent to it.
+      if (row.kind === 'email' && target.toLowerCase() !== row.target.toLowerCase()) {
+        await this.#takeMessage(row.clientId, row.id);
+        confirmation = this.#newConfirmation();
+        Object.assign(set, confirmation.set);
+      }
+    }
     if (body.rules !== undefined) set.rules = orderRules(body.rules);
     if (body.enabled !== undefined) set.enabled = body.enabled;
     let shown: string | undefined;
@@ -158,7 +275,8 @@ export class AlertsService {
       set.secretHint = made.hint;
       shown = made.secret;
     }
-    const updated = await updateChannel(this.deps.db, row.id, set);
+    let updated = await updateChannel(this.deps.db, row.id, set);
+    if (confirmation) updated = await this.#mailConfirmation(updated, confirmation.token);
     return { channel: channelView(updated), ...(shown ? { secret: shown } : {}) };
   }
 
@@ -168,6 +286,10 @@ export class AlertsService {
 
   /** "Send a test alert": one delivery now, recorded like any other, never retried. */
   async test(clientId: string, row: ChannelRow): Promise<AlertTestResponse> {
+    if (unconfirmed(row)) {
+      throw new AppError(409, 'CHANNEL_NOT_CONFIRMED', `${row.target} has not confirmed yet: nothing is sent to it until the link mailed to it is opened`);
+    }
+    await this.#takeMessage(clientId, row.id);
     const message: AlertMessage = {
       alertId: null,
       rule: 'test',
@@ -187,6 +309,7 @@ export class AlertsService {
 
   /** One attempt: the HTTP status (null for e-mail) on success; throws otherwise. */
   async #send(channel: ChannelRow, message: AlertMessage): Promise<number | null> {
+    if (unconfirmed(channel)) throw new UndeliverableError('the address is not confirmed');
     if (channel.kind === 'email') {
       const mail = emailOf(message);
       await this.deps.mailer.send({ to: channel.target, subject: mail.subject, text: mail.text });
@@ -196,7 +319,7 @@ export class AlertsService {
     const res =
       channel.kind === 'webhook'
         ? await sendSignedWebhook(channel.target, openApiKey(this.deps.keys, channel.secret!), body, this.#allowPrivate, USER_AGENT)
-        : await outboundRequest(channel.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body, allowPrivate: this.#allowPrivate, userAgent: USER_AGENT });
+        : await outboundRequest(channel.targetSealed ? openApiKey(this.deps.keys, channel.targetSealed) : channel.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body, allowPrivate: this.#allowPrivate, userAgent: USER_AGENT });
     if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `answered HTTP ${res.status}`);
     return res.status;
   }
@@ -248,7 +371,7 @@ export class AlertsService {
         if (flaky.has(test.testName)) continue;
         raised.push(...(await this.#testAlerts(tx, test, isFalsePositive)));
       }
-      const channels = (await listChannels(tx, run.clientId)).filter((c) => c.enabled);
+      const channels = (await listChannels(tx, run.clientId)).filter((c) => c.enabled && !unconfirmed(c));
       let count = 0;
       for (const alert of raised) {
         const eventId = await insertEvent(tx, { clientId: run.clientId, rule: alert.rule, subject: alert.subject, state: alert.state, lastRunId: run.id, title: alert.title });

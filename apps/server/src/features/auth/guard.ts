@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { VIEWER_READ_ONLY } from '@fullstop/contracts';
 import type { TeamRole } from '../../db/schema/index.ts';
+import { type Access, type Caller, CALLERS, isOpenToAnyone } from '../../lib/access.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { loadServerKeys, type ServerKeys } from '../../lib/server-keys.ts';
 import { loadOperatorToken } from '../operator/index.ts';
@@ -46,6 +47,52 @@ export function ownClientId(principal: Principal | null): string {
   if (!principal) throw new UnauthorizedError();
   if (!principal.clientId) throw new ForbiddenError('This call needs a client account or a client API key');
   return principal.clientId;
+}
+
+/** Which kind of caller of the authorization table (lib/access.ts) a principal is. */
+export function callerOf(principal: Principal): Caller {
+  if (principal.role === 'operator') return 'operator';
+  if (principal.via === 'api-key') return 'api-key';
+  return principal.teamRole ?? 'viewer';
+}
+
+/** The answer to a caller the route's entry leaves out (the texts users saw before the table). */
+function refusal(caller: Caller, allowed: Access, action: string | undefined): AppError {
+  if (allowed.every((c) => c === 'operator')) return new ForbiddenError('Operators only');
+  if (caller === 'operator') {
+    return new ForbiddenError(allowed.includes('api-key') ? 'This call needs a client account or a client API key' : "This call needs a client's signed-in user");
+  }
+  if (caller === 'viewer' && allowed.includes('member')) {
+    return new AppError(403, VIEWER_READ_ONLY, `Viewers cannot ${action}: ask an owner of your team for the member role`);
+  }
+  if (caller === 'api-key' && action) {
+    return new ForbiddenError(`An API key cannot ${action}: sign in as a member of your team (an API key may only read here)`);
+  }
+  if (allowed.every((c) => c === 'owner' || c === 'operator')) return new ForbiddenError('Only an owner of your team can do this');
+  if (caller === 'api-key') return new ForbiddenError("Only a client's signed-in users can make this call; an API key cannot");
+  return new ForbiddenError('You may not make this call');
+}
+
+export interface AccessEntry {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** A route's entry, checked once at its registration: a route without a valid one stops the start. */
+export function entryOf(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): Access {
+  const where = `${String(route.method)} ${route.url}`;
+  const entry = route.config?.access;
+  if (!entry || entry.length === 0) {
+    throw new Error(`${where} declares no access: add config.access (lib/access.ts) next to the route, e.g. { access: access.clientReaders }`);
+  }
+  const unknown = entry.find((c) => !CALLERS.includes(c));
+  if (unknown) throw new Error(`${where}: unknown caller "${unknown}" in config.access (known: ${CALLERS.join(', ')})`);
+  if (entry.includes('anonymous') && entry.length > 1) throw new Error(`${where}: "anonymous" lets everyone in: list it alone`);
+  if (entry.includes('member') && !entry.includes('viewer') && !route.config?.action) {
+    throw new Error(`${where}: members may call it but viewers not: say what viewers cannot do in config.action`);
+  }
+  return entry;
 }
 
 export const authGuard = fp(async (app) => {
@@ -103,23 +150,29 @@ export const authGuard = fp(async (app) => {
     throw new UnauthorizedError('Authentication required: send a bearer token or an x-api-key header');
   };
 
-  const authenticate: preHandlerAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.principal = await resolve(request);
-  };
-  const requireOperator: preHandlerAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.principal = await resolve(request);
-    if (request.principal.role !== 'operator') throw new ForbiddenError('Operators only');
-  };
-  const requireMember = (action: string): preHandlerAsyncHookHandler =>
-    async (request: FastifyRequest, _reply: FastifyReply) => {
-      request.principal = await resolve(request);
-      if (request.principal.teamRole === 'viewer') {
-        throw new AppError(403, VIEWER_READ_ONLY, `Viewers cannot ${action}: ask an owner of your team for the member role`);
-      }
+  // The one check of the authorization table: first thing of every request to a route registered after this
+  // plugin (before its body is read); a route's own onRequest hook may have set the principal (an events token).
+  const table: AccessEntry[] = [];
+  app.decorate('accessTable', table);
+  app.addHook('onRoute', function (route) {
+    if (!route.config?.access && isOpenToAnyone(this)) route.config = { ...route.config, access: ['anonymous'] };
+    const allowed = entryOf(route);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Fastify adds a HEAD route beside each GET one: the same entry, listed once.
+      if (method === 'HEAD' && table.some((e) => e.url === route.url && e.method === 'GET')) continue;
+      table.push({ method, url: route.url, access: allowed });
+    }
+    if (allowed.includes('anonymous')) return;
+    const action = route.config?.action;
+    const check: onRequestAsyncHookHandler = async (request) => {
+      request.principal ??= await resolve(request);
+      const caller = callerOf(request.principal);
+      if (!allowed.includes(caller)) throw refusal(caller, allowed, action);
     };
-  app.decorate('authenticate', authenticate);
-  app.decorate('requireOperator', requireOperator);
-  app.decorate('requireMember', requireMember);
+    const own = route.onRequest;
+    route.onRequest = own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check];
+  });
 });
 
 declare module 'fastify' {
@@ -132,18 +185,11 @@ declare module 'fastify' {
     forgetApiKeys(clientId: string): Promise<void>;
     /** Login sessions: started at login, checked on every bearer call, revoked by logout and password resets. */
     authSessions: SessionService;
-    /** preHandler: bearer access token, operator token or x-api-key; sets request.principal or answers 401. */
-    authenticate: preHandlerAsyncHookHandler;
-    /** preHandler: like authenticate, then 403 unless the caller is an operator. */
-    requireOperator: preHandlerAsyncHookHandler;
-    /**
-     * preHandler: like authenticate, then 403 VIEWER_READ_ONLY for a team's viewer; `action` completes "Viewers
-     * cannot …" (e.g. 'run tests'). Members, owners, API keys and operators pass.
-     */
-    requireMember(action: string): preHandlerAsyncHookHandler;
+    /** Every route's method, address and who may call it, in the order they were registered. */
+    accessTable: readonly AccessEntry[];
   }
   interface FastifyRequest {
-    /** Who is calling; set by app.authenticate / app.requireOperator, null before. */
+    /** Who is calling; set by the access check of every route not open to anyone, null on those. */
     principal: Principal | null;
   }
 }

@@ -13,6 +13,7 @@ import {
   PASSWORD_RESET_MESSAGE,
 } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { noStore } from './no-store.ts';
 import { authDepsOf, changePassword, login, logout, PasswordResetMails, refresh, requestCaller, resetPassword } from './service.ts';
@@ -25,6 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags: ['auth'],
@@ -39,6 +41,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/refresh-token',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags: ['auth'],
@@ -53,6 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout',
     {
+      config: { access: access.anyone },
       schema: {
         tags: ['auth'],
         summary: "End the session of this refresh token: its refresh tokens and its access tokens stop working",
@@ -69,6 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/forgot-password',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags: ['auth'],
@@ -86,6 +91,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reset-password',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags: ['auth'],
@@ -103,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/change-password',
     {
-      preHandler: app.authenticate,
+      config: { access: access.signedIn },
       onSend: noStore,
       schema: {
         tags: ['auth'],

@@ -4,6 +4,7 @@ import { BADGE_PATH_PREFIX, BADGE_PATHS, badgeResponse, type BadgeState, CI_SCRI
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrl } from '../../config/env.ts';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -28,7 +29,7 @@ export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     CI_SCRIPT_PATH,
-    { schema: { tags, summary: 'The CI runner: `node fullstop-ci.mjs --junit results.xml` (Node 18+, no dependencies); exit 0 passed, 1 failed, 2 could not run', response: { 200: z.string() } } },
+    { config: { access: access.anyone }, schema: { tags, summary: 'The CI runner: `node fullstop-ci.mjs --junit results.xml` (Node 18+, no dependencies); exit 0 passed, 1 failed, 2 could not run', response: { 200: z.string() } } },
     async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script),
   );
   const answer = (badge: Badge, state: BadgeState) => {
@@ -39,7 +40,7 @@ export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     BADGE_PATHS.badge,
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientReaders },
       onSend: noStore,
       schema: { tags, summary: "The client's status badge address (created on the first call) and what it shows now", response: { 200: badgeResponse, ...errorResponses(401, 403) } },
     },
@@ -52,7 +53,7 @@ export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     BADGE_PATHS.regenerate,
     {
-      preHandler: app.requireMember('regenerate the badge'),
+      config: { access: access.clientWriters, action: 'regenerate the badge' },
       onSend: noStore,
       schema: { tags, summary: 'A new badge address; the old one answers 404 at once', response: { 200: badgeResponse, ...errorResponses(401, 403) } },
     },
@@ -67,6 +68,7 @@ export const badgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${BADGE_PATH_PREFIX}:file`,
     {
+      config: { access: access.anyone },
       schema: {
         tags,
         summary: "A client's status badge (SVG); the address is the only credential. Unknown addresses answer 404.",

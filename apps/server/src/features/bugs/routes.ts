@@ -17,8 +17,9 @@ import {
   newBugComment,
   updateBugBody,
 } from '@fullstop/contracts';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
@@ -103,67 +104,67 @@ async function download(service: BugService, caller: Caller, params: { id: strin
 const uploadSchema = { consumes: ['multipart/form-data'], response: { 201: bugAttachment, ...errorResponses(400, 401, 403, 404, 413, 415) } };
 
 function clientRoutes(app: App, service: BugService, asClient: (request: FastifyRequest) => Caller) {
-  const preHandler: preHandlerAsyncHookHandler = app.authenticate;
+  const config = { access: access.clientReaders };
   const tags = ['bugs'];
-  app.get('/bugs', { preHandler, schema: { tags, summary: "The client's bug reports, newest first", querystring: bugListQuery, response: { 200: bugList, ...errorResponses(400, 401, 403) } } }, async (request) =>
+  app.get('/bugs', { config, schema: { tags, summary: "The client's bug reports, newest first", querystring: bugListQuery, response: { 200: bugList, ...errorResponses(400, 401, 403) } } }, async (request) =>
     service.list(asClient(request), { status: request.query.status, severity: request.query.severity }),
   );
-  app.get('/bugs/:id', { preHandler, schema: { tags, summary: 'One bug with its evidence, thread and history', params: bugParams, response: { 200: bug, ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.get('/bugs/:id', { config, schema: { tags, summary: 'One bug with its evidence, thread and history', params: bugParams, response: { 200: bug, ...errorResponses(401, 403, 404) } } }, async (request) =>
     service.get(asClient(request), request.params.id),
   );
   app.post(
     '/bugs/:id/transition',
-    { preHandler: app.requireMember('answer bugs or ask for retests'), schema: { tags, summary: 'Answer a bug: accept, reject, fixed, wont-fix, not-a-bug, request-retest, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
+    { config: { access: access.clientWriters, action: 'answer bugs or ask for retests' }, schema: { tags, summary: 'Answer a bug: accept, reject, fixed, wont-fix, not-a-bug, request-retest, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
     async (request) => service.transition(asClient(request), request.params.id, request.body.action, request.body.reason),
   );
-  app.patch('/bugs/:id/severity', { preHandler: app.requireMember("change a bug's severity"), schema: { tags, summary: "Change a bug's severity", params: bugParams, body: bugSeverityBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
+  app.patch('/bugs/:id/severity', { config: { access: access.clientWriters, action: "change a bug's severity" }, schema: { tags, summary: "Change a bug's severity", params: bugParams, body: bugSeverityBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.setSeverity(asClient(request), request.params.id, request.body.severity),
   );
-  app.post('/bugs/:id/comments', { preHandler, schema: { tags, summary: "Write in a bug's thread", params: bugParams, body: newBugComment, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
+  app.post('/bugs/:id/comments', { config, schema: { tags, summary: "Write in a bug's thread", params: bugParams, body: newBugComment, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.comment(asClient(request), request.params.id, request.body.body),
   );
-  app.post('/bugs/:id/attachments', { preHandler: app.requireMember('upload files'), schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
+  app.post('/bugs/:id/attachments', { config: { access: access.clientWriters, action: 'upload files' }, schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
     reply.code(201).send(await upload(app, service, request, asClient(request), request.params.id)),
   );
-  app.get('/bugs/:id/attachments/:attachmentId', { preHandler, schema: { tags, summary: "Download a bug's attachment", params: bugAttachmentParams, response: errorResponses(401, 403, 404) } }, async (request, reply) =>
+  app.get('/bugs/:id/attachments/:attachmentId', { config, schema: { tags, summary: "Download a bug's attachment", params: bugAttachmentParams, response: errorResponses(401, 403, 404) } }, async (request, reply) =>
     download(service, asClient(request), request.params, reply),
   );
 }
 
 function operatorRoutes(app: App, service: BugService) {
-  const preHandler = app.requireOperator;
+  const config = { access: access.operators };
   const tags = ['operator'];
-  app.get('/operator/bugs', { preHandler, schema: { tags, summary: "Every client's bugs (status=retest: the retest queue)", querystring: bugListQuery, response: { 200: bugList, ...errorResponses(400, 401, 403) } } }, async (request) =>
+  app.get('/operator/bugs', { config, schema: { tags, summary: "Every client's bugs (status=retest: the retest queue)", querystring: bugListQuery, response: { 200: bugList, ...errorResponses(400, 401, 403) } } }, async (request) =>
     service.list(callerOf(request), request.query),
   );
-  app.get('/operator/bugs/:id', { preHandler, schema: { tags, summary: 'One bug', params: bugParams, response: { 200: bug, ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.get('/operator/bugs/:id', { config, schema: { tags, summary: 'One bug', params: bugParams, response: { 200: bug, ...errorResponses(401, 403, 404) } } }, async (request) =>
     service.get(callerOf(request), request.params.id),
   );
   app.get(
     '/operator/clients/:id/bugs/prefill',
-    { preHandler, schema: { tags, summary: "A bug's fields as a run test's evidence fills them", params: idParam, querystring: bugPrefillQuery, response: { 200: bugPrefill, ...errorResponses(400, 401, 403, 404) } } },
+    { config, schema: { tags, summary: "A bug's fields as a run test's evidence fills them", params: idParam, querystring: bugPrefillQuery, response: { 200: bugPrefill, ...errorResponses(400, 401, 403, 404) } } },
     async (request) => service.prefill(request.params.id, request.query.runTestId, request.query.ruleId),
   );
   app.post(
     '/operator/clients/:id/bugs',
-    { preHandler, schema: { tags, summary: 'Write a bug (a draft unless publish)', params: idParam, body: createBugBody, response: { 201: bug, ...errorResponses(400, 401, 403, 404) } } },
+    { config, schema: { tags, summary: 'Write a bug (a draft unless publish)', params: idParam, body: createBugBody, response: { 201: bug, ...errorResponses(400, 401, 403, 404) } } },
     async (request, reply) => reply.code(201).send(await service.create(callerOf(request), request.params.id, request.body)),
   );
-  app.patch('/operator/bugs/:id', { preHandler, schema: { tags, summary: "Edit a bug's fields", params: bugParams, body: updateBugBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
+  app.patch('/operator/bugs/:id', { config, schema: { tags, summary: "Edit a bug's fields", params: bugParams, body: updateBugBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.update(callerOf(request), request.params.id, request.body),
   );
   app.post(
     '/operator/bugs/:id/transition',
-    { preHandler, schema: { tags, summary: 'Move a bug: publish, request-retest, verify, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
+    { config, schema: { tags, summary: 'Move a bug: publish, request-retest, verify, reopen', params: bugParams, body: bugTransitionBody, response: { 200: bug, ...errorResponses(400, 401, 403, 404, 409) } } },
     async (request) => service.transition(callerOf(request), request.params.id, request.body.action, request.body.reason),
   );
-  app.post('/operator/bugs/:id/comments', { preHandler, schema: { tags, summary: "Write in a bug's thread", params: bugParams, body: newBugComment, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
+  app.post('/operator/bugs/:id/comments', { config, schema: { tags, summary: "Write in a bug's thread", params: bugParams, body: newBugComment, response: { 200: bug, ...errorResponses(400, 401, 403, 404) } } }, async (request) =>
     service.comment(callerOf(request), request.params.id, request.body.body),
   );
-  app.post('/operator/bugs/:id/attachments', { preHandler, schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
+  app.post('/operator/bugs/:id/attachments', { config, schema: { tags, summary: 'Attach an image or a video (multipart, field "file", at most 50 MB)', params: bugParams, ...uploadSchema } }, async (request, reply) =>
     reply.code(201).send(await upload(app, service, request, callerOf(request), request.params.id)),
   );
-  app.get('/operator/bugs/:id/attachments/:attachmentId', { preHandler, schema: { tags, summary: "Download a bug's attachment", params: bugAttachmentParams, response: errorResponses(401, 403, 404) } }, async (request, reply) =>
+  app.get('/operator/bugs/:id/attachments/:attachmentId', { config, schema: { tags, summary: "Download a bug's attachment", params: bugAttachmentParams, response: errorResponses(401, 403, 404) } }, async (request, reply) =>
     download(service, callerOf(request), request.params, reply),
   );
 }

@@ -1,6 +1,7 @@
 import { messageResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CacheNamespace } from '../../plugins/app/cache.ts';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 /** The three clearCache calls the portal sends on logout (spec section 7); each empties the caller's client. */
@@ -15,7 +16,7 @@ export const cacheRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       target.url,
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReadersAndOperators },
         schema: {
           tags: [target.tag],
           summary: `Empty the server-side ${target.namespaces.join(' and ')} cache of the caller's client`,

@@ -1,5 +1,6 @@
 import { clientProfile, generateApiKeyResponse, idParam } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -20,7 +21,7 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
     return profile;
   };
   // Both routes name a client (its own user or API key, or an operator) and answer with its API key.
-  const clientKeyRoute = { preHandler: app.authenticate, onSend: noStore };
+  const clientKeyRoute = { config: { access: access.clientReadersAndOperators }, onSend: noStore };
   const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
   const clientKeySchema = { tags: ['client profile'], security, params: idParam };
 
@@ -65,7 +66,7 @@ export const clientProfileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clientProfile/generateAPIKey/:id',
     {
       ...clientKeyRoute,
-      preHandler: app.requireMember('generate API keys'),
+      config: { access: access.clientWritersAndOperators, action: 'generate API keys' },
       schema: {
         ...clientKeySchema,
         summary: 'Replace the client API key; the old key stops working at once (an operator sees the new one masked)',

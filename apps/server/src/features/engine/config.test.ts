@@ -30,5 +30,9 @@ describe('engine configuration', () => {
     }
     expect(() => configOf({ ENGINE_RUNNERS_MODULE: 'relative/runners.ts' })).toThrow(/ENGINE_RUNNERS_MODULE: must be an absolute path/);
     expect(configOf({ ENGINE_RUNNERS_MODULE: '/abs/runners.ts' }).runnersModule).toBe('/abs/runners.ts');
+    // The runner user is checked at start (decision 0077): a missing user stops the process, naming the setting.
+    expect(() => configOf({ ENGINE_RUNNER_USER: 'no-such-user-fullstop' })).toThrow(/ENGINE_RUNNER_USER: there is no user "no-such-user-fullstop"/);
+    expect(() => configOf({ ENGINE_RUNNER_USER: 'not a name' })).toThrow(/ENGINE_RUNNER_USER: must be a user name/);
+    expect(configOf({}).runnerUser).toBeNull();
   });
 });

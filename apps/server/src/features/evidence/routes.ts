@@ -14,6 +14,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { access } from '../../lib/access.ts';
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
@@ -102,23 +103,23 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/test/runs/:runId/tests/:runTestId/evidence',
-      { preHandler: app.authenticate, schema: { tags: ['tests'], params: evidenceParams, ...listDoc } },
+      { config: { access: access.clientReaders }, schema: { tags: ['tests'], params: evidenceParams, ...listDoc } },
       async (request) => listFor(ownClientId(request.principal), request.params),
     );
     app.post(
       '/test/runs/:runId/tests/:runTestId/evidence/:evidenceId/link',
-      { preHandler: app.authenticate, onSend: noStore, schema: { tags: ['tests'], params: evidenceLinkParams, ...linkDoc } },
+      { config: { access: access.clientReaders }, onSend: noStore, schema: { tags: ['tests'], params: evidenceLinkParams, ...linkDoc } },
       async (request) => linkFor(ownClientId(request.principal), request.params),
     );
 
     app.get(
       '/operator/clients/:id/runs/:runId/tests/:runTestId/evidence',
-      { preHandler: app.requireOperator, schema: { tags: ['operator'], params: operatorEvidenceParams, ...listDoc } },
+      { config: { access: access.operators }, schema: { tags: ['operator'], params: operatorEvidenceParams, ...listDoc } },
       async (request) => listFor(request.params.id, request.params),
     );
     app.post(
       '/operator/clients/:id/runs/:runId/tests/:runTestId/evidence/:evidenceId/link',
-      { preHandler: app.requireOperator, onSend: noStore, schema: { tags: ['operator'], params: operatorEvidenceLinkParams, ...linkDoc } },
+      { config: { access: access.operators }, onSend: noStore, schema: { tags: ['operator'], params: operatorEvidenceLinkParams, ...linkDoc } },
       async (request) => linkFor(request.params.id, request.params),
     );
 
@@ -126,6 +127,7 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       `${EVIDENCE_FILE_PREFIX}*`,
       {
+        config: { access: access.anyone },
         schema: {
           tags: ['tests'],
           summary: 'One evidence file; the token comes from an evidence link and is the only credential',
@@ -140,6 +142,7 @@ export function evidenceRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       TRACE_VIEWER_FILE_ROUTE,
       {
+        config: { access: access.anyone },
         schema: {
           tags: ['tests'],
           summary: 'The trace viewer’s way to read a trace named by a relative address: only evidence links',

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import { access } from '../../lib/access.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 
 /** Where Playwright's trace viewer is served; its service worker's scope is this folder. */
@@ -100,7 +101,7 @@ export const traceViewer: FastifyPluginAsync<{ dir?: string }> = async (app, opt
   const { files, inlineHashes } = loadViewer(dir);
   const csp = traceViewerCsp([...new Set(inlineHashes)]);
 
-  app.get(`${TRACE_VIEWER_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+  app.get(`${TRACE_VIEWER_PREFIX}*`, { config: { access: access.anyone }, schema: { hide: true } }, async (request, reply) => {
     const rel = (request.params as { '*': string })['*'] || 'index.html';
     const file = files.get(rel);
     if (!file) throw new NotFoundError(`The trace viewer has no file ${rel}`);

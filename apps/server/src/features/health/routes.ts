@@ -1,6 +1,7 @@
 import { engineReadiness, readinessResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { noStore } from '../auth/index.ts';
 import { createReadiness, logReadiness } from './readiness.ts';
@@ -18,6 +19,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/healthz',
     {
+      config: { access: access.anyone },
       schema: {
         tags: ['health'],
         summary: 'Liveness: answers 200 while the server can serve requests',
@@ -30,6 +32,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/readyz',
     {
+      config: { access: access.anyone },
       schema: {
         tags: ['health'],
         summary: 'Readiness: "ready" when every engine the tests need is installed, "degraded" when some tests cannot run (200 both)',
@@ -42,7 +45,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/operator/engines',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       onSend: noStore,
       schema: {
         tags: ['operator'],

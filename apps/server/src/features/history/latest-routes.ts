@@ -1,5 +1,6 @@
 import { testLatestResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -13,7 +14,7 @@ export function latestRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/latest',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: {
           tags: ['tests'],
           summary: 'The latest finished result of each test of the current suite',

@@ -11,6 +11,7 @@ import {
 } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { access } from '../../lib/access.ts';
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
@@ -28,7 +29,7 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/history',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'Runs, newest first, paged; by status, or those that ran a test', querystring: runHistoryPageQuery, response: { 200: runHistoryPage, ...errorResponses(400, 401, 403) } },
       },
       async (request) => runHistory(deps, ownClientId(request.principal), request.query),
@@ -37,7 +38,7 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/history/:runId',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'One run: who started it, each test with evidence and reports, what changed since before', params: historyRunParams, response: { 200: runHistoryDetail, ...errorResponses(400, 401, 403, 404) } },
       },
       async (request) => {
@@ -52,7 +53,7 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       app.post(
         `${base}/link`,
         {
-          preHandler: app.authenticate,
+          config: { access: access.clientReaders },
           onSend: noStore,
           schema: { tags: ['tests'], summary: `A short-lived address that shows or downloads ${what}`, params, querystring: reportLinkQuery, response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404, 503) } },
         },
@@ -61,6 +62,7 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       app.get(
         `${base}/view`,
         {
+          config: { access: access.anyone },
           schema: {
             tags: ['tests'],
             summary: `${what[0]!.toUpperCase()}${what.slice(1)}, shown under the reports’ sandbox policy; the token comes from its link`,

@@ -3,11 +3,12 @@ import type { TestKind } from '@fullstop/engine';
 import type { Db } from '../../db/database.ts';
 import { falsePositiveMatcher } from '../findings/index.ts';
 import { sumTotals, zapCounts } from './insight-maths.ts';
+import { latestCountedScan } from './scan-repository.ts';
 import { finishedOfKindInRun, latestFinishedOfKind, type RunTestRow } from '../runs/index.ts';
 
 /**
  * GET /insight/fetch/all, computed from each kind's latest finished run (one that produced a summary):
- * load ← load, zap ← security-scan, frontend-report ← browser, security-report ← security-checks.
+ * load ← load, zap ← security-scan (finished or incomplete), frontend-report ← browser, security-report ← security-checks.
  * A key is absent while its kind has never run. The two test reports add up every test of that kind in the
  * latest run that had one, so "Run all" with three browser tests shows all three.
  */
@@ -18,9 +19,14 @@ export async function computeInsights(db: Db, clientId: string): Promise<Insight
   const loadSummary = (await latest('load'))?.summary;
   if (loadSummary?.kind === 'load') out.load = loadInsight.parse(loadSummary.load);
 
-  const scanSummary = (await latest('security-scan'))?.summary;
+  // An incomplete scan counts too, marked as such (decision 0058).
+  const scanSummary = (await latestCountedScan(db, clientId))?.summary;
   if (scanSummary?.kind === 'security-scan') {
-    out.zap = zapCounts(scanSummary.findings, await falsePositiveMatcher(db, clientId));
+    const coverage = scanSummary.coverage;
+    out.zap = {
+      ...zapCounts(scanSummary.findings, await falsePositiveMatcher(db, clientId)),
+      ...(coverage && !coverage.complete ? { incomplete: coverage.incomplete ?? 'part of the site was not attacked' } : {}),
+    };
   }
 
   const frontend = await testReport(db, clientId, 'browser', await latest('browser'));

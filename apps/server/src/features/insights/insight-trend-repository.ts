@@ -3,8 +3,7 @@ import type { TestKind } from '@fullstop/engine';
 import { and, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineRunTests } from '../../db/schema/index.ts';
-
-const FINISHED = ['passed', 'failed'] as const;
+import { countedTests } from './scan-repository.ts';
 
 export type TrendRunTest = Pick<typeof engineRunTests.$inferSelect, 'runId' | 'summary' | 'totals' | 'finishedAt'>;
 
@@ -20,7 +19,7 @@ export interface RunOfKind {
  * GET /insight/fetch/all reads its cards from (its card is the newest of them).
  */
 export async function lastRunsOfKind(db: Db, clientId: string, kind: TestKind): Promise<RunOfKind[]> {
-  const ofKind = and(eq(engineRunTests.clientId, clientId), eq(engineRunTests.kind, kind), inArray(engineRunTests.status, [...FINISHED]), isNotNull(engineRunTests.finishedAt));
+  const ofKind = and(eq(engineRunTests.clientId, clientId), eq(engineRunTests.kind, kind), countedTests(kind), isNotNull(engineRunTests.finishedAt));
   const finishedAt = max(engineRunTests.finishedAt);
   const runs = await db
     .select({ runId: engineRunTests.runId, at: finishedAt })

@@ -1,5 +1,6 @@
 import { apiPaths, insightTrends } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -11,7 +12,7 @@ export function insightRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       apiPaths.insightTrends,
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: {
           tags: ['insights'],
           summary: 'For each insight card: the date of its run and its trend over the last 20 runs of its kind',

@@ -23,14 +23,14 @@ export async function findIntegration(db: Db, clientId: string, kind: Integratio
 
 export async function upsertIntegration(
   db: Db,
-  input: { clientId: string; kind: IntegrationKind; config: Record<string, string>; secret: string; secretHint: string },
+  input: { clientId: string; kind: IntegrationKind; config: Record<string, string>; secret: string; secretHint: string; secretBoundTo: string },
 ): Promise<IntegrationRow> {
   const [row] = await db
     .insert(integrations)
     .values(input)
     .onConflictDoUpdate({
       target: [integrations.clientId, integrations.kind],
-      set: { config: input.config, secret: input.secret, secretHint: input.secretHint, updatedAt: sql`now()` },
+      set: { config: input.config, secret: input.secret, secretHint: input.secretHint, secretBoundTo: input.secretBoundTo, updatedAt: sql`now()` },
     })
     .returning();
   return row!;

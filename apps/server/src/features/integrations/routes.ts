@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -37,26 +38,26 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
 
   app.get(
     '/integrations',
-    { preHandler: app.authenticate, schema: { tags, security, summary: 'The client’s tracker connections (secrets masked)', response: { 200: integrationList, ...errorResponses(401, 403) } } },
+    { config: { access: access.clientReaders }, schema: { tags, security, summary: 'The client’s tracker connections (secrets masked)', response: { 200: integrationList, ...errorResponses(401, 403) } } },
     async (request) => ({ integrations: await service.list(ownClientId(request.principal)) }),
   );
 
   app.get(
     '/integrations/deliveries',
-    { preHandler: app.authenticate, schema: { tags, security, summary: 'The last 50 deliveries to the client’s trackers', response: { 200: integrationDeliveryList, ...errorResponses(401, 403) } } },
+    { config: { access: access.clientReaders }, schema: { tags, security, summary: 'The last 50 deliveries to the client’s trackers', response: { 200: integrationDeliveryList, ...errorResponses(401, 403) } } },
     async (request) => ({ deliveries: await listDeliveries(app.db, ownClientId(request.principal)) }),
   );
 
   app.post(
     '/integrations/sync',
-    { preHandler: app.authenticate, schema: { tags, summary: 'Read the exported issues now; a closed one marks its bug fixed', response: { 200: integrationSyncResponse, ...errorResponses(401, 403) } } },
+    { config: { access: access.teamWriters, action: 'sync trackers' }, schema: { tags, summary: 'Read the exported issues now; a closed one marks its bug fixed', response: { 200: integrationSyncResponse, ...errorResponses(401, 403) } } },
     async (request) => service.sync(writerClientId(request)),
   );
 
   app.put(
     '/integrations/:kind',
     {
-      preHandler: app.authenticate,
+      config: { access: access.teamWriters, action: 'connect trackers' },
       onSend: noStore,
       schema: {
         tags,
@@ -77,7 +78,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
 
   app.delete(
     '/integrations/:kind',
-    { preHandler: app.authenticate, schema: { tags, summary: 'Disconnect a tracker (issues already made stay linked)', params: integrationKindParams, response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404) } } },
+    { config: { access: access.teamWriters, action: 'disconnect trackers' }, schema: { tags, summary: 'Disconnect a tracker (issues already made stay linked)', params: integrationKindParams, response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404) } } },
     async (request) => {
       const clientId = writerClientId(request);
       const { kind } = request.params;
@@ -89,7 +90,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
 
   app.post(
     '/integrations/:kind/test',
-    { preHandler: app.authenticate, schema: { tags, summary: 'Send a test delivery now and say what the tracker answered', params: integrationKindParams, response: { 200: testDeliveryResponse, ...errorResponses(400, 401, 403, 404) } } },
+    { config: { access: access.teamWriters, action: 'test trackers' }, schema: { tags, summary: 'Send a test delivery now and say what the tracker answered', params: integrationKindParams, response: { 200: testDeliveryResponse, ...errorResponses(400, 401, 403, 404) } } },
     async (request) => {
       const clientId = writerClientId(request);
       const { kind } = request.params;
@@ -102,7 +103,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
   app.get(
     '/operator/clients/:id/integrations',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: { tags: ['operator'], params: idParam, summary: 'A client’s tracker connections (secrets masked) and its last 50 deliveries', response: { 200: operatorIntegrationList, ...errorResponses(401, 403, 404) } },
     },
     async (request) => {

@@ -55,6 +55,15 @@ export function maskSecret(hint: string): string {
   return `••••${hint}`;
 }
 
+/**
+ * Where a connection's secret may go: the origin it is sent to and, for Jira, the account it belongs to
+ * (decision 0076). A stored secret is used only while its connection still points there.
+ */
+export function bindingOf(kind: IntegrationKind, config: Record<string, string>, githubApiUrl: string): string {
+  if (kind === 'jira') return `jira ${new URL(config.siteUrl!).origin} ${config.email!.toLowerCase()}`;
+  return kind === 'github' ? `github ${new URL(githubApiUrl).origin}` : `webhook ${new URL(config.url!).origin}`;
+}
+
 export function integrationView(row: IntegrationRow): Integration {
   return { kind: row.kind, config: row.config, secretHint: maskSecret(row.secretHint), connectedAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
@@ -86,7 +95,16 @@ export class IntegrationsService {
     return (await listIntegrations(this.deps.db, clientId)).map(integrationView);
   }
 
-  #client(row: IntegrationRow, secret = openApiKey(this.deps.keys, row.secret)): TrackerClient {
+  /** The stored secret, opened only while the connection still points where it was given for. */
+  #storedSecret(row: IntegrationRow): string {
+    const now = bindingOf(row.kind, row.config, this.deps.env.GITHUB_API_URL);
+    if (row.secretBoundTo !== null && row.secretBoundTo !== now) {
+      throw new UndeliverableError(`the stored ${row.kind === 'webhook' ? 'secret' : 'token'} was given for another address or account: connect again with it`);
+    }
+    return openApiKey(this.deps.keys, row.secret);
+  }
+
+  #client(row: IntegrationRow, secret = this.#storedSecret(row)): TrackerClient {
     const c = row.config;
     return row.kind === 'github'
       ? githubClient(this.deps.env.GITHUB_API_URL, { owner: c.owner!, repo: c.repo! }, secret, this.#allowPrivate)
@@ -110,19 +128,34 @@ export class IntegrationsService {
     let secret: string;
     let shown: string | undefined;
     const config: Record<string, string> = {};
+    if (kind === 'webhook') config.url = String(input.url);
+    else for (const [k, v] of Object.entries(input)) if (k !== 'token' && typeof v === 'string') config[k] = k === 'siteUrl' ? new URL(v).origin : v;
+    const boundTo = bindingOf(kind, config, this.deps.env.GITHUB_API_URL);
+    // A stored secret stays with the origin and account it was given for (decision 0076).
+    const keeps = existing !== null && (existing.secretBoundTo ?? bindingOf(kind, existing.config, this.deps.env.GITHUB_API_URL)) === boundTo;
     if (kind === 'webhook') {
-      config.url = String(input.url);
-      if (existing && !input.rotateSecret) secret = openApiKey(this.deps.keys, existing.secret);
+      // Our own signing secret: a new origin gets a new one (shown once), so no receiver holds another's.
+      if (keeps && !input.rotateSecret) secret = openApiKey(this.deps.keys, existing.secret);
       else shown = secret = `whsec_${randomBytes(24).toString('hex')}`;
     } else {
-      for (const [k, v] of Object.entries(input)) if (k !== 'token' && typeof v === 'string') config[k] = k === 'siteUrl' ? new URL(v).origin : v;
       const given = input.token as string | undefined;
       if (!given && !existing) throw new ValidationError('token is required', 'token');
+      if (!given && !keeps) throw new ValidationError(`token is required again: the stored token was given for ${this.#changed(kind, existing!, config)} only`, 'token');
       secret = given ?? openApiKey(this.deps.keys, existing!.secret);
       await this.#prove(kind, config, secret);
     }
-    const row = await upsertIntegration(this.deps.db, { clientId, kind, config, secret: sealApiKey(this.deps.keys, secret), secretHint: secret.slice(-4) });
+    const row = await upsertIntegration(this.deps.db, { clientId, kind, config, secret: sealApiKey(this.deps.keys, secret), secretHint: secret.slice(-4), secretBoundTo: boundTo });
     return { integration: integrationView(row), ...(shown ? { secret: shown } : {}) };
+  }
+
+  /** What the stored token was given for, in the words of the 400 that asks for it again. */
+  #changed(kind: IntegrationKind, existing: IntegrationRow, config: Record<string, string>): string {
+    if (kind === 'github') return `the GitHub API at ${existing.secretBoundTo?.split(' ')[1] ?? 'another address'}`;
+    const was = existing.config;
+    const parts = [];
+    if (new URL(was.siteUrl!).origin !== config.siteUrl) parts.push(`siteUrl ${new URL(was.siteUrl!).origin}`);
+    if (was.email?.toLowerCase() !== config.email?.toLowerCase()) parts.push(`email ${was.email}`);
+    return parts.length ? parts.join(' and ') : 'another address';
   }
 
   async #prove(kind: 'github' | 'jira', config: Record<string, string>, secret: string): Promise<void> {
@@ -153,7 +186,7 @@ export class IntegrationsService {
     const payload = kind === 'webhook' ? { body: JSON.stringify({ event: 'test', bug: null, at: now }) } : {};
     const delivery = await enqueueDelivery(this.deps.db, { clientId, kind, bugId: null, event: 'test', payload });
     const { delivered, ...outcome } = await this.#outbox.attemptOnce(delivery, async () => {
-      const res = kind === 'webhook' ? await sendWebhook(row.config.url!, openApiKey(this.deps.keys, row.secret), String(payload.body), this.#allowPrivate) : await this.#client(row).check();
+      const res = kind === 'webhook' ? await sendWebhook(row.config.url!, this.#storedSecret(row), String(payload.body), this.#allowPrivate) : await this.#client(row).check();
       if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `answered HTTP ${res.status}`);
       return res.status;
     });
@@ -223,7 +256,7 @@ export class IntegrationsService {
   /** One attempt; the HTTP status on success, throws otherwise. */
   async #send(delivery: DeliveryRow, row: IntegrationRow): Promise<number | null> {
     if (row.kind === 'webhook') {
-      const res = await sendWebhook(row.config.url!, openApiKey(this.deps.keys, row.secret), String(delivery.payload.body), this.#allowPrivate);
+      const res = await sendWebhook(row.config.url!, this.#storedSecret(row), String(delivery.payload.body), this.#allowPrivate);
       if (res.status < 200 || res.status >= 300) throw new AnswerError(res.status, `the webhook answered HTTP ${res.status}`);
       return res.status;
     }

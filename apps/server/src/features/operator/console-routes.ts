@@ -1,5 +1,6 @@
 import { flakyMark, flakyMarkBody, flakyMarkList, flakyParams, idParam, messageResponse, opsAuditPage, opsAuditQuery, opsClientDetail, opsRunsPage, opsRunsQuery } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/index.ts';
@@ -16,7 +17,7 @@ import { runsFeed } from './runs-feed.ts';
  */
 export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const security = [{ bearer: [] }];
-  const common = { preHandler: app.requireOperator, onSend: noStore };
+  const common = { config: { access: access.operators }, onSend: noStore };
   const tags = ['operator'];
 
   app.get(

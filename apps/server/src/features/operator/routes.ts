@@ -1,5 +1,6 @@
 import { idParam, opsClientList, newClientBody, newClientResponse, newUserBody, newUserResponse, revealApiKeyResponse } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -18,7 +19,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/clients',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       onSend: noStore,
       schema: {
         tags: ['operator'],
@@ -40,7 +41,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/clients',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       onSend: noStore,
       schema: {
         tags: ['operator'],
@@ -58,7 +59,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/users',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: "Create a user for a client (or another operator)",
@@ -78,7 +79,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/clients/:id/reveal-api-key',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       onSend: noStore,
       schema: {
         tags: ['operator'],

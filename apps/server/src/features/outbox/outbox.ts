@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from '../../config/env.ts';
 import type { Db } from '../../db/database.ts';
 import { OutboundUnreachableError } from '../../lib/outbound-http.ts';
-import { type AttemptTable, claimDueDeliveries, type DeliveryTable, recordAttempt } from './repository.ts';
+import { type AttemptTable, claimDueDeliveries, clientsWithRoom, type DeliveryTable, recordAttempt, renewClaims } from './repository.ts';
 
 /** The far end answered, but not with what was asked: its status and a short reason. */
 export class AnswerError extends Error {
@@ -46,13 +46,14 @@ export function deliveryStateOf(row: Omit<DeliveryState, 'createdAt' | 'lastAtte
 /** The row every delivery table has, whatever else the feature keeps in it. */
 export interface DeliveryRow {
   id: string;
+  clientId: string;
   kind: string;
   attempts: number;
 }
 
 export interface OutboxOptions<Row extends DeliveryRow> {
   db: Db;
-  env: Pick<Env, 'INTEGRATIONS_MAX_ATTEMPTS' | 'INTEGRATIONS_RETRY_DELAY'>;
+  env: Pick<Env, 'INTEGRATIONS_MAX_ATTEMPTS' | 'INTEGRATIONS_RETRY_DELAY' | 'OUTBOX_CONCURRENCY' | 'OUTBOX_CLIENT_CONCURRENCY' | 'OUTBOX_CLAIM_SECONDS'>;
   log: FastifyBaseLogger;
   deliveries: DeliveryTable & { $inferSelect: Row };
   attempts: AttemptTable;
@@ -62,16 +63,21 @@ export interface OutboxOptions<Row extends DeliveryRow> {
   says: { attemptFailed: string; passFailed: string };
 }
 
-const BATCH = 20;
-const HOLD_SECONDS = 120;
-
 /**
  * The outbox of an outbound feature: deliveries queued in its table are claimed by one process at a time, attempted,
  * and retried with exponential backoff (INTEGRATIONS_RETRY_DELAY, doubled each time) until delivered or
  * INTEGRATIONS_MAX_ATTEMPTS, when they stay as failed (the dead letters, listed with their attempts).
+ *
+ * Up to OUTBOX_CONCURRENCY deliveries run at once, at most OUTBOX_CLIENT_CONCURRENCY of one client (counted over
+ * every process's claims), so one client's slow receiver holds its own share and no one else's. A claim holds for
+ * OUTBOX_CLAIM_SECONDS and is renewed while its delivery runs; only a process that stopped lets it run out.
  */
 export class DeliveryOutbox<Row extends DeliveryRow> {
-  #work: Promise<void> = Promise.resolve();
+  #pass: Promise<void> | null = null;
+  /** The deliveries this process is working, by id. */
+  readonly #running = new Map<string, Promise<void>>();
+  /** Wakes a pass waiting on slow deliveries: something was queued, look again. */
+  #wake: () => void = () => undefined;
   #working = false;
 
   constructor(private readonly o: OutboxOptions<Row>) {}
@@ -87,7 +93,7 @@ export class DeliveryOutbox<Row extends DeliveryRow> {
 
   async stop(): Promise<void> {
     this.#working = false;
-    await this.#work.catch(() => undefined);
+    await this.#pass?.catch(() => undefined);
   }
 
   /** Something was queued: a worker process works it now rather than at its next poll. */
@@ -95,16 +101,19 @@ export class DeliveryOutbox<Row extends DeliveryRow> {
     if (this.#working) void this.drain().catch((err: unknown) => this.o.log.error({ err }, this.o.says.passFailed));
   }
 
-  /** Works every delivery due now (one pass at a time in this process; other processes skip what this one holds). */
+  /**
+   * Works every delivery due now, and what falls due or is queued meanwhile, until none is left that this process
+   * may take (one pass at a time in a process: a second call joins it and makes it look again at once).
+   */
   drain(): Promise<void> {
-    this.#work = this.#work.then(async () => {
-      for (;;) {
-        const batch = await claimDueDeliveries(this.o.db, this.o.deliveries, BATCH, HOLD_SECONDS);
-        if (!batch.length) return;
-        for (const delivery of batch) await this.#deliver(delivery);
-      }
+    if (this.#pass) {
+      this.#wake();
+      return this.#pass;
+    }
+    this.#pass = this.#runPass().finally(() => {
+      this.#pass = null;
     });
-    return this.#work;
+    return this.#pass;
   }
 
   /** One attempt now of a delivery queued not due, recorded like any other and never retried ("send a test"). */
@@ -113,6 +122,47 @@ export class DeliveryOutbox<Row extends DeliveryRow> {
     const delivered = outcome.error === null;
     await this.#record(delivery.id, { ...outcome, delivered, retryInSeconds: null });
     return { ...outcome, delivered };
+  }
+
+  async #runPass(): Promise<void> {
+    const { db, deliveries, env } = this.o;
+    const renewal = setInterval(() => {
+      renewClaims(db, deliveries, [...this.#running.keys()], env.OUTBOX_CLAIM_SECONDS).catch((err: unknown) => this.o.log.error({ err }, this.o.says.passFailed));
+    }, (env.OUTBOX_CLAIM_SECONDS * 1000) / 3);
+    renewal.unref();
+    try {
+      for (;;) {
+        const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+        for (const delivery of await this.#claim()) this.#begin(delivery);
+        if (!this.#running.size) return;
+        await Promise.race([woken, ...this.#running.values()]);
+      }
+    } finally {
+      clearInterval(renewal);
+      this.#wake = () => undefined;
+    }
+  }
+
+  /** Due deliveries for the free slots, the clients waiting longest first, none beyond its share. */
+  async #claim(): Promise<Row[]> {
+    const { db, deliveries, env } = this.o;
+    let free = env.OUTBOX_CONCURRENCY - this.#running.size;
+    if (free <= 0) return [];
+    const claimed: Row[] = [];
+    for (const { clientId, room } of await clientsWithRoom(db, deliveries, env.OUTBOX_CLIENT_CONCURRENCY, free)) {
+      const batch = await claimDueDeliveries(db, deliveries, Math.min(room, free), env.OUTBOX_CLAIM_SECONDS, clientId);
+      claimed.push(...batch);
+      free -= batch.length;
+      if (free <= 0) break;
+    }
+    return claimed;
+  }
+
+  #begin(delivery: Row): void {
+    const run = this.#deliver(delivery)
+      .catch((err: unknown) => this.o.log.error({ err, deliveryId: delivery.id }, this.o.says.passFailed))
+      .finally(() => this.#running.delete(delivery.id));
+    this.#running.set(delivery.id, run);
   }
 
   async #deliver(delivery: Row): Promise<void> {

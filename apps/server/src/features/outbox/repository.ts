@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
 
@@ -12,8 +12,8 @@ export interface DeliveryStateColumns {
   lockedUntil: PgColumn;
 }
 
-/** A feature's delivery table: its own columns, and the outbox's id, attempt counter and retry state. */
-export type DeliveryTable = PgTable & DeliveryStateColumns & { id: PgColumn; attempts: PgColumn };
+/** A feature's delivery table: its own columns, and the outbox's id, client, attempt counter and retry state. */
+export type DeliveryTable = PgTable & DeliveryStateColumns & { id: PgColumn; clientId: PgColumn; attempts: PgColumn };
 
 /** A feature's table of attempts: one row per attempt of a delivery, what the far end answered. */
 export type AttemptTable = PgTable & { deliveryId: PgColumn; statusCode: PgColumn; error: PgColumn; createdAt: PgColumn };
@@ -49,12 +49,35 @@ export function afterAttempt(result: AttemptResult) {
 // Here a table is known only by the columns above, so drizzle cannot type its writes (`as never`); the feature's
 // own types are checked where it names its tables.
 
-/** Takes up to `limit` due deliveries for this process (held for `holdSeconds`; other processes skip them). */
-export async function claimDueDeliveries<T extends DeliveryTable>(db: Db, deliveries: T, limit: number, holdSeconds: number): Promise<T['$inferSelect'][]> {
+/** Held now by some process: pending, and its hold has not run out. */
+const heldDelivery = (t: DeliveryStateColumns): SQL => sql`${t.status} = 'pending' and ${t.lockedUntil} >= now()`;
+
+/**
+ * The clients with a delivery due and fewer than `perClient` held (by any process), the one waiting longest first,
+ * each with how many more it may have held now.
+ */
+export async function clientsWithRoom(db: Db, deliveries: DeliveryTable, perClient: number, limit: number): Promise<{ clientId: string; room: number }[]> {
+  const held = sql<number>`count(*) filter (where ${heldDelivery(deliveries)})`;
+  const rows = await db
+    .select({ clientId: sql<string>`${deliveries.clientId}`, held })
+    .from(deliveries as PgTable)
+    .where(eq(deliveries.status, 'pending'))
+    .groupBy(deliveries.clientId)
+    .having(sql`count(*) filter (where ${dueDelivery(deliveries)}) > 0 and ${held} < ${perClient}`)
+    .orderBy(sql`min(${deliveries.nextAttemptAt}) filter (where ${dueDelivery(deliveries)})`)
+    .limit(limit);
+  return rows.map((r) => ({ clientId: r.clientId, room: perClient - Number(r.held) }));
+}
+
+/**
+ * Takes up to `limit` due deliveries (of one client, if given) for this process, held for `holdSeconds`; other
+ * processes skip them.
+ */
+export async function claimDueDeliveries<T extends DeliveryTable>(db: Db, deliveries: T, limit: number, holdSeconds: number, clientId?: string): Promise<T['$inferSelect'][]> {
   const due = db
     .select({ id: deliveries.id })
     .from(deliveries as PgTable)
-    .where(dueDelivery(deliveries))
+    .where(clientId === undefined ? dueDelivery(deliveries) : and(dueDelivery(deliveries), eq(deliveries.clientId, clientId)))
     .orderBy(asc(deliveries.nextAttemptAt))
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -63,6 +86,15 @@ export async function claimDueDeliveries<T extends DeliveryTable>(db: Db, delive
     .set({ lockedUntil: secondsFromNow(holdSeconds) } as never)
     .where(inArray(deliveries.id, due))
     .returning() as Promise<T['$inferSelect'][]>;
+}
+
+/** Holds the deliveries this process is still working for another `holdSeconds` (those already recorded are left). */
+export async function renewClaims(db: Db, deliveries: DeliveryTable, ids: string[], holdSeconds: number): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .update(deliveries)
+    .set({ lockedUntil: secondsFromNow(holdSeconds) } as never)
+    .where(and(inArray(deliveries.id, ids), eq(deliveries.status, 'pending'), isNotNull(deliveries.lockedUntil)));
 }
 
 /** Records one attempt of a delivery and its new state. */

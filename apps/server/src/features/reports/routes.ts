@@ -2,9 +2,10 @@ import { insights, reportFileParams, reportGroups, reportLinkQuery, reportLinkRe
 import { resolveReaderTime } from '@fullstop/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { access } from '../../lib/access.ts';
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
-import { ownClientId } from '../auth/index.ts';
+import { noStore, ownClientId } from '../auth/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
 import { computeInsights } from '../insights/index.ts';
 import { closeReportBrowsers, printedPdf } from './report-pdf.ts';
@@ -25,7 +26,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/report/fetch/all',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['reports'], summary: 'Latest reports by group and name, with their formats', response: { 200: reportGroups, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
@@ -39,7 +40,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/report/fetch/:reportName/:format',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: {
           tags: ['reports'],
           summary: 'One report file: json, html, pdf, zip or xml (JUnit); zip, xml and pdf as a named download (a pdf is printed on its first download: 503 when it cannot be)',
@@ -57,7 +58,9 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.post(
       '/report/link/:reportName/:format',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
+        // The address carries a token: no cache may keep it.
+        onSend: noStore,
         schema: {
           tags: ['reports'],
           summary: 'A short-lived address that shows one report in a sandboxed tab of its own (or downloads it), times in the reader’s locale',
@@ -88,6 +91,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/report/view/:reportName/:format',
       {
+        config: { access: access.anyone },
         schema: {
           tags: ['reports'],
           summary: 'One report, shown in the browser under a sandbox policy; the token comes from POST /report/link',
@@ -110,7 +114,7 @@ export function reportRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/insight/fetch/all',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['insights'], summary: 'load, zap, frontend-report and security-report from each kind’s latest run', response: { 200: insights, ...errorResponses(401, 403) } },
       },
       async (request) => {

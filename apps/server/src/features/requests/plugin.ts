@@ -22,8 +22,9 @@ import {
 } from '@fullstop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
-import { ConflictError, NotFoundError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
+import { AppError, ConflictError, NotFoundError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { userName } from '../accounts/index.ts';
 import { ownClientId, type Principal } from '../auth/index.ts';
@@ -32,6 +33,7 @@ import { notifyOtherSide } from './notify.ts';
 import {
   addAttachment,
   addMessage,
+  clientAttachmentUsage,
   countRepliesSince,
   countSince,
   createForClient,
@@ -42,6 +44,7 @@ import {
   listAll,
   listForClient,
   markRead,
+  removeAttachment,
   threadOf,
   updateStatus,
 } from './repository.ts';
@@ -52,6 +55,8 @@ export const REQUESTS_PER_DAY = 50;
 export const REPLIES_PER_DAY = 300;
 const DAY_MS = 24 * 3600 * 1000;
 const NOT_FOUND = 'Request not found';
+/** The code of a 413 for a client's files past its quota (the message names the limit). */
+export const ATTACHMENT_QUOTA = 'ATTACHMENT_QUOTA';
 
 /** The file: the multipart form field "file", and nothing else will do. */
 async function filePart(request: FastifyRequest): Promise<MultipartFile> {
@@ -108,7 +113,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/requests',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientReaders },
       schema: {
         tags: ['requests'],
         summary: "The caller's client's requests, newest activity first, with who replied last and what is unread",
@@ -121,7 +126,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/requests',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientWriters, action: 'send requests' },
       schema: {
         tags: ['requests'],
         summary: 'Send a request to the QA team (attach files with POST /requests/:id/attachments)',
@@ -145,7 +150,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/requests/:id',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientReaders },
       schema: {
         tags: ['requests'],
         summary: 'One of your requests with its files and thread (marks it read)',
@@ -163,7 +168,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/requests/:id/messages',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientWriters, action: 'reply to requests' },
       schema: {
         tags: ['requests'],
         summary: 'Reply in the thread of one of your requests (the QA team is mailed)',
@@ -185,11 +190,32 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  const maxFiles = app.env.REQUEST_ATTACHMENTS_MAX_COUNT;
+  const maxMb = app.env.REQUEST_ATTACHMENTS_MAX_TOTAL_MB;
+  /**
+   * A client's files on its requests are bounded in number and in bytes (the QA team's side is not). `withNew`:
+   * the new file is already counted, so reaching the limit is fine; before it is, reaching it is already too much.
+   */
+  const overQuota = async (clientId: string, withNew: boolean): Promise<AppError | null> => {
+    const used = await clientAttachmentUsage(app.db, clientId);
+    const past = (value: number, limit: number) => (withNew ? value > limit : value >= limit);
+    if (past(used.count, maxFiles)) {
+      return new AppError(413, ATTACHMENT_QUOTA, `Your requests may hold at most ${maxFiles} files (REQUEST_ATTACHMENTS_MAX_COUNT): ask the QA team for room`, { field: 'file' });
+    }
+    if (past(used.bytes, maxMb * 1024 * 1024)) {
+      return new AppError(413, ATTACHMENT_QUOTA, `Your requests' files may take at most ${maxMb} MB in all (REQUEST_ATTACHMENTS_MAX_TOTAL_MB): ask the QA team for room`, { field: 'file' });
+    }
+    return null;
+  };
+
   const upload = async (request: FastifyRequest, id: string, messageId: string | undefined, side: RequestSide) => {
     const row = await requestFor(request, id, side);
     if (messageId && !(await findOwnMessage(app.db, row.id, messageId, side))) {
       throw new NotFoundError('Reply not found: attach files to a reply of your own');
     }
+    // Refused before a byte of the file is read, and checked again with it counted (two at once cannot both slip in).
+    const early = side === 'client' ? await overQuota(row.clientId, false) : null;
+    if (early) throw early;
     const part = await filePart(request);
     const stored = await storeAttachment({ paths: app.paths, store: app.artifacts, requestId: row.id, fileName: part.filename, declaredType: part.mimetype, file: part.file });
     try {
@@ -203,6 +229,11 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
         contentType: stored.contentType,
         size: stored.size,
       });
+      const over = side === 'client' ? await overQuota(row.clientId, true) : null;
+      if (over) {
+        await removeAttachment(app.db, attachment.id);
+        throw over;
+      }
       return { row, attachment };
     } catch (err) {
       await app.artifacts.delete(stored.key);
@@ -231,7 +262,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/requests/:id/attachments',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientWriters, action: 'attach files to requests' },
       schema: {
         tags: ['requests'],
         summary: `Attach a file (multipart, field "file"; up to 50 MB of images, video, PDF, text, CSV or zip) to your request, or with ?messageId= to a reply of yours`,
@@ -250,7 +281,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/requests/:id/attachments/:attachmentId',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientReaders },
       schema: { tags: ['requests'], summary: 'Download a file of one of your requests', params: requestAttachmentParams },
     },
     async (request, reply) => download(request, reply, request.params.id, request.params.attachmentId, 'client'),
@@ -261,7 +292,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/requests',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: "Every client's requests, newest activity first, by status, kind or client",
@@ -275,7 +306,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/requests/:id',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: 'One request with its files and thread, and the statuses it may move to (marks it read)',
@@ -294,7 +325,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/requests/:id/messages',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: "Reply in a request's thread (the client's users are mailed)",
@@ -316,7 +347,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/operator/requests/:id',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: "Change a request's status: new → in progress, done or declined; in progress → done or declined; done or declined → in progress",
@@ -345,7 +376,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/requests/:id/attachments',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: {
         tags: ['operator'],
         summary: 'Attach a file (multipart, field "file") to a request, or with ?messageId= to a reply of the QA team',
@@ -369,7 +400,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/requests/:id/attachments/:attachmentId',
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       schema: { tags: ['operator'], summary: "Download a file of a request's thread", params: requestAttachmentParams },
     },
     async (request, reply) => {

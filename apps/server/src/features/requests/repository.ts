@@ -8,7 +8,7 @@ import type {
   RequestMessage,
   RequestSide,
 } from '@fullstop/contracts';
-import { and, asc, count, desc, eq, gt, inArray, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, max, sum } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { clientRequests, clients, requestAttachments, requestMessages } from '../../db/schema/index.ts';
 
@@ -196,6 +196,21 @@ export async function addAttachment(
     if (!row) throw new Error('insert returned no row');
     return toAttachment(row);
   });
+}
+
+/** The files a client's people attached across all its requests: how many, and their bytes in all. */
+export async function clientAttachmentUsage(db: Db, clientId: string): Promise<{ count: number; bytes: number }> {
+  const [row] = await db
+    .select({ n: count(), bytes: sum(requestAttachments.size) })
+    .from(requestAttachments)
+    .innerJoin(clientRequests, eq(clientRequests.id, requestAttachments.requestId))
+    .where(and(eq(clientRequests.clientId, clientId), eq(requestAttachments.side, 'client')));
+  return { count: row?.n ?? 0, bytes: Number(row?.bytes ?? 0) };
+}
+
+/** Takes back a file's row (its stored bytes are the caller's to delete). */
+export async function removeAttachment(db: Db, attachmentId: string): Promise<void> {
+  await db.delete(requestAttachments).where(eq(requestAttachments.id, attachmentId));
 }
 
 export async function findAttachment(db: Db, requestId: string, attachmentId: string): Promise<RequestAttachment | null> {

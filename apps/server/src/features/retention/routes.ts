@@ -1,6 +1,7 @@
 import { idParam, RETENTION_DEFAULT_DAYS, retentionResponse, retentionSummary, setRetentionRequest } from '@fullstop/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/index.ts';
@@ -11,7 +12,7 @@ import { RetentionService } from './service.ts';
 const routes: FastifyPluginAsyncZod = async (app) => {
   const defaultDays = RETENTION_DEFAULT_DAYS;
   const operatorRoute = <S extends object>(summary: string, schema: S) => ({
-    preHandler: app.requireOperator,
+    config: { access: access.operators },
     schema: { tags: ['operator'], params: idParam, summary, ...schema },
   });
 
@@ -48,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/clientProfile/retention/:id',
     {
-      preHandler: app.authenticate,
+      config: { access: access.clientReadersAndOperators },
       schema: {
         tags: ['client profile'],
         security: [{ bearer: [] }, { apiKey: [] }],

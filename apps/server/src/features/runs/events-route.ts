@@ -1,7 +1,8 @@
-import { text } from '@fullstop/contracts';
+import { hasUnsafeText, text } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { UnauthorizedError } from '../../lib/errors.ts';
+import { access } from '../../lib/access.ts';
+import { UnauthorizedError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -49,18 +50,20 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/events',
       {
-        preHandler: async (request, reply) => {
-          const token = (request.query as { token?: string }).token;
-          if (token) {
+        config: { access: access.clientReaders },
+        // An EventSource sends no headers: its `?token=` is the credential, read before the access check.
+        onRequest: async (request) => {
+          const token = (request.query as { token?: unknown }).token;
+          if (typeof token === 'string' && token) {
+            // Read before the input guard runs: the same 400 as any field for what no token can hold.
+            if (hasUnsafeText(token)) throw new ValidationError('token must not contain NUL bytes or unpaired surrogates', 'token');
             const claims = verifyEventsToken(app.keys, token);
             if (!claims || hub.isRevoked(claims, claims.issuedAtMs)) {
               throw new UnauthorizedError('Invalid or expired events token', 'INVALID_TOKEN');
             }
             // The events token carries no team role: the stream only reads, so the least one will do.
             request.principal = { userId: claims.userId, clientId: claims.clientId, role: 'client', teamRole: 'viewer', via: claims.userId ? 'bearer' : 'api-key' };
-            return;
           }
-          await app.authenticate.call(app, request, reply);
         },
         schema: {
           tags: ['tests'],

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ownClientId } from '../auth/index.ts';
 import { noStore } from '../auth/index.ts';
+import { access } from '../../lib/access.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -35,7 +36,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/fetch/all',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'Group name to the names of its tests', response: { 200: testGroups, ...errorResponses(401, 403) } },
       },
       async (request) => {
@@ -65,7 +66,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/run/all',
       {
-        preHandler: app.requireMember('run tests'),
+        config: { access: access.clientWriters, action: 'run tests' },
         schema: { tags: ['tests'], summary: 'Queue every test; with wait=true answer when the run ends', querystring: runQuery, response: runResponses },
       },
       async (request) => run(request, request.query, undefined),
@@ -73,7 +74,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/run/:testName',
       {
-        preHandler: app.requireMember('run tests'),
+        config: { access: access.clientWriters, action: 'run tests' },
         schema: { tags: ['tests'], summary: 'Queue one test by name', params: testNameParams, querystring: runQuery, response: runResponses },
       },
       async (request) => run(request, request.query, request.params.testName),
@@ -82,7 +83,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/runs',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'Run history, newest first', querystring: runHistoryQuery, response: { 200: runHistoryResponse, ...errorResponses(400, 401, 403) } },
       },
       async (request) => {
@@ -94,7 +95,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/test/runs/:runId',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'One run with every attempt of every test', params: z.object({ runId: idString }), response: { 200: runDetailResponse, ...errorResponses(401, 403, 404) } },
       },
       async (request) => {
@@ -107,7 +108,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.post(
       '/test/events/token',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         onSend: noStore,
         schema: { tags: ['tests'], summary: 'A short-lived token for the event stream (EventSource cannot send headers)', response: { 200: eventsTokenResponse, ...errorResponses(401, 403) } },
       },

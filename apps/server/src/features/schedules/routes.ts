@@ -8,6 +8,7 @@ import {
   updateScheduleRequest,
 } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -24,7 +25,7 @@ export function scheduleRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     app.get(
       '/schedules',
       {
-        preHandler: app.authenticate,
+        config: { access: access.clientReaders },
         schema: { tags: ['tests'], summary: 'The client’s test schedules and when each runs next', response: { 200: clientScheduleListResponse, ...errorResponses(401, 403) } },
       },
       async (request) => {

@@ -1,3 +1,4 @@
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { PROCESS_ALIVE_SECONDS, opsApiPaths, opsSystem, type OpsSystem } from '@fullstop/contracts';
 import fp from 'fastify-plugin';
@@ -21,7 +22,7 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     opsApiPaths.system,
     {
-      preHandler: app.requireOperator,
+      config: { access: access.operators },
       onSend: noStore,
       schema: {
         tags: ['operator'],

@@ -8,7 +8,10 @@ import { randomToken, sha256 } from '../../lib/tokens.ts';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 
-const pending = and(isNull(invitations.acceptedAt), gt(invitations.expiresAt, sql`now()`));
+/** The one who sent it is still an owner of the team it invites to: an invitation dies with that role (decision 0076). */
+const inviterStillOwner = sql<boolean>`exists (select 1 from ${users} inviter where inviter.id = ${invitations.invitedBy} and inviter.client_id = ${invitations.clientId} and inviter.team_role = 'owner')`;
+
+const pending = and(isNull(invitations.acceptedAt), gt(invitations.expiresAt, sql`now()`), inviterStillOwner);
 
 export async function listMembers(db: Db, clientId: string) {
   return db
@@ -73,12 +76,20 @@ export async function deletePendingInvitation(db: Db, clientId: string, id: stri
 /** An invitation by its link's token, whatever its state, with its client's name. */
 export async function findInvitationByToken(db: Db, token: string) {
   const [row] = await db
-    .select({ invitation: invitations, clientName: clients.name })
+    .select({ invitation: invitations, clientName: clients.name, inviterStillOwner })
     .from(invitations)
     .innerJoin(clients, eq(clients.id, invitations.clientId))
     .where(eq(invitations.tokenHash, sha256(token)))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The invitations a demoted or removed owner sent and nobody accepted yet: they lose their sender for good, so
+ * making that person an owner again does not bring them back.
+ */
+export async function orphanInvitations(db: Db, userId: string): Promise<void> {
+  await db.update(invitations).set({ invitedBy: null }).where(and(eq(invitations.invitedBy, userId), isNull(invitations.acceptedAt)));
 }
 
 /** Uses an invitation up, atomically (single use): the row, or null when unknown, used or expired. */

@@ -12,6 +12,7 @@ import {
   teamResponse,
 } from '@fullstop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { noStore } from '../auth/index.ts';
 import { authDepsOf, requestCaller, startLogin } from '../auth/index.ts';
@@ -30,7 +31,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/team',
     {
-      preHandler: app.authenticate,
+      config: { access: access.teamUsers },
       schema: {
         tags,
         security,
@@ -44,7 +45,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/team/invitations',
     {
-      preHandler: app.authenticate,
+      config: { access: access.owners },
       schema: {
         tags,
         security,
@@ -59,7 +60,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/team/invitations/:id',
     {
-      preHandler: app.authenticate,
+      config: { access: access.owners },
       schema: {
         tags,
         security,
@@ -77,6 +78,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/team/invitations/preview',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags,
@@ -91,6 +93,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/team/invitations/accept',
     {
+      config: { access: access.anyone },
       onSend: noStore,
       schema: {
         tags,
@@ -105,7 +108,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/team/members/:userId',
     {
-      preHandler: app.authenticate,
+      config: { access: access.owners },
       schema: {
         tags,
         security,
@@ -124,7 +127,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/team/members/:userId',
     {
-      preHandler: app.authenticate,
+      config: { access: access.owners },
       schema: {
         tags,
         security,

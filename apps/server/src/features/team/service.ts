@@ -28,6 +28,7 @@ import {
   listMembers,
   listPendingInvitations,
   lockTeam,
+  orphanInvitations,
   setTeamRole,
   useInvitation,
   type InvitationRow,
@@ -57,13 +58,20 @@ const invitationOf = (row: { id: string; email: string; role: TeamRole; expiresA
 });
 
 /** Why a link no longer works, in the words the invitation page shows. */
-function invitationGone(invitation: InvitationRow | null): AppError {
+function invitationGone(found: { invitation: InvitationRow; inviterStillOwner: boolean } | null): AppError {
+  const invitation = found?.invitation;
   if (!invitation) return new AppError(404, 'INVITATION_NOT_FOUND', 'This invitation link is not valid. Please check that you copied the whole link from the e-mail.');
   if (invitation.acceptedAt) {
     return new AppError(410, 'INVITATION_USED', 'This invitation has already been accepted. Log in with the e-mail address and password you chose.');
   }
+  if (invitation.expiresAt.getTime() > Date.now() && !found.inviterStillOwner) {
+    return new AppError(410, 'INVITATION_REVOKED', 'This invitation no longer works: the person who sent it is no longer an owner of the team. Please ask a current owner to send you a new one.');
+  }
   return new AppError(410, 'INVITATION_EXPIRED', 'This invitation has expired. Please ask an owner of your team to send you a new one.');
 }
+
+const ACCOUNT_ELSEWHERE =
+  'This e-mail address already has a Fullstop QA account, and an account belongs to one team only. Log in with it, or ask the owner who invited you to invite another address of yours.';
 
 /** The signed-in client user calling (an API key or an operator is not a team member). */
 async function caller(db: Db, principal: Principal | null): Promise<UserRow & { clientId: string }> {
@@ -98,8 +106,10 @@ export async function inviteMember(deps: TeamDeps, principal: Principal | null, 
   const { db, env } = deps;
   const inviter = await owner(db, principal);
   const email = normaliseEmail(rawEmail);
-  if (await findUserByEmail(db, email)) {
-    throw new ConflictError('This e-mail address already belongs to a Fullstop QA account, so it cannot be invited', 'email');
+  // Only the caller's own team is told apart (its members are listed to them anyway); an account with another
+  // client gets the same answer and mail as a new address, and accepting explains (decision 0076).
+  if ((await findUserByEmail(db, email))?.clientId === inviter.clientId) {
+    throw new ConflictError('This person is already a member of your team', 'email');
   }
   const client = await getClient(db, inviter.clientId);
   const { invitation, token } = await createInvitation(db, {
@@ -146,7 +156,7 @@ export async function previewInvitation(deps: TeamDeps, token: string): Promise<
   const { db } = deps;
   const found = await findInvitationByToken(db, token);
   const invitation = found?.invitation ?? null;
-  if (!found || !invitation || invitation.acceptedAt || invitation.expiresAt.getTime() <= Date.now()) throw invitationGone(invitation);
+  if (!found || !invitation || invitation.acceptedAt || invitation.expiresAt.getTime() <= Date.now() || !found.inviterStillOwner) throw invitationGone(found);
   return { clientName: found.clientName, email: invitation.email, role: invitation.teamRole, expiresAt: invitation.expiresAt.toISOString() };
 }
 
@@ -159,10 +169,8 @@ export async function acceptInvitation(deps: TeamDeps, token: string, username: 
   if (wait > 0) throw new TooManyRequestsError(throttleMessage(wait), wait);
   const joined = await db.transaction(async (tx) => {
     const invitation = await useInvitation(tx, token);
-    if (!invitation) throw invitationGone((await findInvitationByToken(tx, token))?.invitation ?? null);
-    if (await findUserByEmail(tx, invitation.email)) {
-      throw new ConflictError('This e-mail address already has a Fullstop QA account: log in with it instead', 'email');
-    }
+    if (!invitation) throw invitationGone(await findInvitationByToken(tx, token));
+    if (await findUserByEmail(tx, invitation.email)) throw new ConflictError(ACCOUNT_ELSEWHERE, 'email');
     const { userId } = await createUser(tx, { email: invitation.email, password, username, clientId: invitation.clientId, teamRole: invitation.teamRole });
     return { invitation, userId };
   });
@@ -190,6 +198,7 @@ export async function changeMemberRole(deps: TeamDeps, principal: Principal | nu
     if (member.teamRole === role) return null;
     if (member.teamRole === 'owner' && (await countOwners(tx, actor.clientId)) <= 1) throw new ConflictError(LAST_OWNER_MESSAGE, 'role');
     await setTeamRole(tx, member.id, role);
+    if (member.teamRole === 'owner') await orphanInvitations(tx, member.id);
     await sessions.revokeUser(member, tx);
     return member;
   });
@@ -214,6 +223,7 @@ export async function removeMember(deps: TeamDeps, principal: Principal | null, 
     if (!member) throw new NotFoundError('Member not found');
     if (member.teamRole === 'owner' && (await countOwners(tx, actor.clientId)) <= 1) throw new ConflictError(LAST_OWNER_MESSAGE);
     await sessions.revokeUser(member, tx);
+    await orphanInvitations(tx, member.id);
     await deleteUser(tx, member.id);
     return member;
   });

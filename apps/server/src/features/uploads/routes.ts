@@ -3,6 +3,7 @@ import { idParam, messageResponse, UPLOAD_SUCCESS_MESSAGE, uploadPlatform, uploa
 import type { ArchiveLimits } from '@fullstop/engine';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -47,7 +48,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/upload/:platform/:id',
     {
-      preHandler: app.requireMember('upload builds'),
+      config: { access: access.clientWritersAndOperators, action: 'upload builds' },
       schema: {
         tags: ['uploads'],
         summary: 'Upload the Android APK or iOS IPA build (multipart/form-data, field "file")',
@@ -94,7 +95,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/upload/:platform/:id',
     {
-      preHandler: app.requireMember('delete builds'),
+      config: { access: access.clientWritersAndOperators, action: 'delete builds' },
       schema: {
         tags: ['uploads'],
         summary: 'Delete the current Android or iOS build: its file is removed and tests that need it say so',

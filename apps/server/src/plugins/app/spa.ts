@@ -5,6 +5,7 @@ import { spaPaths } from '@fullstop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isApiPath } from './api-prefixes.ts';
+import { access, openToAnyone } from '../../lib/access.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -66,17 +67,21 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
   };
   const notFoundFile = () => (existsSync(path.join(distDir, '404.html')) ? path.join(distDir, '404.html') : shellFile());
 
-  await app.register(fastifyStatic, {
-    root: distDir,
-    wildcard: false,
-    index: false,
-    serve: true,
-    // Our setHeaders decides caching; the plugin's own default (max-age=0) would otherwise win.
-    cacheControl: false,
-    setHeaders(res, filePath) {
-      const rel = path.relative(distDir, filePath);
-      res.setHeader('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
-    },
+  // The built files are as public as the pages; fastify-static's routes take no config.access of ours.
+  await app.register(async (files) => {
+    openToAnyone(files);
+    await files.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      serve: true,
+      // Our setHeaders decides caching; the plugin's own default (max-age=0) would otherwise win.
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const rel = path.relative(distDir, filePath);
+        res.setHeader('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+      },
+    });
   });
 
   const sendPage = (reply: FastifyReply, file: string, status: number) =>
@@ -87,7 +92,7 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
       .send(readHtml(file));
 
   for (const route of known) {
-    app.get(route, { schema: { hide: true } }, async (request: FastifyRequest, reply) =>
+    app.get(route, { config: { access: access.anyone }, schema: { hide: true } }, async (request: FastifyRequest, reply) =>
       sendPage(reply, pageFor(normalise(request.url.split('?')[0] ?? '/')), 200),
     );
   }

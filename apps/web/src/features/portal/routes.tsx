@@ -53,6 +53,13 @@ export const inviteRoutes = inShell({
   lazy: async () => ({ Component: (await import('./team/invite-page.tsx')).InvitePage }),
 });
 
+/** /confirm-alerts?token=…: the link mailed to a new e-mail alert channel's address; no login. */
+export const alertConfirmRoutes = inShell({
+  path: paths.alertConfirm,
+  ...page('Confirm alerts'),
+  lazy: async () => ({ Component: (await import('./setup/alert-confirm-page.tsx')).AlertConfirmPage }),
+});
+
 /** /dashboard/*: the client portal in its own shell (logo, user, side menu), behind the guard. */
 export const dashboardRoutes = inShell({
   path: paths.dashboard,

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GUARDED_CHROMIUM_FLAGS } from '../../lib/chromium.ts';
+import { runnerChromium } from '../../lib/chromium.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
 import type { BrowserOptions } from './options.ts';
@@ -73,7 +73,7 @@ export async function writeBrowserConfig(p: {
       proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
       ...(options.viewport ? { viewport: options.viewport } : {}),
       ...(p.login ? loginContextOptions(p.login) : {}),
-      launchOptions: { executablePath: p.chromiumPath, args: GUARDED_CHROMIUM_FLAGS },
+      launchOptions: { executablePath: p.chromiumPath, args: runnerChromium().args, chromiumSandbox: runnerChromium().sandbox },
     },
     projects: [{ name: 'chromium' }],
   };

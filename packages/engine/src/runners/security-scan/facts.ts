@@ -15,6 +15,10 @@ export interface ScanModuleCoverage {
   runs: number;
   /** URLs and forms with parameters it attacked to the end. */
   attacked: number;
+  /** Seconds it ran, over all its runs. */
+  seconds?: number;
+  /** `finished` after a crash: the URLs it was run again without (it did not attack those). */
+  leftOut?: number;
 }
 
 /** One thing that went wrong in a module. */
@@ -33,8 +37,12 @@ export interface ScanModuleError {
 /** What the active scan covered: the modules, the URLs and parameters each attacked, and what went wrong. */
 export interface ScanCoverage {
   complete: boolean;
-  /** Why the scan is incomplete, in words (starts lower case), when it is. */
+  /** What was not attacked, in words (starts lower case), when the scan is incomplete: "sql did not finish on GET /go (url)". */
   incomplete?: string;
+  /** The modules counted: "7 of 7 modules finished", "6 of 7 modules finished; sql stopped at GET /go". */
+  progress?: string;
+  /** How the scan's time went: its budget (maxScanSeconds), the crawl, and the whole (each module's is in `modules`). */
+  time?: { budgetSeconds: number; crawlSeconds: number; totalSeconds: number };
   modules: ScanModuleCoverage[];
   /**
    * The crawl stopped at the scan's time limit: the modules attacked what it had found by then. Shown, but not

@@ -42,10 +42,10 @@ const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** A path that fits wraps at its spaces only; a long one may break anywhere rather than widen the table. */
 const shortOrLong = (s: string) => (s.length > 24 ? longText(s) : e(s));
 
-function resultBadge(m: ScanModuleCoverage, leftOut: number): string {
+function resultBadge(m: ScanModuleCoverage): string {
   switch (m.status) {
     case 'finished':
-      return leftOut ? badge(`finished, ${leftOut} URL${leftOut === 1 ? '' : 's'} left out`, 'b-error') : badge('finished', 'b-passed');
+      return m.leftOut ? badge(`stopped at ${m.leftOut} URL${m.leftOut === 1 ? '' : 's'}, finished the rest`, 'b-error') : badge('finished', 'b-passed');
     case 'crashed':
       return badge('crashed', 'b-failed');
     case 'time-limit':
@@ -55,22 +55,28 @@ function resultBadge(m: ScanModuleCoverage, leftOut: number): string {
   }
 }
 
+/** "12.3 s", or a dash for a module that never ran (or a summary from before modules were timed). */
+const secondsText = (s: number | undefined) => (s === undefined ? '–' : `${s} s`);
+
 function scanCoverageBody(coverage: ScanCoverage | undefined): string {
   if (!coverage) return '';
+  const progress = coverage.progress ? ` ${e(capitalized(coverage.progress))}.` : '';
   const lead = coverage.complete
-    ? '<p>Every attack module ran to the end on every URL and form the scanner found.</p>'
-    : `<p><b>Incomplete.</b> ${e(capitalized(coverage.incomplete ?? 'part of the site was not attacked'))}.</p>`;
+    ? `<p>Every attack module ran to the end on every URL and form the scanner found.${progress}</p>`
+    : `<p><b>Incomplete:</b> ${e(coverage.incomplete ?? 'part of the site was not attacked')}.${progress}</p>`;
+  const time = coverage.time
+    ? `<p class="muted small">${e(`Time: ${coverage.time.totalSeconds} s of a ${coverage.time.budgetSeconds} s budget (maxScanSeconds), the crawl ${coverage.time.crawlSeconds} s.`)}</p>`
+    : '';
   const crawl = coverage.crawlStoppedAtTimeLimit
     ? '<p class="muted small">The crawl stopped at the scan\'s time limit: the modules attacked the URLs it had found by then. A longer scan time (maxScanSeconds) finds more.</p>'
     : '';
   const modules = table(
-    ['Module', 'Result', 'Runs', 'URLs attacked'],
+    ['Module', 'Result', 'Runs', 'URLs attacked', 'Time'],
     coverage.modules.map((m) => {
-      const leftOut = coverage.errors.filter((x) => x.module === m.name && x.retried).length;
       const label = MODULE_LABELS[m.name];
-      return [`${e(m.name)}${label ? `<br><span class="muted small">${e(label)}</span>` : ''}`, resultBadge(m, m.status === 'finished' ? leftOut : 0), String(m.runs), String(m.attacked)];
+      return [`${e(m.name)}${label ? `<br><span class="muted small">${e(label)}</span>` : ''}`, resultBadge(m), String(m.runs), String(m.attacked), e(secondsText(m.seconds))];
     }),
-    [2, 3],
+    [2, 3, 4],
   );
   const errors = coverage.errors.length
     ? `<h3>What went wrong</h3>${table(
@@ -94,22 +100,31 @@ function scanCoverageBody(coverage: ScanCoverage | undefined): string {
         }),
       )}`
     : '<p class="muted small">The scanner found no URL or form with parameters to attack.</p>';
-  return section('Scan coverage', lead + crawl + modules + errors + targets, 'scan-coverage');
+  return section('Scan coverage', lead + time + crawl + modules + errors + targets, 'scan-coverage');
 }
+
+/** What an incomplete scan did not attack, as its status says it: "incomplete: sql did not finish on GET /go (url)". */
+const incompleteText = (coverage: ScanCoverage) => `incomplete: ${coverage.incomplete ?? 'part of the site was not attacked'}`;
+const isIncomplete = (coverage: ScanCoverage | undefined): coverage is ScanCoverage => Boolean(coverage && !coverage.complete);
 
 export const report: KindReport<'security-scan'> = {
   kind: 'security-scan',
-  verdict: (r, s) => findingsVerdict(r, s.findings, 'alert', 'No alerts found'),
-  keyFigure: (_r, s) => riskList(s.findings, 'alert') || 'no alerts',
+  // A scan failed by its findings may be incomplete too: the verdict says both.
+  verdict: (r, s) => `${findingsVerdict(r, s.findings, 'alert', 'No alerts found')}${isIncomplete(s.coverage) ? ` (${incompleteText(s.coverage)})` : ''}`,
+  keyFigure: (_r, s) => `${riskList(s.findings, 'alert') || 'no alerts'}${isIncomplete(s.coverage) ? `; ${incompleteText(s.coverage)}` : ''}`,
   body: (r, s, opts) =>
     cards(riskCards(s.findings, r.falsePositives ?? [], 'alert')) +
     findingsBody(s.findings, opts, 'Alerts by rule') +
     falsePositivesBody(r.falsePositives ?? [], opts) +
     scanCoverageBody(s.coverage),
-  // A scan that ran but did not attack everything it should have (docs/decisions/0058).
+  // Incomplete and nothing over the thresholds: its own verdict, with its findings (docs/decisions/0058).
   partial(s) {
-    if (!s.coverage || s.coverage.complete) return null;
-    const why = s.coverage.incomplete ?? 'part of the site was not attacked';
-    return { verdict: `Incomplete scan: ${why}`, errorTitle: 'Why the scan is incomplete', keyFigure: `incomplete${s.findings.length ? `: ${riskList(s.findings)}` : ''}` };
+    if (!isIncomplete(s.coverage)) return null;
+    const alerts = riskList(s.findings, 'alert');
+    return {
+      verdict: `Incomplete scan: ${s.coverage.incomplete ?? 'part of the site was not attacked'}${s.coverage.progress ? `. ${s.coverage.progress}` : ''}`,
+      errorTitle: 'Why the scan is incomplete',
+      keyFigure: `${incompleteText(s.coverage)}${alerts ? `; ${alerts}` : ''}`,
+    };
   },
 };

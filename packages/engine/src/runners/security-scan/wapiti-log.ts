@@ -42,6 +42,8 @@ const EXCEPTION_LINE = /^([A-Za-z_][\w.]*) ?(.*)$/;
 
 // eslint-disable-next-line no-control-regex -- wapiti colours some lines with ANSI escapes
 const ANSI = /\u001b\[[0-9;]*m/g;
+/** The line without wapiti's colours. */
+export const withoutColours = (line: string): string => line.replace(ANSI, '');
 
 export function parseWapitiLog(log: string): WapitiLog {
   const lines = log.replace(ANSI, '').split(/\r?\n/);

@@ -5,8 +5,9 @@ import type { Finding, RunContext } from '../../types.ts';
 import { parseWapitiReport } from './wapiti-report.ts';
 import { wapitiLoginArgs } from './wapiti-login.ts';
 import type { ScanCoverage, ScanModuleCoverage, ScanModuleError } from './facts.ts';
-import { parseWapitiLog } from './wapiti-log.ts';
+import { parseWapitiLog, withoutColours } from './wapiti-log.ts';
 import { forgetAttacks, leaveOut, readSession, resourceOf, type SessionResource } from './wapiti-session.ts';
+import { wapitiPythonPath } from './wapiti-python.ts';
 
 /** Where Debian installs wapiti; the server passes its WAPITI_PATH in the run's context. */
 export const DEFAULT_WAPITI_PATH = '/usr/bin/wapiti';
@@ -68,6 +69,8 @@ interface ModuleState {
   again: boolean;
   /** Ran in a process of its own already. */
   isolated: boolean;
+  /** Time spent in it over all its runs, from its "Launching module" line to the next section's. */
+  ms: number;
 }
 
 interface WapitiRun {
@@ -76,6 +79,35 @@ interface WapitiRun {
   code: number | null;
   timedOut: boolean;
   reportPath: string;
+  /** Milliseconds each module's section lasted in this process, in the order they ran. */
+  times: { module: string; ms: number }[];
+  /** Milliseconds before the first module started (the crawl, in the first run). */
+  beforeModulesMs: number;
+}
+
+const LAUNCH_LINE = /^\[\*\] Launching module (\w+)/;
+
+/**
+ * Times each module's section as its lines arrive (wapiti prints no clock): a section lasts from its "Launching
+ * module" line to the next one, or to the end of the process.
+ */
+function sectionClock(startedAt: number) {
+  const marks: { module: string; at: number }[] = [];
+  let pending = '';
+  return {
+    feed(chunk: string) {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = LAUNCH_LINE.exec(withoutColours(line));
+        if (m) marks.push({ module: m[1]!, at: Date.now() });
+      }
+    },
+    end(endedAt: number) {
+      const times = marks.map((m, i) => ({ module: m.module, ms: (marks[i + 1]?.at ?? endedAt) - m.at }));
+      return { times, beforeModulesMs: (marks[0]?.at ?? endedAt) - startedAt };
+    },
+  };
 }
 
 /**
@@ -92,7 +124,11 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   await mkdir(configDir, { recursive: true });
   await mkdir(sessionDir, { recursive: true });
   await writeFile(path.join(configDir, 'apps.json'), JSON.stringify({ technologies: {}, categories: {} }));
-  const deadline = Date.now() + options.maxScanSeconds * 1000 + WAPITI_EXIT_GRACE_MS;
+  const pythonPath = await wapitiPythonPath(dir, process.env.PYTHONPATH);
+  const startedAt = Date.now();
+  // The scan's own time (maxScanSeconds): a module run again after a crash gets what is left of it, never more.
+  const scanDeadline = startedAt + options.maxScanSeconds * 1000;
+  const deadline = scanDeadline + WAPITI_EXIT_GRACE_MS;
   const attackSeconds = Math.max(5, Math.floor(options.maxScanSeconds / 2));
   const logs: string[] = [];
 
@@ -100,14 +136,15 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     const modules = [...helpers, ...own];
     const reportPath = path.join(dir, n === 1 ? 'report.json' : `report-${n}.json`);
     const crawl = n === 1;
+    const leftSeconds = Math.max(1, Math.floor((scanDeadline - Date.now()) / 1000));
     const args = [
       '-u', options.startUrl,
       ...(options.seedUrls ?? []).flatMap((u) => ['-s', u]),
       '--scope', 'folder',
       '-m', modules.join(','),
       '-d', String(options.depth),
-      '--max-scan-time', String(options.maxScanSeconds),
-      '--max-attack-time', String(attackSeconds),
+      '--max-scan-time', String(crawl ? options.maxScanSeconds : leftSeconds),
+      '--max-attack-time', String(crawl ? attackSeconds : Math.min(attackSeconds, leftSeconds)),
       '-t', String(WAPITI_REQUEST_TIMEOUT_SECONDS),
       // The first run crawls into a fresh session; the later ones attack what it found, skipping what each
       // module already attacked to the end (and what was left out).
@@ -125,22 +162,28 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
       ...wapitiLoginArgs(ctx.login, options.startUrl),
     ];
     let log = '';
+    const clock = sectionClock(Date.now());
     // One pipe for both streams, unbuffered: wapiti prints a crashed module's exception on stdout and its traceback
     // on stderr, and the log must keep them in order, inside the module's section.
     const result = await runChild('/bin/sh', ['-c', 'exec "$0" "$@" 2>&1', ctx.wapitiPath ?? DEFAULT_WAPITI_PATH, ...args], {
       cwd: dir,
-      env: proxiedEnv(options.proxyUrl, { HOME: dir, XDG_CONFIG_HOME: configDir, PYTHONUNBUFFERED: '1' }),
+      env: proxiedEnv(options.proxyUrl, { HOME: dir, XDG_CONFIG_HOME: configDir, PYTHONUNBUFFERED: '1', PYTHONPATH: pythonPath }),
       signal: ctx.signal,
+      // Every run ends by the scan's time and the grace to write its report.
       timeoutMs: Math.max(1000, deadline - Date.now()),
-      onOutput: (chunk) => (log += chunk),
+      onOutput: (chunk) => {
+        log += chunk;
+        clock.feed(chunk);
+      },
     });
+    const { times, beforeModulesMs } = clock.end(Date.now());
     const header = n === 1 ? '' : `\n===== wapiti run ${n}: ${own.join(', ')} alone${helpers.length ? ` (with ${helpers.join(', ')}, which it needs)` : ''}, on the first run's session =====\n`;
     logs.push(`${header}${log}${result.code === 0 ? '' : `\n===== wapiti ended with exit code ${result.code}${result.timedOut ? ' (time limit)' : ''} =====\n`}`);
     await writeFile(path.join(dir, 'wapiti.log'), logs.join(''));
-    return { modules, log, code: result.code, timedOut: result.timedOut, reportPath };
+    return { modules, log, code: result.code, timedOut: result.timedOut, reportPath, times, beforeModulesMs };
   };
 
-  const states = new Map<string, ModuleState>(options.modules.map((name) => [name, { name, status: 'not-run', runs: 0, again: false, isolated: false }]));
+  const states = new Map<string, ModuleState>(options.modules.map((name) => [name, { name, status: 'not-run', runs: 0, again: false, isolated: false, ms: 0 }]));
   const errors: ScanModuleError[] = [];
   const leftOut: { module: string; pathId: number }[] = [];
   const reports: string[] = [];
@@ -148,6 +191,10 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
 
   const settle = async (r: WapitiRun, own: string[]) => {
     const parsed = parseWapitiLog(r.log);
+    for (const t of r.times) {
+      const state = states.get(t.module);
+      if (state && own.includes(t.module)) state.ms += t.ms;
+    }
     if (parsed.reportWritten || (await readFile(r.reportPath, 'utf8').then(() => true, () => false))) reports.push(r.reportPath);
     const died = r.code !== 0 || r.timedOut || !parsed.reportWritten;
     const why = r.timedOut
@@ -210,13 +257,14 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
     });
   }
   const crawlStopped = parseWapitiLog(first.log).crawlTimeLimit;
+  const crawlMs = first.beforeModulesMs;
   await settle(first, options.modules);
   for (let n = 2; ; n++) {
     const next = [...states.values()].find((s) => s.again);
     if (!next) break;
-    if (deadline - Date.now() < MIN_RERUN_SECONDS * 1000) {
+    if (scanDeadline - Date.now() < MIN_RERUN_SECONDS * 1000) {
       next.again = false;
-      errors.push({ module: next.name, error: 'no time was left in the scan to run it again', retried: false });
+      errors.push({ module: next.name, error: 'no time was left in the scan (maxScanSeconds) to run it again', retried: false });
       continue;
     }
     // A module it needs that is due to run again runs with it, as one of its own.
@@ -243,6 +291,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
   if (last && last !== reportPath) await copyFile(last, reportPath);
   const coverage = coverageOf([...states.values()], errors, leftOut, await readSession(sessionDir), origin, last !== null);
   if (crawlStopped) coverage.crawlStoppedAtTimeLimit = true;
+  coverage.time = { budgetSeconds: options.maxScanSeconds, crawlSeconds: seconds(crawlMs), totalSeconds: seconds(Date.now() - startedAt) };
   return { findings, reportPath: last ? reportPath : null, exitCode: first.code, timedOut: first.timedOut, coverage };
 }
 
@@ -252,16 +301,23 @@ function firstOpen(resources: SessionResource[], module: string): SessionResourc
   return open.find((r) => r.method === 'GET') ?? open[0];
 }
 
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function where(origin: string, e: Pick<ScanModuleError, 'method' | 'url' | 'params'>): string {
+/** "GET /go (url)": a request the way the scan's status names it, path only when it is on the target's origin. */
+function where(origin: string, e: Pick<ScanModuleError, 'method' | 'url' | 'params'>, withParams = true): string {
   if (!e.url) return 'a URL it did not name';
   const url = e.url.startsWith(origin) ? e.url.slice(origin.length) || '/' : e.url;
-  const params = e.params?.length ? ` (${e.params.length === 1 ? 'parameter' : 'parameters'} ${e.params.join(', ')})` : '';
+  const params = withParams && e.params?.length ? ` (${e.params.join(', ')})` : '';
   return `${e.method ? `${e.method} ` : ''}${url}${params}`;
 }
 
-/** The coverage table and, when anything was not attacked, why in words. */
+/**
+ * The coverage table and, when anything was not attacked, why in words: `incomplete` says what was not attacked
+ * ("sql did not finish on GET /go (url)"), `progress` counts the modules that attacked everything ("6 of 7 modules
+ * finished; sql stopped at GET /go"). A module that crashed on a URL did not finish, even when it was run again
+ * around it and attacked the rest.
+ */
 function coverageOf(
   states: ModuleState[],
   errors: ScanModuleError[],
@@ -272,42 +328,42 @@ function coverageOf(
 ): ScanCoverage {
   // attack_log lists what was left out of a module too: that URL was not attacked by it.
   const attackedBy = (r: SessionResource) => r.attackedBy.filter((m) => !leftOut.some((x) => x.module === m && x.pathId === r.pathId)).sort();
+  const crashesOf = (s: ModuleState) => errors.filter((e) => e.module === s.name && (e.url !== undefined || e.retried || s.status === 'crashed'));
   const modules: ScanModuleCoverage[] = states.map((s) => ({
     name: s.name,
     status: s.status,
     runs: s.runs,
     attacked: resources.filter((r) => attackedBy(r).includes(s.name)).length,
+    seconds: seconds(s.ms),
+    ...(s.status === 'finished' && crashesOf(s).length ? { leftOut: crashesOf(s).filter((e) => e.retried).length } : {}),
   }));
   const targets = resources
     .filter((r) => r.getParams.length + r.postParams.length > 0)
     .map((r) => ({ method: r.method, url: r.url, params: [...new Set([...r.getParams, ...r.postParams])], modules: attackedBy(r) }));
-  const reasons: string[] = [];
+  const missed: string[] = [];
+  const stopped: string[] = [];
   for (const s of states) {
-    const own = errors.filter((e) => e.module === s.name);
-    const crashes = own.filter((e) => e.url !== undefined || e.retried || s.status === 'crashed');
+    const crashes = crashesOf(s);
     if (s.status === 'not-run') {
-      reasons.push(`the ${s.name} module did not run (${own.at(-1)?.error ?? 'wapiti did not start it'})`);
+      const why = errors.filter((e) => e.module === s.name).at(-1)?.error ?? 'wapiti did not start it';
+      missed.push(`${s.name} did not run (${why})`);
+      stopped.push(`${s.name} did not run`);
     } else if (s.status === 'time-limit') {
-      reasons.push(`the ${s.name} module ran out of its share of the scan time before it attacked every URL`);
+      missed.push(`${s.name} ran out of its share of the scan time`);
+      stopped.push(`${s.name} ran out of time`);
     } else if (crashes.length) {
-      const places = [...new Set(crashes.map((e) => where(origin, e)))];
-      const kind = [...new Set(crashes.map((e) => e.error.split(':', 1)[0]))].join(', ');
-      const times = crashes.length === 1 ? '' : crashes.length === 2 ? ' twice' : ` ${crashes.length} times`;
-      const then =
-        s.status === 'finished'
-          ? `; run again without ${places.length === 1 ? 'that URL' : 'those URLs'}, it attacked the rest`
-          : crashes.some((e) => e.retried)
-            ? '; it was run again and stopped'
-            : '';
-      reasons.push(`the ${s.name} module crashed${times} (${kind}) on ${places.join(' and ')}${then}`);
+      missed.push(`${s.name} did not finish on ${[...new Set(crashes.map((e) => where(origin, e)))].join(' and ')}`);
+      stopped.push(`${s.name} stopped at ${[...new Set(crashes.map((e) => where(origin, e, false)))].join(' and ')}`);
     }
   }
-  if (!reported) reasons.push('wapiti wrote no report');
-  const finished = modules.filter((m) => m.status === 'finished').length;
-  const complete = reasons.length === 0;
+  if (!reported) missed.push('wapiti wrote no report');
+  const finished = states.filter((s) => s.status === 'finished' && crashesOf(s).length === 0).length;
+  const complete = missed.length === 0;
+  const progress = `${finished} of ${plural(states.length, 'module')} finished${stopped.length ? `; ${stopped.join('; ')}` : ''}`;
   return {
     complete,
-    ...(complete ? {} : { incomplete: `${reasons.join('; ')}. ${finished} of ${plural(modules.length, 'module')} finished` }),
+    ...(complete ? {} : { incomplete: missed.join('; ') }),
+    progress,
     modules,
     targets,
     errors,

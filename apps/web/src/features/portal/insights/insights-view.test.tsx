@@ -103,6 +103,15 @@ describe('the insights cards', () => {
       expect(screen.getByRole('list', { name: 'Alerts by risk' }).textContent).toContain('High1');
     });
 
+    it('shows an incomplete scan\'s counts marked incomplete, not as a scan that could not run', () => {
+      const incomplete = 'sql did not finish on GET /go (url)';
+      const scan: TestLatestResult = { ...errored, error: `The scan is incomplete: ${incomplete}. 6 of 7 modules finished; sql stopped at GET /go.` };
+      render(<InsightsView data={{ zap: { High: 4, Medium: 1, Low: 0, Informational: 0, 'False Positives': 0, incomplete } }} latest={[scan]} />);
+      expect(screen.queryByTestId('not-run-zap')).toBeNull();
+      expect(screen.getByTestId('zap-incomplete').textContent).toBe(`Incomplete scan: ${incomplete}. The counts are those of what it attacked.`);
+      expect(screen.getByRole('list', { name: 'Alerts by risk' }).textContent).toContain('High4');
+    });
+
     it('says nothing of tests of other cards, nor of tests that ran', () => {
       const passed: TestLatestResult = { ...errored, testName: 'checkout', kind: 'browser', status: 'passed', error: null, totals: { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 } };
       const loadErrored: TestLatestResult = { ...errored, testName: 'home load', kind: 'load', error: 'the site did not answer' };

@@ -1,4 +1,4 @@
-import type { InsightKey, TestLatestResult } from '@fullstop/contracts';
+import { type InsightKey, isIncompleteScanError, type TestLatestResult } from '@fullstop/contracts';
 
 /** The kind each card's figures come from (the server's insights read the same). */
 export const INSIGHT_KINDS: Record<InsightKey, string> = {
@@ -23,7 +23,10 @@ export const INSIGHT_TITLES: Record<InsightKey, string> = {
   'security-report': 'Security Test Insights',
 };
 
-/** The tests of a card's kind whose latest result is an error: they could not run, and the card says why. */
+/**
+ * The tests of a card's kind whose latest result is an error: they could not run, and the card says why. An
+ * incomplete scan ran: its figures are the card's, marked incomplete (decision 0058).
+ */
 export function notRunTests(latest: readonly TestLatestResult[] | undefined, key: InsightKey): TestLatestResult[] {
-  return (latest ?? []).filter((t) => t.kind === INSIGHT_KINDS[key] && t.status === 'error');
+  return (latest ?? []).filter((t) => t.kind === INSIGHT_KINDS[key] && t.status === 'error' && !isIncompleteScanError(t.error));
 }

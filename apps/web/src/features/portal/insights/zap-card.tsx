@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { InsightCard } from './insight-card.tsx';
 import { noAlerts, SEVERITIES, SEVERITY_COLOURS, zapBar } from './insights-math.ts';
 import { TrendBars } from './trend-chart.tsx';
+import './insights.css';
 
 export const ZAP_CHART_HEIGHT = 250;
 
@@ -17,6 +18,12 @@ const RISKS = (['High', 'Medium', 'Low', 'Informational'] as const).map((risk) =
 export function ZapCard({ zap, trend, notice }: { zap: ZapInsight; trend?: InsightTrends['zap']; notice?: ReactNode }) {
   return (
     <InsightCard title="Zap Insights" runAt={trend?.runAt} notice={notice}>
+      {zap.incomplete && (
+        // The scan did not attack everything: these are the alerts of what it did attack (decision 0058).
+        <p className="insight-incomplete" data-testid="zap-incomplete">
+          <strong>Incomplete scan:</strong> {zap.incomplete}. The counts are those of what it attacked.
+        </p>
+      )}
       <div className="portal-split">
         {noAlerts(zap) ? (
           <p className="portal-empty portal-no-alerts" style={{ height: ZAP_CHART_HEIGHT }}>

@@ -1,4 +1,6 @@
 import {
+  alertChannel,
+  type AlertChannel,
   type AlertChannelList,
   alertChannelList,
   type AlertChannelResponse,
@@ -36,6 +38,13 @@ export const alertsApi = portalApi.injectEndpoints({
     testAlertChannel: build.mutation<AlertTestResponse, string>({
       query: (id) => ({ url: alertPaths.test(id), method: 'POST', schema: alertTestResponse }),
     }),
+    resendAlertConfirmation: build.mutation<AlertChannel, string>({
+      query: (id) => ({ url: alertPaths.confirmation(id), method: 'POST', schema: alertChannel }),
+    }),
+    /** The mailed link's page: no login. */
+    confirmAlertChannel: build.mutation<MessageResponse, string>({
+      query: (token) => ({ url: alertPaths.confirm, method: 'POST', json: { token }, auth: 'none', schema: messageResponse }),
+    }),
   }),
 });
 
@@ -46,4 +55,6 @@ export const {
   useUpdateAlertChannelMutation,
   useDeleteAlertChannelMutation,
   useTestAlertChannelMutation,
+  useResendAlertConfirmationMutation,
+  useConfirmAlertChannelMutation,
 } = alertsApi;

@@ -1,5 +1,6 @@
 import { ALERT_RULES, type AlertChannel, type AlertChannelKind, type AlertDelivery, type AlertRule } from '@fullstop/contracts';
 import { type FormEvent, useId, useState } from 'react';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncFailed, AsyncLoading } from '../components/async-state.tsx';
 import { Card } from '../components/card.tsx';
 import type { DataColumn } from '../components/data-table.tsx';
@@ -11,6 +12,7 @@ import {
   useDeleteAlertChannelMutation,
   useGetAlertChannelsQuery,
   useGetAlertDeliveriesQuery,
+  useResendAlertConfirmationMutation,
   useTestAlertChannelMutation,
   useUpdateAlertChannelMutation,
 } from './alerts-api.ts';
@@ -35,6 +37,9 @@ const TARGET_LABELS: Record<AlertChannelKind, { label: string; type: 'email' | '
   webhook: { label: 'Webhook URL', type: 'url', placeholder: 'https://hooks.example.com/fullstop-alerts' },
 };
 
+/** Slack and Teams URLs are credentials: the server keeps them sealed and shows only a hint, so an edit starts empty. */
+const SEALED_KINDS: ReadonlySet<AlertChannelKind> = new Set(['slack', 'teams']);
+
 const DELIVERY_COLUMNS: DataColumn<AlertDelivery>[] = [
   { header: 'Channel', cell: (d) => d.channelName ?? ALERT_KIND_NAMES[d.kind] },
   { header: 'Alert', cell: (d) => d.title },
@@ -45,7 +50,8 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
   const formId = useId();
   const [kind, setKind] = useState<AlertChannelKind>(current?.kind ?? 'email');
   const [name, setName] = useState(current?.name ?? '');
-  const [target, setTarget] = useState(current?.target ?? '');
+  const sealed = current !== undefined && SEALED_KINDS.has(current.kind);
+  const [target, setTarget] = useState(current && !sealed ? current.target : '');
   const [rules, setRules] = useState<AlertRule[]>(current?.rules ?? [...ALERT_RULES]);
   const [create, creating] = useCreateAlertChannelMutation();
   const [update, updating] = useUpdateAlertChannelMutation();
@@ -55,7 +61,8 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body = { name: name.trim(), target: target.trim(), rules };
-    const call = current ? update({ id: current.id, body }) : create({ kind, ...body });
+    // A sealed URL left empty is kept as it is.
+    const call = current ? update({ id: current.id, body: sealed && !body.target ? { name: body.name, rules } : body }) : create({ kind, ...body });
     call.unwrap().then((answer) => onDone(answer.secret), () => undefined);
   };
   return (
@@ -76,7 +83,16 @@ function ChannelForm({ current, onDone }: { current?: AlertChannel; onDone: (sec
       </div>
       <div className="portal-field">
         <label htmlFor={`${formId}-target`}>{targetSpec.label}</label>
-        <input id={`${formId}-target`} type={targetSpec.type} value={target} placeholder={targetSpec.placeholder} autoComplete="off" spellCheck={false} onChange={(e) => setTarget(e.target.value)} />
+        <input
+          id={`${formId}-target`}
+          type={targetSpec.type}
+          value={target}
+          placeholder={sealed ? `Leave empty to keep ${current.target}` : targetSpec.placeholder}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setTarget(e.target.value)}
+        />
+        {kind === 'email' && !sealed ? <p className="portal-muted alerts-form__hint">We mail a link to a new address: nothing is sent to it until it is opened.</p> : null}
       </div>
       <fieldset>
         <legend>Tell this channel when</legend>
@@ -103,12 +119,14 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
   const [update, updating] = useUpdateAlertChannelMutation();
   const [remove, removing] = useDeleteAlertChannelMutation();
   const [test, testing] = useTestAlertChannelMutation();
+  const [resend, resending] = useResendAlertConfirmationMutation();
+  const waiting = !channel.confirmed;
   return (
     <SetupItem
       item={item}
       block="alerts-channel"
       title={channel.name}
-      badge={{ on: channel.enabled, text: channel.enabled ? 'On' : 'Paused' }}
+      badge={{ on: channel.enabled && !waiting, text: waiting ? 'Waiting for confirmation' : channel.enabled ? 'On' : 'Paused' }}
       about={
         <>
           <p className="alerts-channel__target">
@@ -116,6 +134,14 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
             {channel.secretHint ? <span className="portal-muted"> · signing secret {channel.secretHint}</span> : null}
           </p>
           <p className="portal-muted alerts-channel__rules">{channel.rules.map((r) => ALERT_RULE_NAMES[r]).join(' · ')}</p>
+          {waiting ? (
+            <p className="alerts-channel__waiting">
+              {channel.confirmationSentAt
+                ? `We mailed a confirmation link to ${channel.target} on ${formatDate(channel.confirmationSentAt)}.`
+                : `The confirmation link to ${channel.target} could not be sent yet.`}{' '}
+              Nothing is sent to this address until it is opened.
+            </p>
+          ) : null}
         </>
       }
       secretLabel="Alert webhook signing secret"
@@ -130,9 +156,15 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
         />
       ) : readOnly ? null : (
         <div className="portal-actions">
-          <SendTestButton className="btn btn--primary portal-btn-sm" sending={testing.isLoading} onSend={() => void test(channel.id).finally(onChanged)}>
-            Send a test alert
-          </SendTestButton>
+          {waiting ? (
+            <button type="button" className="btn btn--primary portal-btn-sm" disabled={resending.isLoading} onClick={() => void resend(channel.id).finally(onChanged)}>
+              {resending.isLoading ? 'Sending…' : 'Send the link again'}
+            </button>
+          ) : (
+            <SendTestButton className="btn btn--primary portal-btn-sm" sending={testing.isLoading} onSend={() => void test(channel.id).finally(onChanged)}>
+              Send a test alert
+            </SendTestButton>
+          )}
           <button type="button" className="btn btn--ghost portal-btn-sm" onClick={() => item.setEditing(true)}>
             Edit
           </button>
@@ -176,7 +208,8 @@ function Channel({ channel, readOnly, onChanged }: { channel: AlertChannel; read
           </button>
         </div>
       )}
-      <TestResult answer={testing.data} error={testing.error ?? updating.error} />
+      <TestResult answer={testing.data} error={testing.error ?? updating.error ?? resending.error} />
+      {resending.data && !resending.error ? <p className="portal-muted" role="status">A new link is on its way to {channel.target}.</p> : null}
     </SetupItem>
   );
 }

@@ -23,8 +23,9 @@ interface FieldSpec {
   label: string;
   type?: 'url' | 'email' | 'password' | 'text';
   placeholder?: string;
-  /** Left empty when replacing: the stored value is kept. */
+  /** Left empty when replacing: the stored value is kept, for the same destination only (what `keepFor` names). */
   keepable?: boolean;
+  keepFor?: string;
 }
 
 const KINDS: { kind: IntegrationKind; title: string; lead: string; fields: FieldSpec[] }[] = [
@@ -46,7 +47,7 @@ const KINDS: { kind: IntegrationKind; title: string; lead: string; fields: Field
       { name: 'siteUrl', label: 'Site URL', type: 'url', placeholder: 'https://acme.atlassian.net' },
       { name: 'projectKey', label: 'Project key', placeholder: 'SHOP' },
       { name: 'email', label: 'Account email', type: 'email' },
-      { name: 'token', label: 'API token', type: 'password', keepable: true },
+      { name: 'token', label: 'API token', type: 'password', keepable: true, keepFor: 'the same site URL and account email' },
     ],
   },
   {
@@ -93,7 +94,7 @@ function TrackerForm({ spec, current, onDone }: { spec: (typeof KINDS)[number]; 
             id={`${formId}-${f.name}`}
             type={f.type ?? 'text'}
             value={values[f.name] ?? ''}
-            placeholder={f.keepable && current ? 'Leave empty to keep the current one' : f.placeholder}
+            placeholder={f.keepable && current ? `Leave empty to keep the current one${f.keepFor ? ` (${f.keepFor} only)` : ''}` : f.placeholder}
             autoComplete="off"
             spellCheck={false}
             onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}

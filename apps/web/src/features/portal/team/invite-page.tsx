@@ -1,11 +1,12 @@
 import { acceptInvitationRequest } from '@fullstop/contracts';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { failureMessage } from '@/lib/failure-message.ts';
 import { formatDate } from '@/lib/format-date.ts';
 import { describeError, http } from '@/lib/http-client.ts';
+import { useLinkToken } from '@/lib/use-link-token.ts';
 import { AsyncLoading } from '../components/async-state.tsx';
 import { SubmitRow } from '../components/busy-button.tsx';
 import { FormError } from '../components/form-error.tsx';
@@ -28,12 +29,7 @@ const NO_TOKEN = 'This invitation link is not complete. Please open the whole li
  * the address, so it stays out of the history and of any Referer.
  */
 export function InvitePage() {
-  const [params, setParams] = useSearchParams();
-  const [token] = useState(() => params.get('token'));
-  const hasToken = params.has('token');
-  useEffect(() => {
-    if (hasToken) setParams({}, { replace: true });
-  }, [hasToken, setParams]);
+  const token = useLinkToken();
   const preview = usePreviewInvitationQuery(token ?? skipToken);
 
   return (

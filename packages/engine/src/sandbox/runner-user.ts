@@ -1,0 +1,129 @@
+/**
+ * The OS user runner processes (and the browsers and tools they start) run as: not the server's, so code that
+ * takes a runner over cannot read the server's files (DATA_DIR/server-key) nor its /proc (environ, memory), which
+ * the kernel lets only the same user (or root) read (docs/decisions/0077). The launcher switches to it when it
+ * forks a runner; only root can, and root's capabilities are all dropped by the kernel in that switch.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, lchownSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RunnerUser {
+  name: string;
+  uid: number;
+  gid: number;
+  /** Its home folder from the user database (HOME of its processes). */
+  home: string;
+}
+
+/** Capabilities a switch to another user and the cleanup of its processes need (linux/capability.h). */
+const NEEDED_CAPABILITIES: Record<string, number> = { CAP_CHOWN: 0, CAP_KILL: 5, CAP_SETGID: 6, CAP_SETUID: 7 };
+
+/** Why this process cannot run runners as another user (null: it can): it must be root with the capabilities above. */
+export function runnerUserBlocker(): string | null {
+  if (process.geteuid?.() !== 0) return `the server runs as uid ${process.geteuid?.() ?? '?'}, and only root can start processes as another user`;
+  let effective: bigint;
+  try {
+    effective = BigInt(`0x${/^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync('/proc/self/status', 'latin1'))?.[1] ?? '0'}`);
+  } catch {
+    return 'no /proc/self/status to read the capabilities from';
+  }
+  const missing = Object.entries(NEEDED_CAPABILITIES).filter(([, bit]) => (effective & (1n << BigInt(bit))) === 0n).map(([name]) => name);
+  return missing.length ? `the server lacks ${missing.join(', ')}` : null;
+}
+
+/** The user database's entry for `name` (NSS through getent, else /etc/passwd); null when there is none. */
+function passwdEntry(name: string): string | null {
+  try {
+    return execFileSync('getent', ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch (error) {
+    // getent answers 2 for "no such user"; without getent, read the file.
+    if ((error as { status?: number }).status === 2) return null;
+    return readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.split(':')[0] === name) ?? null;
+  }
+}
+
+/**
+ * The runner user named `name`, checked for use: it exists, it is not root, and this process can switch to it.
+ * Throws an Error saying what is wrong, in words that name the setting (`setting`).
+ */
+export function resolveRunnerUser(name: string, setting = 'ENGINE_RUNNER_USER'): RunnerUser {
+  const entry = passwdEntry(name);
+  if (!entry) throw new Error(`${setting}: there is no user "${name}" (create it: useradd --system --no-create-home --shell /usr/sbin/nologin ${name})`);
+  const [, , uid, gid, , home] = entry.split(':');
+  const user: RunnerUser = { name, uid: Number(uid), gid: Number(gid), home: home || '/' };
+  if (user.uid === 0 || user.gid === 0) throw new Error(`${setting}: "${name}" is root (uid or gid 0); runners need an unprivileged user`);
+  if (user.uid === process.geteuid?.()) throw new Error(`${setting}: "${name}" is the server's own user`);
+  const blocker = runnerUserBlocker();
+  if (blocker) throw new Error(`${setting}: runners cannot run as "${name}": ${blocker}`);
+  return user;
+}
+
+/** The variables that say who a process is: the runner user's, not the server's. */
+export function runnerUserEnv(user: RunnerUser): NodeJS.ProcessEnv {
+  return { HOME: user.home, USER: user.name, LOGNAME: user.name };
+}
+
+/**
+ * Makes `p` and everything below it `user`'s. Links are changed themselves (lchown), never what they point to,
+ * nor followed: a link planted in a folder cannot hand the runner a file of the server's.
+ */
+export function giveTree(p: string, user: RunnerUser): void {
+  const stat = lstatSync(p);
+  if (stat.uid !== user.uid || stat.gid !== user.gid) lchownSync(p, user.uid, user.gid);
+  if (stat.isDirectory()) for (const entry of readdirSync(p)) giveTree(path.join(p, entry), user);
+}
+
+/**
+ * Gives the runner user the attempt's folder: everything in it becomes its own (the server, root, still reads,
+ * moves and deletes it), and each folder above it gets the search bit for others if it lacked it, so the runner
+ * can reach it by name without listing anything (DATA_DIR stays unlistable; server-key stays 0600).
+ */
+export function giveRunFolder(runDir: string, user: RunnerUser): void {
+  giveTree(runDir, user);
+  searchableAbove(runDir);
+}
+
+/** Adds the search bit for others to each folder above `p` that lacks it: reachable by name, still not listable. */
+export function searchableAbove(p: string): void {
+  for (let dir = path.dirname(path.resolve(p)); ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    if (dir === path.dirname(dir)) break;
+  }
+}
+
+/** Whether Chromium's own sandbox can run as this user, and if not why; one answer per user and process. */
+export interface ChromiumSandboxSupport {
+  ok: boolean;
+  reason: string;
+}
+
+const sandboxSupport = new Map<number, ChromiumSandboxSupport>();
+
+/**
+ * Chromium's namespace sandbox needs a user that is not root (Chromium refuses to sandbox as root) and a kernel
+ * that lets that user make user, PID and network namespaces (a container's seccomp profile or systemd's
+ * RestrictNamespaces= may forbid them): tried once with unshare(1) as that user.
+ */
+export function chromiumSandboxSupport(user: RunnerUser | null): ChromiumSandboxSupport {
+  const uid = user?.uid ?? process.geteuid?.() ?? -1;
+  const known = sandboxSupport.get(uid);
+  if (known) return known;
+  let answer: ChromiumSandboxSupport;
+  if (uid === 0) answer = { ok: false, reason: 'runner processes run as root, where Chromium cannot sandbox itself' };
+  else {
+    const tried = spawnSync('unshare', ['--user', '--pid', '--net', '--fork', 'true'], {
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+      timeout: 5_000,
+    });
+    answer = tried.status === 0
+      ? { ok: true, reason: 'user, PID and network namespaces are available' }
+      : { ok: false, reason: `the kernel refuses user namespaces here (${(tried.error?.message ?? tried.stderr?.trim()) || `unshare exit ${tried.status}`})` };
+  }
+  sandboxSupport.set(uid, answer);
+  return answer;
+}
