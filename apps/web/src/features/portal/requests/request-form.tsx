@@ -2,17 +2,32 @@ import { clientRequestKind, createClientRequest, requestAttachmentProblem, type 
 import { useRef, useState, type FormEvent } from 'react';
 import { describeError } from '@/lib/http-client.ts';
 import { SubmitRow } from '../components/busy-button.tsx';
-import { CardForm } from '../components/card.tsx';
+import { Card, CardForm } from '../components/card.tsx';
 import { Notice, type NoticeText } from '../components/notice.tsx';
 import { uploadRequestFile } from '../components/requests/request-files.ts';
 import { KIND_HINTS, KIND_LABELS } from '../components/requests/request-labels.ts';
 import { ChoiceField, TextAreaField, TextField } from '../components/text-field.tsx';
+import { ViewerNote } from '../components/viewer-note.tsx';
 import { requestsApi, useCreateRequestMutation } from './requests-api.ts';
 import { useAppDispatch } from '../store/hooks.ts';
+import { useViewerReason } from '../store/viewer.ts';
 
 type FieldErrors = Partial<Record<'kind' | 'title' | 'details' | 'file', string>>;
 
+const TITLE_ID = 'request-form-title';
+
+/** The New request card: the form, or for a viewer (who may only read) why there is none. */
 export function RequestForm() {
+  const viewerReason = useViewerReason('send requests');
+  if (!viewerReason) return <NewRequestForm />;
+  return (
+    <Card id={TITLE_ID} title="New request">
+      <ViewerNote note={viewerReason} />
+    </Card>
+  );
+}
+
+function NewRequestForm() {
   const [kind, setKind] = useState<ClientRequestKind>('new-test');
   const [title, setTitle] = useState('');
   const [details, setDetails] = useState('');
@@ -71,7 +86,7 @@ export function RequestForm() {
 
   const busy = isLoading || uploading;
   return (
-    <CardForm id="request-form-title" title="New request" onSubmit={onSubmit}>
+    <CardForm id={TITLE_ID} title="New request" onSubmit={onSubmit}>
       <ChoiceField id="request-kind" label="Type" choices={clientRequestKind.options} labels={KIND_LABELS} hints={KIND_HINTS} value={kind} onValueChange={setKind} />
       <TextField id="request-title" label="Title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
       <TextAreaField

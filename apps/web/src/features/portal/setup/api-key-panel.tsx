@@ -8,7 +8,7 @@ import { useViewerReason } from '../store/viewer.ts';
 import { maskKey } from './mask-key.ts';
 import { useGenerateApiKeyMutation } from './setup-api.ts';
 import { SETUP_TEXT } from './setup-texts.ts';
-import { ViewerNote } from './viewer-note.tsx';
+import { ViewerNote } from '../components/viewer-note.tsx';
 
 /**
  * The website and the client's API key: masked until asked for (Show), copied whole, and replaced only after a

@@ -7,7 +7,7 @@ import { useConfirm } from '../components/confirm-dialog.tsx';
 import { useViewerReason } from '../store/viewer.ts';
 import { useGetBadgeQuery, useRegenerateBadgeMutation } from './ci-api.ts';
 import { CI_KEY_SECRET, githubActionsSnippet, gitlabCiSnippet } from './ci-snippets.ts';
-import { ViewerNote } from './viewer-note.tsx';
+import { ViewerNote } from '../components/viewer-note.tsx';
 import './ci-panel.css';
 
 /** A block of text to paste elsewhere, with its Copy button and a "Copied" note for screen readers too. */

@@ -5,6 +5,8 @@ import { BusyButton } from '../components/busy-button.tsx';
 import { Card } from '../components/card.tsx';
 import type { DataColumn } from '../components/data-table.tsx';
 import { DeliveriesTable } from '../components/deliveries-table.tsx';
+import { ViewerNote } from '../components/viewer-note.tsx';
+import { useViewerReason } from '../store/viewer.ts';
 import {
   useConnectIntegrationMutation,
   useDisconnectIntegrationMutation,
@@ -108,7 +110,7 @@ function TrackerForm({ spec, current, onDone }: { spec: (typeof KINDS)[number]; 
   );
 }
 
-function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number]; current: Integration | undefined; onChanged: () => void }) {
+function TrackerKind({ spec, current, readOnly, onChanged }: { spec: (typeof KINDS)[number]; current: Integration | undefined; readOnly: boolean; onChanged: () => void }) {
   const item = useSetupItem();
   const [disconnect, disconnecting] = useDisconnectIntegrationMutation();
   const [test, testing] = useTestIntegrationMutation();
@@ -141,7 +143,7 @@ function TrackerKind({ spec, current, onChanged }: { spec: (typeof KINDS)[number
             onChanged();
           }}
         />
-      ) : (
+      ) : readOnly ? null : (
         <div className="portal-actions">
           <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => item.setEditing(true)}>
             {current ? 'Replace' : 'Connect'}
@@ -186,6 +188,8 @@ export function TrackerPanel() {
   const integrations = useGetIntegrationsQuery();
   const deliveries = useGetDeliveriesQuery();
   const [sync, syncing] = useSyncIntegrationsMutation();
+  // The server names each change apart (connect, disconnect, test, sync); the panel says it once, before any of them.
+  const viewerReason = useViewerReason('connect trackers');
   const refresh = () => {
     void integrations.refetch();
     void deliveries.refetch();
@@ -195,6 +199,7 @@ export function TrackerPanel() {
   return (
     <Card id="tracker-title" title="Bug tracker">
       <p className="portal-muted portal-card__lead">Send the bugs you accept to your own tracker, and keep it up to date as they move on.</p>
+      <ViewerNote note={viewerReason} />
       {integrations.isLoading ? (
         <AsyncLoading>Loading your connections…</AsyncLoading>
       ) : integrations.isError ? (
@@ -202,13 +207,13 @@ export function TrackerPanel() {
       ) : (
         <div className="tracker-kinds">
           {KINDS.map((spec) => (
-            <TrackerKind key={spec.kind} spec={spec} current={byKind.get(spec.kind)} onChanged={refresh} />
+            <TrackerKind key={spec.kind} spec={spec} current={byKind.get(spec.kind)} readOnly={viewerReason !== null} onChanged={refresh} />
           ))}
         </div>
       )}
       <div className="tracker-deliveries__head">
         <h3 className="portal-panel__title">Recent deliveries</h3>
-        {hasIssues ? (
+        {hasIssues && !viewerReason ? (
           <BusyButton
             type="button"
             className="btn btn--ghost portal-btn-sm"

@@ -53,4 +53,23 @@ describe('a request thread', () => {
     await waitFor(() => expect(onReply).toHaveBeenCalledWith('See the video'));
     expect((await screen.findByRole('status')).textContent).toBe('Reply sent. The QA team has been notified.');
   });
+
+  it('for a reader only, says why in place of the reply box and still says when a download fails', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ message: 'File not found' }), { status: 404, headers: { 'content-type': 'application/json' } })));
+    try {
+      render(<RequestThread detail={detail} viewer="client" onReply={vi.fn()} onFilesChanged={vi.fn()} readOnlyReason="Viewers cannot reply to requests: ask an owner of your team for the member role." />);
+      expect(screen.getByText('Viewers cannot reply to requests: ask an owner of your team for the member role.')).toBeTruthy();
+      expect(screen.queryByRole('form', { name: 'Reply' })).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: /shot\.png/ }));
+      expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not download shot\.png/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('keeps the reply box in the console, which gives no reason to read only', () => {
+    render(<RequestThread detail={detail} viewer="operator" onReply={vi.fn()} onFilesChanged={vi.fn()} />);
+    expect(screen.getByRole('form', { name: 'Reply' })).toBeTruthy();
+    expect(screen.getByLabelText('Attachment (optional)')).toBeTruthy();
+  });
 });

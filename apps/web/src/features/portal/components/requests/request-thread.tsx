@@ -6,6 +6,7 @@ import { describeError } from '@/lib/http-client.ts';
 import { SubmitRow } from '../busy-button.tsx';
 import { Notice, type NoticeText } from '../notice.tsx';
 import { TextAreaField } from '../text-field.tsx';
+import { ViewerNote } from '../viewer-note.tsx';
 import { downloadRequestFile, uploadRequestFile, type RequestRef } from './request-files.ts';
 import { KIND_LABELS, replyProblem } from './request-labels.ts';
 import { RequestStatusBadge } from './request-status-badge.tsx';
@@ -48,13 +49,15 @@ export interface RequestThreadProps {
   actions?: ReactNode;
   /** Shown above the title (e.g. "Back to requests", the client's name). */
   header?: ReactNode;
+  /** Why this user may only read the thread (a team viewer, see useViewerReason): said in place of the reply box. */
+  readOnlyReason?: string | null;
 }
 
 /**
  * A request and its thread, oldest first, with a reply box that takes one file. Everything in it was typed by a
  * person and is shown as text.
  */
-export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions, header }: RequestThreadProps) {
+export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions, header, readOnlyReason }: RequestThreadProps) {
   const where: RequestRef = { id: detail.id, operator: viewer === 'operator' };
   const [body, setBody] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -62,6 +65,8 @@ export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const showError = (text: string) => setNotice({ tone: 'error', text });
+  // A failed download is said here too, so a reader without the reply box still hears of it.
+  const shownNotice = notice && <Notice tone={notice.tone}>{notice.text}</Notice>;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -123,22 +128,29 @@ export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions
           ))}
         </ol>
       )}
-      <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Reply">
-        <TextAreaField id={`reply-${detail.id}`} label="Your reply" rows={4} maxLength={10_000} value={body} onChange={(e) => setBody(e.target.value)} />
-        <div className="portal-field">
-          <label htmlFor={`reply-file-${detail.id}`}>Attachment (optional)</label>
-          <input
-            ref={fileInput}
-            id={`reply-file-${detail.id}`}
-            type="file"
-            accept="image/*,video/mp4,video/webm,video/quicktime,application/pdf,text/plain,text/csv,.csv,.zip,application/zip"
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-          <p className="portal-muted portal-field__hint">Images, video, PDF, text, CSV or zip, up to 50 MB.</p>
-        </div>
-        {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
-        <SubmitRow busy={sending} busyText="Sending…">Send reply</SubmitRow>
-      </form>
+      {readOnlyReason ? (
+        <>
+          <ViewerNote note={readOnlyReason} />
+          {shownNotice}
+        </>
+      ) : (
+        <form className="portal-form" onSubmit={onSubmit} noValidate aria-label="Reply">
+          <TextAreaField id={`reply-${detail.id}`} label="Your reply" rows={4} maxLength={10_000} value={body} onChange={(e) => setBody(e.target.value)} />
+          <div className="portal-field">
+            <label htmlFor={`reply-file-${detail.id}`}>Attachment (optional)</label>
+            <input
+              ref={fileInput}
+              id={`reply-file-${detail.id}`}
+              type="file"
+              accept="image/*,video/mp4,video/webm,video/quicktime,application/pdf,text/plain,text/csv,.csv,.zip,application/zip"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
+            <p className="portal-muted portal-field__hint">Images, video, PDF, text, CSV or zip, up to 50 MB.</p>
+          </div>
+          {shownNotice}
+          <SubmitRow busy={sending} busyText="Sending…">Send reply</SubmitRow>
+        </form>
+      )}
     </article>
   );
 }
