@@ -33,6 +33,13 @@ describe('a request thread', () => {
     expect(screen.getByText('Looking into it.')).toBeTruthy();
   });
 
+  it('names a reply sent with the operator token once, not "Fullstop QA team (Fullstop QA team)"', () => {
+    const byToken = { ...detail, messages: [{ ...detail.messages[0]!, authorName: 'Fullstop QA team' }] };
+    render(<RequestThread detail={byToken} viewer="client" onReply={vi.fn()} onFilesChanged={vi.fn()} />);
+    expect(screen.getByText(/^Fullstop QA team ·/)).toBeTruthy();
+    expect(screen.queryByText(/Fullstop QA team \(Fullstop QA team\)/)).toBeNull();
+  });
+
   it('checks the reply before sending it, and says when it was sent', async () => {
     const onReply = vi.fn().mockResolvedValue(detail);
     render(<RequestThread detail={detail} viewer="client" onReply={onReply} onFilesChanged={vi.fn()} />);

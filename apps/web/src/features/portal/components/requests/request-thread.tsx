@@ -38,6 +38,11 @@ function sideName(side: RequestSide, viewer: RequestSide): string {
   return viewer === 'client' ? 'Your team' : 'Client';
 }
 
+/** "Dana (Fullstop QA team)"; the side alone when it is the author's name (a reply sent with the operator token). */
+function authorLine(author: string, side: string): string {
+  return author === side ? side : `${author} (${side})`;
+}
+
 export interface RequestThreadProps {
   detail: ClientRequestDetail;
   viewer: RequestSide;
@@ -120,7 +125,7 @@ export function RequestThread({ detail, viewer, onReply, onFilesChanged, actions
           {detail.messages.map((message) => (
             <li key={message.id} className={`request-message request-message--${message.side}`}>
               <p className="request-message__meta">
-                {message.authorName} ({sideName(message.side, viewer)}) · {formatDate(message.createdAt, '—')}
+                {authorLine(message.authorName, sideName(message.side, viewer))} · {formatDate(message.createdAt, '—')}
               </p>
               <p className="request-message__body">{message.body}</p>
               <FileList files={message.attachments} where={where} onError={showError} />
