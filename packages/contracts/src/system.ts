@@ -4,6 +4,18 @@ import { z } from 'zod';
 export const processRole = z.enum(['api', 'worker']);
 export type ProcessRole = z.infer<typeof processRole>;
 
+/**
+ * Whether the tests a process runs are kept away from the server (decision 0077): the OS user its runner processes
+ * run as (null: the server's own, ENGINE_RUNNER_USER unset), and whether Chromium runs its own sandbox, else why not.
+ */
+export const processIsolation = z.object({
+  runnerUser: z.string().nullable(),
+  chromiumSandbox: z.boolean(),
+  /** Why Chromium runs without its sandbox; null when it has it. */
+  reason: z.string().nullable(),
+});
+export type ProcessIsolation = z.infer<typeof processIsolation>;
+
 /** One server process, as its heartbeat last described it. */
 export const systemProcess = z.object({
   /** hostname:pid:random, the id written on every test attempt it runs. */
@@ -20,6 +32,8 @@ export const systemProcess = z.object({
   workers: z.number().int(),
   /** Tests it is running now. */
   running: z.number().int(),
+  /** How its runners are isolated; null for a process that runs no tests, or one of a version before this was reported. */
+  isolation: processIsolation.nullable(),
 });
 export type SystemProcess = z.infer<typeof systemProcess>;
 

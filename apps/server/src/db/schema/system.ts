@@ -1,5 +1,5 @@
-import type { ProcessRole } from '@fullstop/contracts';
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ProcessIsolation, ProcessRole } from '@fullstop/contracts';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -17,6 +17,8 @@ export const serverProcesses = pgTable(
     pid: integer('pid').notNull(),
     version: text('version').notNull(),
     workers: integer('workers').notNull(),
+    /** How its runners are isolated (decision 0077); null: it runs no tests, or its version did not say. */
+    isolation: jsonb('isolation').$type<ProcessIsolation>(),
     startedAt: ts('started_at').notNull().defaultNow(),
     lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
   },

@@ -2,3 +2,4 @@
 export { engineConfig } from './config.ts';
 export type { EngineConfig } from './config.ts';
 export type { EngineDeps } from './deps.ts';
+export { runnerIsolation } from './isolation.ts';

@@ -6,6 +6,7 @@ import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { createReadiness, logReadiness } from '../health/index.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
+import { runnerIsolation } from './isolation.ts';
 import { ClusterChannel } from '../../lib/cluster-channel.ts';
 import { loadServerKeys } from '../../lib/server-keys.ts';
 import { ProcessRegistry } from '../system/index.ts';
@@ -36,12 +37,13 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   // The API processes hear this worker's events and result changes through it (EVENTS_VIA_NOTIFY=false: they poll).
   const channel = env.EVENTS_VIA_NOTIFY ? new ClusterChannel(env.DATABASE_URL, database.db, log.child({ feature: 'cluster' })) : null;
   await channel?.start();
+  const config = engineConfig(env);
   const engine = createEngine({
     db: database.db,
     raw: database.raw,
     paths,
     artifacts,
-    config: engineConfig(env),
+    config,
     keys: loadServerKeys(paths.dataDir, env.SERVER_KEY),
     log,
     demoClientId: null,
@@ -52,7 +54,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   await engine.startWorkers(concurrency);
   await engine.startScheduler();
   // The console's System page lists this process while its heartbeat is fresh.
-  const registry = new ProcessRegistry(database.db, { id: engine.deps.workerId, role: 'worker', workers: concurrency }, log);
+  const registry = new ProcessRegistry(database.db, { id: engine.deps.workerId, role: 'worker', workers: concurrency, isolation: runnerIsolation(config, concurrency) }, log);
   await registry.start();
   log.info({ concurrency, workerId: engine.deps.workerId }, 'worker started');
   await new Promise<void>((resolve) => {

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Env } from '../../config/env.ts';
 import type { Paths } from '../../lib/data-dir.ts';
 import { noStore } from '../auth/index.ts';
-import { engineConfig } from '../engine/index.ts';
+import { runnerIsolation } from '../engine/index.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { listProcesses, queueCounts } from './system-repository.ts';
 
@@ -50,7 +50,12 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
  */
 export const systemFeature = fp(
   async (app) => {
-    const registry = new ProcessRegistry(app.db, { id: app.engine.deps.workerId, role: 'api', workers: engineConfig(app.env).workers }, app.log);
+    const { workers } = app.engine.deps.config;
+    const registry = new ProcessRegistry(
+      app.db,
+      { id: app.engine.deps.workerId, role: 'api', workers, isolation: runnerIsolation(app.engine.deps.config, workers) },
+      app.log,
+    );
     app.addHook('onReady', () => registry.start());
     app.addHook('preClose', () => registry.stop());
     await app.register(systemRoutes);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROCESS_ALIVE_SECONDS, PROCESS_HEARTBEAT_SECONDS, type ProcessRole } from '@fullstop/contracts';
+import { PROCESS_ALIVE_SECONDS, PROCESS_HEARTBEAT_SECONDS, type ProcessIsolation, type ProcessRole } from '@fullstop/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { SERVER_DIR } from '../../lib/server-dir.ts';
@@ -17,6 +17,8 @@ export interface ProcessInfo {
   role: ProcessRole;
   /** Tests it may run at once. */
   workers: number;
+  /** How its runners are isolated (the engine's `runnerIsolation`); null when it runs no tests. */
+  isolation: ProcessIsolation | null;
 }
 
 /**
@@ -33,8 +35,8 @@ export class ProcessRegistry {
   ) {}
 
   async start(): Promise<void> {
-    const { id, role, workers } = this.info;
-    await registerProcess(this.db, { id, role, workers, host: os.hostname(), pid: process.pid, version: VERSION });
+    const { id, role, workers, isolation } = this.info;
+    await registerProcess(this.db, { id, role, workers, isolation, host: os.hostname(), pid: process.pid, version: VERSION });
     // Rows of processes that were killed long ago: whoever starts cleans them up.
     await forgetProcessesSilentFor(this.db, FORGET_AFTER_SECONDS);
     this.#timer = setInterval(() => void this.#beat(), PROCESS_HEARTBEAT_SECONDS * 1000);

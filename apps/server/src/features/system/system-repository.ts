@@ -10,7 +10,7 @@ export async function registerProcess(db: Db, row: NewProcess & { workers: numbe
   await db
     .insert(serverProcesses)
     .values(row)
-    .onConflictDoUpdate({ target: serverProcesses.id, set: { lastSeenAt: sql`now()`, workers: row.workers } });
+    .onConflictDoUpdate({ target: serverProcesses.id, set: { lastSeenAt: sql`now()`, workers: row.workers, isolation: row.isolation ?? null } });
 }
 
 /** Rows of processes not heard from for `seconds` (they were killed). */
@@ -36,6 +36,7 @@ export async function listProcesses(db: Db): Promise<SystemProcess[]> {
       pid: serverProcesses.pid,
       version: serverProcesses.version,
       workers: serverProcesses.workers,
+      isolation: serverProcesses.isolation,
       startedAt: serverProcesses.startedAt,
       lastSeenAt: serverProcesses.lastSeenAt,
       alive: sql<boolean>`${serverProcesses.lastSeenAt} > now() - make_interval(secs => ${PROCESS_ALIVE_SECONDS})`,

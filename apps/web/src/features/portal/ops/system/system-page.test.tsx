@@ -16,6 +16,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const proc = (id: string, host: string, pid: number) => ({ id, role: 'worker', host, pid, version: '0.1.0', startedAt: at, lastSeenAt: at, alive: true });
+const isolated = { runnerUser: 'fullstop-runner', chromiumSandbox: true, reason: null };
+const ON = 'Runners run as fullstop-runner; Chromium sandbox on';
+
+async function processRows() {
+  const table = await screen.findByRole('table', { name: 'Server processes, running ones first' });
+  return within(table).getAllByRole('row').slice(1);
+}
+
 function renderPage() {
   render(
     <Provider store={createPortalStore()}>
@@ -34,9 +43,9 @@ describe('the console’s System page', () => {
         Promise.resolve(
           reply({
             processes: [
-              { id: 'api-1:10:aa', role: 'api', host: 'api-1', pid: 10, version: '0.1.0', startedAt: at, lastSeenAt: at, alive: true, workers: 0, running: 0 },
-              { id: 'work-1:20:bb', role: 'worker', host: 'work-1', pid: 20, version: '0.1.0', startedAt: at, lastSeenAt: at, alive: true, workers: 2, running: 1 },
-              { id: 'work-2:30:cc', role: 'worker', host: 'work-2', pid: 30, version: '0.1.0', startedAt: at, lastSeenAt: at, alive: false, workers: 2, running: 0 },
+              { ...proc('api-1:10:aa', 'api-1', 10), role: 'api', workers: 0, running: 0, isolation: null },
+              { ...proc('work-1:20:bb', 'work-1', 20), workers: 2, running: 1, isolation: isolated },
+              { ...proc('work-2:30:cc', 'work-2', 30), alive: false, workers: 2, running: 0, isolation: isolated },
             ],
             database: 'postgresql',
             artifacts: { kind: 's3', location: 's3://fullstop at minio:9000' },
@@ -47,17 +56,52 @@ describe('the console’s System page', () => {
       ),
     );
     renderPage();
-    const table = await screen.findByRole('table', { name: 'Server processes, running ones first' });
-    const rows = within(table).getAllByRole('row').slice(1);
+    const rows = await processRows();
     expect(rows.map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
-      ['APIpid 10 · v0.1.0', 'api-1', 'Queues only', expect.any(String), expect.any(String), 'Running'],
-      ['Workerpid 20 · v0.1.0', 'work-1', '1 of 2 running', expect.any(String), expect.any(String), 'Running'],
-      ['Workerpid 30 · v0.1.0', 'work-2', '0 of 2 running', expect.any(String), expect.any(String), 'Stopped'],
+      ['APIpid 10 · v0.1.0', 'api-1', 'Queues only', expect.any(String), expect.any(String), 'Running', 'Runs no tests'],
+      ['Workerpid 20 · v0.1.0', 'work-1', '1 of 2 running', expect.any(String), expect.any(String), 'Running', ON],
+      ['Workerpid 30 · v0.1.0', 'work-2', '0 of 2 running', expect.any(String), expect.any(String), 'Stopped', ON],
     ]);
     expect(screen.getByText('S3-compatible storage')).toBeTruthy();
     expect(screen.getByText('s3://fullstop at minio:9000')).toBeTruthy();
     expect(screen.getByText('1 API, 1 worker')).toBeTruthy();
     expect(within(rows[0]!).getByText('api-1').className).toBe('portal-mono');
+  });
+
+  it('says of each process that runs tests whether its runners are isolated, and warns when they are not', async () => {
+    const refused = 'the kernel refuses user namespaces here (unshare: Operation not permitted)';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          reply({
+            processes: [
+              { ...proc('w-1:1:aa', 'w-1', 1), workers: 2, running: 0, isolation: isolated },
+              { ...proc('w-2:2:bb', 'w-2', 2), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: true, reason: null } },
+              { ...proc('w-3:3:cc', 'w-3', 3), workers: 2, running: 0, isolation: { runnerUser: 'fullstop-runner', chromiumSandbox: false, reason: refused } },
+              { ...proc('w-4:4:dd', 'w-4', 4), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: false, reason: refused } },
+              { ...proc('w-5:5:ee', 'w-5', 5), workers: 2, running: 0, isolation: null },
+            ],
+            database: 'postgresql',
+            artifacts: { kind: 'data-dir', location: '/var/lib/fullstop/storage' },
+            queue: { queued: 0, running: 0 },
+            aliveWithinSeconds: 45,
+          }),
+        ),
+      ),
+    );
+    renderPage();
+    const cells = (await processRows()).map((r) => within(r).getAllByRole('cell').at(-1)!);
+    const ownUser = 'Runners run as the server’s own user (ENGINE_RUNNER_USER is not set): a browser exploit could read the server’s secrets';
+    expect(cells.map((c) => c.textContent)).toEqual([
+      ON,
+      `Not isolated. ${ownUser}; Chromium sandbox on`,
+      `Not isolated. Runners run as fullstop-runner; Chromium sandbox off: ${refused}`,
+      `Not isolated. ${ownUser}; Chromium sandbox off: ${refused}`,
+      'Unknown: this process’s version does not report it',
+    ]);
+    // Only the processes that are not isolated are marked as a warning.
+    expect(cells.map((c) => within(c).queryByRole('alert') !== null)).toEqual([false, true, true, true, false]);
   });
 
   it('says so when the installation cannot be read', async () => {

@@ -6,7 +6,9 @@ import { DataFacts } from '../../components/data-facts.tsx';
 import { DataTable, type DataColumn } from '../../components/data-table.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { useGetOpsSystemQuery } from '../ops-api.ts';
+import { RunnerIsolation } from './runner-isolation.tsx';
 import '../ops.css';
+import './system.css';
 
 /** The page refreshes itself this often (ms): about one heartbeat. */
 const REFRESH_MS = 15_000;
@@ -61,12 +63,14 @@ function processColumns(aliveWithinSeconds: number): DataColumn<SystemProcess>[]
         </div>
       ),
     },
-    { header: 'Host', cell: (p) => <span className="portal-mono">{p.host}</span> },
-    { header: 'Tests', cell: testsOf },
-    { header: 'Started', className: 'portal-nowrap', cell: (p) => formatDate(p.startedAt) },
-    { header: 'Last heartbeat', className: 'portal-nowrap', cell: (p) => formatDate(p.lastSeenAt) },
+    { header: 'Host', className: 'ops-system-host', cell: (p) => <span className="portal-mono">{p.host}</span> },
+    // The dates may break after their day (never inside it), so the Isolation column's sentence has room beside them.
+    { header: 'Tests', className: 'portal-nowrap', cell: testsOf },
+    { header: 'Started', className: 'ops-system-date', cell: (p) => formatDate(p.startedAt) },
+    { header: 'Last heartbeat', className: 'ops-system-date', cell: (p) => formatDate(p.lastSeenAt) },
     {
       header: 'Status',
+      className: 'portal-nowrap',
       cell: (p) => (
         <div>
           {p.alive ? (
@@ -79,6 +83,7 @@ function processColumns(aliveWithinSeconds: number): DataColumn<SystemProcess>[]
         </div>
       ),
     },
+    { header: 'Isolation', className: 'ops-isolation', cell: (p) => <RunnerIsolation process={p} /> },
   ];
 }
 
