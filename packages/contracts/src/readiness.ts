@@ -4,7 +4,7 @@ import { z } from 'zod';
 // checked at start. GET /readyz tells anyone whether all are there; GET /operator/engines tells operators which
 // are missing, where they were looked for and how to install them.
 
-/** `ready`: every engine is there. `degraded`: the server serves, but the tests of some kinds cannot run. */
+/** `ready`: every engine is there (optional ones aside). `degraded`: the server serves, but the tests of some kinds cannot run. */
 export const readinessStatus = z.enum(['ready', 'degraded']);
 export type ReadinessStatus = z.infer<typeof readinessStatus>;
 
@@ -14,7 +14,7 @@ export type ReadinessResponse = z.infer<typeof readinessResponse>;
 
 /** One engine, as checked on the machine of the process that answers. */
 export const engineCheck = z.object({
-  /** Its stable name: chromium, wapiti, playwright, lighthouse, axe. */
+  /** Its stable name: chromium, firefox, wapiti, playwright, lighthouse, axe. */
   engine: z.string(),
   /** As an operator reads it: "Chromium", "wapiti", "the lighthouse package". */
   title: z.string(),
@@ -31,6 +31,8 @@ export const engineCheck = z.object({
   setting: z.string().nullable(),
   /** The kinds of test that need it. */
   kinds: z.array(z.string()),
+  /** Needed only by tests that ask for it (Firefox): missing, it leaves the status `ready`. */
+  optional: z.boolean().optional(),
 });
 export type EngineCheck = z.infer<typeof engineCheck>;
 

@@ -23,7 +23,7 @@ export type TestKind = (typeof TEST_KINDS)[number];
  * What a kind needs beyond the engine's own code: a program of the machine (Chromium, wapiti) or a package of
  * node_modules. `lib/engines.ts` checks them at start and before each run (`@fullstop/engine/engines`).
  */
-export const ENGINE_NAMES = ['chromium', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
+export const ENGINE_NAMES = ['chromium', 'firefox', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** One test of a client's suite, as the manifest declares it. */
@@ -60,6 +60,8 @@ export interface RunContext {
   chromiumPath: string;
   /** The wapiti executable the security scan starts; unset: DEFAULT_WAPITI_PATH. */
   wapitiPath?: string;
+  /** The Firefox browser tests with `engines: ['firefox']` start; unset: DEFAULT_FIREFOX_PATH (Debian's firefox-esr). */
+  firefoxPath?: string;
   /** Parallel workers a browser runner may use. */
   workers: number;
   log: (message: string, data?: Record<string, unknown>) => void;
@@ -108,6 +110,8 @@ export interface CaseResult {
   error?: string;
   /** Optional detail a runner may add; reports show it when present. */
   steps?: { title: string; durationMs: number; error?: string }[];
+  /** The engine and device it ran on, `<engine>/<device>`, when its test runs on several (browser tests). */
+  cell?: string;
   /** Screenshot and trace of the case, relative to the run folder. */
   screenshot?: string;
   trace?: string;

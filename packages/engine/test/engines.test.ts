@@ -30,12 +30,26 @@ describe('engine readiness', () => {
     const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath: WAPITI_PATH });
     expect(readiness.status).toBe('ready');
     const byName = Object.fromEntries(readiness.engines.map((e) => [e.engine, e]));
-    expect(Object.keys(byName).sort()).toEqual(['axe', 'chromium', 'lighthouse', 'playwright', 'wapiti']);
+    expect(Object.keys(byName).sort()).toEqual(['axe', 'chromium', 'firefox', 'lighthouse', 'playwright', 'wapiti']);
     expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse'] });
     expect(byName.chromium!.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(byName.wapiti).toMatchObject({ ok: true, problem: null, kinds: ['security-scan'], install: 'apt-get install wapiti' });
     expect(byName.wapiti!.version).toMatch(/^3\.\d+\.\d+$/);
     expect(byName.lighthouse!.version).toMatch(/^\d+\.\d+\.\d+$/);
+    // Debian's Firefox ESR, for browser tests that ask for it (decision 0078).
+    expect(byName.firefox).toMatchObject({ ok: true, title: 'Firefox', location: '/usr/bin/firefox-esr', problem: null, setting: null, optional: true, kinds: ['browser'] });
+    expect(byName.firefox!.version).toMatch(/^\d{3}\.\d+/);
+  });
+
+  it('stays ready without Firefox, which only the tests that ask for it need, and says how to install it', async () => {
+    const firefoxPath = path.join(dir, 'no-firefox');
+    const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath: WAPITI_PATH, firefoxPath });
+    expect(readiness.status).toBe('ready');
+    const firefox = readiness.engines.find((e) => e.engine === 'firefox')!;
+    expect(firefox).toMatchObject({ ok: false, optional: true, problem: `not installed at ${firefoxPath}`, install: 'apt-get install -y firefox-esr' });
+    expect(engineProblemLine(firefox)).toBe(`Firefox is not installed at ${firefoxPath}: browser tests with engines: ['firefox'] cannot run. Install it with: apt-get install -y firefox-esr`);
+    expect(missingEngine('browser', { engines: ['firefox'] }, { firefoxPath })?.message).toContain('apt-get install -y firefox-esr');
+    expect(missingEngine('browser', {}, { firefoxPath })).toBeNull();
   });
 
   it('says degraded and why for a program that is missing, not executable, failing or hanging', async () => {

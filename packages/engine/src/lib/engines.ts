@@ -8,6 +8,7 @@ import { DEFAULT_WAPITI_PATH } from '../runners/security-scan/wapiti.ts';
 import { childEnv } from '../sandbox/child-env.ts';
 import { ENGINE_NAMES, type EngineName, TEST_KINDS, type TestKind } from '../types.ts';
 import { DEFAULT_CHROMIUM_PATH } from './chromium.ts';
+import { DEFAULT_FIREFOX_PATH } from './firefox.ts';
 
 /**
  * The programs and packages the kinds need beyond the engine's code (`@fullstop/engine/engines`, light: no
@@ -20,6 +21,7 @@ import { DEFAULT_CHROMIUM_PATH } from './chromium.ts';
 export interface EnginePaths {
   chromiumPath?: string | undefined;
   wapitiPath?: string | undefined;
+  firefoxPath?: string | undefined;
 }
 
 /** How long a program gets to answer `--version` at start before it counts as broken. */
@@ -28,9 +30,15 @@ export const VERSION_TIMEOUT_MS = 10_000;
 interface ProgramEngine {
   type: 'program';
   title: string;
-  setting: string;
+  /** The setting that points the server at it; none: only where Debian installs it. */
+  setting?: string;
   install: string;
   path(paths: EnginePaths): string;
+  /**
+   * Needed only by tests that ask for it (Firefox: a browser test whose `engines` name it): when it is missing,
+   * the machine is still ready, and such a test ends `engine_missing` saying how to install it.
+   */
+  optional?: { for: string };
 }
 interface PackageEngine {
   type: 'package';
@@ -43,6 +51,13 @@ const NPM_INSTALL = 'npm ci (in the Fullstop QA folder)';
 
 export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>> = {
   chromium: { type: 'program', title: 'Chromium', setting: 'CHROMIUM_PATH', install: 'apt-get install chromium', path: (p) => p.chromiumPath ?? DEFAULT_CHROMIUM_PATH },
+  firefox: {
+    type: 'program',
+    title: 'Firefox',
+    install: 'apt-get install -y firefox-esr',
+    path: (p) => p.firefoxPath ?? DEFAULT_FIREFOX_PATH,
+    optional: { for: "browser tests with engines: ['firefox']" },
+  },
   wapiti: { type: 'program', title: 'wapiti', setting: 'WAPITI_PATH', install: 'apt-get install wapiti', path: (p) => p.wapitiPath ?? DEFAULT_WAPITI_PATH },
   playwright: { type: 'package', title: 'the Playwright packages', packages: ['@playwright/test', 'playwright-core'], install: NPM_INSTALL },
   lighthouse: { type: 'package', title: 'the Lighthouse packages', packages: ['lighthouse', 'chrome-launcher'], install: NPM_INSTALL },
@@ -158,7 +173,15 @@ async function checkOne(name: EngineName, paths: EnginePaths, timeoutMs: number)
     const file = engine.path(paths);
     const problem = programProblem(file);
     const answer = problem ? { version: null, problem } : await askVersion(file, timeoutMs);
-    return { ...common, ok: answer.problem === null, version: answer.version, location: file, problem: answer.problem, setting: engine.setting };
+    return {
+      ...common,
+      ok: answer.problem === null,
+      version: answer.version,
+      location: file,
+      problem: answer.problem,
+      setting: engine.setting ?? null,
+      ...(engine.optional ? { optional: true } : {}),
+    };
   }
   const missing = missingPackages(engine);
   const first = engine.packages[0]!;
@@ -172,18 +195,22 @@ async function checkOne(name: EngineName, paths: EnginePaths, timeoutMs: number)
   };
 }
 
-/** Every engine, checked now: programs answer `--version` (at once, each within `timeoutMs`), packages resolve. */
+/**
+ * Every engine, checked now: programs answer `--version` (at once, each within `timeoutMs`), packages resolve.
+ * Ready when every engine but the optional ones (Firefox) is there.
+ */
 export async function checkEngines(paths: EnginePaths, options: { timeoutMs?: number } = {}): Promise<EngineReadiness> {
   const timeoutMs = options.timeoutMs ?? VERSION_TIMEOUT_MS;
   const engines = await Promise.all(ENGINE_NAMES.map((name) => checkOne(name, paths, timeoutMs)));
-  return { status: engines.every((e) => e.ok) ? 'ready' : 'degraded', checkedAt: new Date().toISOString(), engines };
+  return { status: engines.every((e) => e.ok || e.optional) ? 'ready' : 'degraded', checkedAt: new Date().toISOString(), engines };
 }
 
 const plural = (title: string) => (title.endsWith('is') ? `${title.slice(0, -2)}es` : `${title}s`);
 
 /** One line for the log or the console about an engine that is not usable: what cannot run, why, and the fix. */
 export function engineProblemLine(check: EngineCheck): string {
-  const tests = check.kinds.map((kind) => plural(factsOf(kind)?.title ?? kind)).join(', ');
+  const optional = ENGINES[check.engine as EngineName];
+  const tests = optional?.type === 'program' && optional.optional ? optional.optional.for : check.kinds.map((kind) => plural(factsOf(kind)?.title ?? kind)).join(', ');
   const setting = check.setting ? ` (or set ${check.setting} to where it is)` : '';
   return `${check.title} is ${check.problem ?? 'not usable'}: ${tests || 'no test'} cannot run. Install it with: ${check.install}${setting}`;
 }

@@ -172,6 +172,48 @@ describe.skipIf(!isRoot)('runner processes as another user (root only: switching
       // The copy of the suite is gone with the attempt.
       expect(readdirSync(os.tmpdir()).filter((f) => f.startsWith('fullstop-inputs-'))).toEqual([]);
     }, 120_000);
+
+    it("drives Debian's Firefox as the runner user, whose home it may not write, through the policy proxy", async () => {
+      const other = await startHardenedServer();
+      // The runner's environment is allow-listed: the other origin is written into the spec.
+      const suiteDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-firefox-suite-'));
+      writeFileSync(
+        path.join(suiteDir, 'firefox.spec.ts'),
+        [
+          "import { expect, test } from '@playwright/test';",
+          "test('runs in Firefox and reaches only the target', async ({ page, browserName }) => {",
+          "  expect(browserName).toBe('_bidiFirefox');",
+          "  await page.goto('/');",
+          "  await expect(page.locator('h1')).toHaveText('Hardened');",
+          '  expect(await page.evaluate(() => navigator.userAgent)).toMatch(/Firefox\\/\\d+/);',
+          `  const refused = await page.goto(${JSON.stringify(other.url)});`,
+          '  expect(refused?.status()).toBe(403);',
+          '});',
+        ].join('\n'),
+      );
+      try {
+        const runDir = path.join(dataDir, 'runs', `browser-${++counter}`);
+        mkdirSync(runDir, { mode: 0o700 });
+        const logs: string[] = [];
+        const result = await runInSandbox({
+          test: { name: 'firefox', group: 'G', kind: 'browser', options: { engines: ['firefox'] }, suiteDir },
+          target: { baseUrl: server.url, allowedOrigins: [], allowPrivateAddresses: true },
+          ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
+          limits: { timeSeconds: 120, memoryMb: 2048 },
+          attemptKey: `runner-user-firefox-${process.pid}`,
+        });
+        expect(result.error, logs.join('\n')).toBeUndefined();
+        if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+        expect(result.summary.cases.map((c) => [c.name, c.status, c.error])).toEqual([['firefox.spec.ts › runs in Firefox and reaches only the target [firefox/desktop]', 'passed', undefined]]);
+        // The policy proxy answered for the other origin: Firefox never reached it.
+        expect(other.requests).toBe(0);
+        // Its HOME was the run's own (without it Firefox hangs at start as a user with no home), removed after.
+        expect(existsSync(path.join(runDir, 'browser/home'))).toBe(false);
+      } finally {
+        await other.close();
+        rmSync(suiteDir, { recursive: true, force: true });
+      }
+    }, 120_000);
   });
 
   it('copies the suite for the runner without following its links: a link to the key stays unreadable', async () => {

@@ -9,10 +9,12 @@ export function formatEngines(readiness: EngineReadiness, where: string): string
   for (const e of readiness.engines) {
     const state = e.ok ? 'ok' : 'missing';
     const detail = e.ok ? `${e.version ?? 'version unknown'}  ${e.location}` : e.problem ?? 'not usable';
-    lines.push(`  ${state.padEnd(8)} ${e.title.padEnd(width)}  ${detail}  (${e.kinds.join(', ') || 'no test'})`);
+    const optional = e.optional && !e.ok ? ', optional: only tests that ask for it need it' : '';
+    lines.push(`  ${state.padEnd(8)} ${e.title.padEnd(width)}  ${detail}  (${e.kinds.join(', ') || 'no test'}${optional})`);
   }
   for (const e of readiness.engines.filter((x) => !x.ok)) {
-    lines.push(`  ${e.kinds.join(', ')} tests cannot run until ${e.title} is installed: ${e.install}${e.setting ? ` (or set ${e.setting} to where it is)` : ''}`);
+    const which = e.optional ? `${e.kinds.join(', ')} tests on ${e.title}` : `${e.kinds.join(', ')} tests`;
+    lines.push(`  ${which} cannot run until ${e.title} is installed: ${e.install}${e.setting ? ` (or set ${e.setting} to where it is)` : ''}`);
   }
   return lines;
 }

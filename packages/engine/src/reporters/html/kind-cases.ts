@@ -101,10 +101,16 @@ function casesCards(r: RunReport): string[] {
 
 /**
  * The report of a kind whose summary is its list of cases, each called a `noun` ("case", "check"); `more` adds
- * sections of the kind's own after the cases.
+ * sections of the kind's own after the cases, `first` before them.
  */
-export function casesReport<K extends TestKind>(kind: K, noun: string, more?: (r: RunReport, opts: RenderOptions) => string): KindReport<K> {
-  const body = (r: RunReport, s: CasesSummary<K>, opts: RenderOptions) => cards(casesCards(r)) + casesBody(s.cases, opts, noun) + (more?.(r, opts) ?? '');
+export function casesReport<K extends TestKind>(
+  kind: K,
+  noun: string,
+  more?: (r: RunReport, opts: RenderOptions) => string,
+  /** Sections of the kind's own between the figures and the cases (the browser test's engines × devices). */
+  first?: (s: CasesSummary<K>) => string,
+): KindReport<K> {
+  const body = (r: RunReport, s: CasesSummary<K>, opts: RenderOptions) => cards(casesCards(r)) + (first?.(s) ?? '') + casesBody(s.cases, opts, noun) + (more?.(r, opts) ?? '');
   return {
     kind,
     verdict: (r: RunReport) => casesVerdict(r, noun),

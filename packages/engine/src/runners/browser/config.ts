@@ -1,8 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runnerChromium } from '../../lib/chromium.ts';
+import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
+import { deviceUse } from './devices.ts';
+import { type Cell, cellsOf, isClassic } from './matrix.ts';
 import type { BrowserOptions } from './options.ts';
 
 export interface BrowserPaths {
@@ -13,6 +16,8 @@ export interface BrowserPaths {
   junit: string;
   htmlReport: string;
   results: string;
+  /** HOME of the Playwright process when Firefox runs: Firefox writes there, and a runner user may have none. */
+  home: string;
 }
 
 /** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
@@ -28,6 +33,31 @@ export function browserPaths(runDir: string): BrowserPaths {
     junit: path.join(dir, 'junit.xml'),
     htmlReport: path.join(dir, 'html-report'),
     results: path.join(dir, 'test-results'),
+    home: path.join(dir, 'home'),
+  };
+}
+
+function chromiumUse(executablePath: string) {
+  return { launchOptions: { executablePath, args: runnerChromium().args, chromiumSandbox: runnerChromium().sandbox } };
+}
+
+/**
+ * One cell's project: its engine (Debian's Chromium, or Debian's Firefox over BiDi) and its device. Firefox's
+ * proxy takes no `<-loopback>` rule; its prefs send loopback through the proxy instead (lib/firefox.ts).
+ */
+function cellProject(cell: Cell, p: { chromiumPath: string; firefoxPath: string; proxyUrl: string }, options: BrowserOptions) {
+  const device = deviceUse(cell.device, cell.engine);
+  // The test's own viewport holds on the desktop (validation refuses it with other devices).
+  const use = { ...device, ...(options.viewport ? { viewport: options.viewport } : {}) };
+  if (cell.engine === 'chromium') return { name: cell.name, use: { ...use, ...chromiumUse(p.chromiumPath) } };
+  return {
+    name: cell.name,
+    use: {
+      ...use,
+      ...FIREFOX_BIDI,
+      proxy: { server: p.proxyUrl },
+      launchOptions: { executablePath: p.firefoxPath, firefoxUserPrefs: GUARDED_FIREFOX_PREFS },
+    },
   };
 }
 
@@ -41,12 +71,15 @@ export async function writeBrowserConfig(p: {
   options: BrowserOptions;
   baseUrl: string;
   chromiumPath: string;
+  firefoxPath: string;
   workers: number;
   proxyUrl: string;
   /** The attempt's login: every test's browser context starts with its cookies, storage and headers. */
   login?: LoginSession;
 }): Promise<void> {
   const { paths, options } = p;
+  const cells = cellsOf(options.engines, options.devices);
+  const classic = isClassic(cells);
   const config = {
     testDir: p.suiteDir,
     testMatch: Array.isArray(options.specs) ? options.specs : [options.specs],
@@ -61,7 +94,8 @@ export async function writeBrowserConfig(p: {
     reporter: [
       ['json', { outputFile: paths.json }],
       [STEPS_REPORTER, { outputFile: paths.steps }],
-      ['junit', { outputFile: paths.junit }],
+      // A matrix's JUnit names each test's cell: "[firefox/phone] home.spec.ts › …".
+      ['junit', { outputFile: paths.junit, ...(classic ? {} : { includeProjectInTestName: true }) }],
       ['html', { outputFolder: paths.htmlReport, open: 'never' }],
       ['line'],
     ],
@@ -73,9 +107,8 @@ export async function writeBrowserConfig(p: {
       proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
       ...(options.viewport ? { viewport: options.viewport } : {}),
       ...(p.login ? loginContextOptions(p.login) : {}),
-      launchOptions: { executablePath: p.chromiumPath, args: runnerChromium().args, chromiumSandbox: runnerChromium().sandbox },
     },
-    projects: [{ name: 'chromium' }],
+    projects: classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => cellProject(cell, p, options)),
   };
   // The grep option is a string in the manifest; Playwright wants a RegExp.
   const source = `const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\nexport default config;\n`;

@@ -1,5 +1,6 @@
 import { casesKind } from '../../lib/kind-facts.ts';
 import type { CasesSummary } from '../../types.ts';
+import { enginesIn } from './matrix.ts';
 
 // Heavier: Playwright's runner and the policy proxy, and per Playwright worker (ENGINE_BROWSER_WORKERS) a worker
 // process and its Chromium: one core a test with one worker (the demo's browser tests alone kept 0.9-1.4 busy).
@@ -10,7 +11,9 @@ export const facts = casesKind('browser', {
   typicalSeconds: 15,
   weight: 0.25,
   weightPerWorker: 0.75,
-  engines: ['chromium', 'playwright'],
+  engines: ['chromium', 'firefox', 'playwright'],
+  // Firefox only for a test whose `engines` name it; Chromium only for one whose do.
+  enginesFor: (options) => [...enginesIn(options), 'playwright'],
 });
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.

@@ -1,9 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ValidationError } from '../../errors.ts';
 import { runChild } from '../../lib/child-process.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
+import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact } from '../../types.ts';
@@ -12,6 +13,7 @@ import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './
 import type { RecordedSteps } from './steps-reporter.ts';
 import { browserInput } from './options.ts';
 import { facts } from './facts.ts';
+import { cellsOf, isClassic } from './matrix.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -34,15 +36,20 @@ export const browserRunner = defineRunner({
     const baseUrl = (await guard.check(target.baseUrl)).href;
     const paths = browserPaths(ctx.runDir);
     await mkdir(paths.dir, { recursive: true });
+    const cells = cellsOf(options.engines, options.devices);
+    const firefox = options.engines.includes('firefox');
+    // Firefox writes below HOME (its caches, its crash folder), which a runner user may not have: one of the run's own.
+    if (firefox) await mkdir(paths.home, { recursive: true });
     const proxy = await startPolicyProxy(guard);
     let output = '';
     try {
-      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, workers: ctx.workers, proxyUrl: proxy.url, ...(ctx.login ? { login: ctx.login } : {}) });
+      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, workers: ctx.workers, proxyUrl: proxy.url, ...(ctx.login ? { login: ctx.login } : {}) });
       const existing = process.env.NODE_PATH;
       const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
         cwd: paths.dir,
         env: {
           ...process.env,
+          ...(firefox ? { HOME: paths.home } : {}),
           NODE_PATH: existing ? `${PLAYWRIGHT_NODE_PATH}${path.delimiter}${existing}` : PLAYWRIGHT_NODE_PATH,
           PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
           PLAYWRIGHT_HTML_OPEN: 'never',
@@ -69,7 +76,7 @@ export const browserRunner = defineRunner({
       const steps = await readFile(paths.steps, 'utf8')
         .then((text) => JSON.parse(text) as RecordedSteps)
         .catch(() => undefined);
-      const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, ...(steps ? { steps } : {}) });
+      const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !isClassic(cells), ...(steps ? { steps } : {}) });
       const totals = {
         totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
         passedTests: stats.expected + stats.flaky,
@@ -102,6 +109,8 @@ export const browserRunner = defineRunner({
       };
     } finally {
       await proxy.close();
+      // Firefox's caches are no evidence: they would only weigh on the run folder.
+      if (firefox) await rm(paths.home, { recursive: true, force: true });
     }
   },
 });

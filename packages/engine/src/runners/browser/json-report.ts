@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Artifact, CaseResult } from '../../types.ts';
-import type { RecordedSteps } from './steps-reporter.ts';
+import { cellStepsKey, type RecordedSteps } from './steps-reporter.ts';
 
 /** The parts of Playwright's JSON reporter output read here. */
 export interface PlaywrightJsonReport {
@@ -17,7 +17,7 @@ interface JsonResult {
 interface JsonSuite {
   title: string;
   file?: string;
-  specs?: { id?: string; title: string; file?: string; tests: { status: 'expected' | 'unexpected' | 'flaky' | 'skipped'; results: JsonResult[] }[] }[];
+  specs?: { id?: string; title: string; file?: string; line?: number; column?: number; tests: { projectName?: string; status: 'expected' | 'unexpected' | 'flaky' | 'skipped'; results: JsonResult[] }[] }[];
   suites?: JsonSuite[];
 }
 
@@ -45,11 +45,13 @@ function insideRunDir(runDir: string, file: string | undefined): string | undefi
 /**
  * One case per test: `file › describe › title`, its total duration over retries, and the last error; the steps,
  * screenshot and trace of its last attempt (the one that decided its status), with each attempt's screenshot and
- * trace also returned as evidence, labelled with the case's name.
+ * trace also returned as evidence, labelled with the case's name. With `cells` (a test on several engines or
+ * devices), a spec is a case per cell: its Playwright project, `<engine>/<device>`, is the case's `cell` and ends
+ * its name ("home.spec.ts › loads [firefox/phone]"), so JUnit and history tell the cells apart.
  */
 export function casesFromReport(
   report: PlaywrightJsonReport,
-  detail: { runDir: string; steps?: RecordedSteps },
+  detail: { runDir: string; steps?: RecordedSteps; cells?: boolean },
 ): { cases: CaseResult[]; evidence: CaseEvidence[] } {
   const cases: CaseResult[] = [];
   const evidence: CaseEvidence[] = [];
@@ -57,7 +59,8 @@ export function casesFromReport(
     const here = suite.title ? [...titles, suite.title] : titles;
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests) {
-        const name = [...here, spec.title].join(' › ');
+        const cell = detail.cells ? test.projectName : undefined;
+        const name = [...here, spec.title].join(' › ') + (cell ? ` [${cell}]` : '');
         const error = [...test.results].reverse().find((r) => r.error?.message)?.error?.message;
         const files: Partial<Record<CaseEvidence['kind'], string>> = {};
         for (const [index, result] of test.results.entries()) {
@@ -73,10 +76,13 @@ export function casesFromReport(
           }
         }
         const last = test.results.at(-1);
-        const attempts = spec.id ? detail.steps?.[spec.id] : undefined;
+        // The JSON report's spec id is its first project's test id: the steps of a cell are keyed otherwise.
+        const key = cell ? cellStepsKey(cell, spec.file ?? '', spec.line ?? 0, spec.column ?? 0) : spec.id;
+        const attempts = key ? detail.steps?.[key] : undefined;
         const steps = attempts?.[last?.retry ?? test.results.length - 1];
         cases.push({
           name,
+          ...(cell ? { cell } : {}),
           status: STATUS[test.status] ?? 'failed',
           durationMs: test.results.reduce((sum, r) => sum + r.duration, 0),
           ...(error && test.status === 'unexpected' ? { error: stripAnsi(error).slice(0, 4000) } : {}),

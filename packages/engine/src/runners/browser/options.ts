@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
+import { BROWSER_ENGINES, cellsOf, DEVICES, MAX_CELLS_PER_TEST } from './matrix.ts';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_DURATION_SECONDS = 600;
+
+/** A non-empty list of distinct names from `names`: an unknown one is named with the ones there are. */
+function uniqueList<T extends readonly [string, ...string[]]>(names: T, noun: string) {
+  return z
+    .array(z.enum(names, { error: (issue) => `unknown ${noun} ${JSON.stringify(issue.input)}: the ${noun}s are ${names.join(', ')}` }))
+    .min(1, { error: `list at least one ${noun}` })
+    .refine((list) => new Set(list).size === list.length, { error: `lists the same ${noun} twice` });
+}
 
 const relativeGlob = z
   .string()
@@ -19,7 +28,21 @@ export const browserInput = testInput(
     testTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_TEST_TIMEOUT_MS),
     maxDurationSeconds: z.number().int().min(10).max(3600).default(DEFAULT_MAX_DURATION_SECONDS),
     viewport: z.object({ width: z.number().int().min(200), height: z.number().int().min(200) }).strict().optional(),
+    /** The browser engines every spec runs on (decision 0078). */
+    engines: uniqueList(BROWSER_ENGINES, 'engine').default(['chromium']),
+    /** The device profiles every spec runs on, on each engine. */
+    devices: uniqueList(DEVICES, 'device').default(['desktop']),
   },
   z.object({}).strict(),
-);
+).superRefine(({ options }, ctx) => {
+  const cells = cellsOf(options.engines, options.devices).length;
+  if (cells > MAX_CELLS_PER_TEST) {
+    ctx.addIssue({ code: 'custom', path: ['options', 'devices'], message: `${options.engines.length} engines × ${options.devices.length} devices make ${cells} cells; a test may have at most ${MAX_CELLS_PER_TEST}: split it in two tests` });
+  }
+  // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
+  const sized = options.devices.filter((d) => d !== 'desktop');
+  if (options.viewport && sized.length > 0) {
+    ctx.addIssue({ code: 'custom', path: ['options', 'viewport'], message: `cannot run with devices ${sized.join(', ')}: each device has its own viewport; drop viewport, or keep devices to desktop` });
+  }
+});
 export type BrowserOptions = z.output<typeof browserInput>['options'];

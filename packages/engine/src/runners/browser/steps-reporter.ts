@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import type { FullResult, Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 
 /**
  * A Playwright reporter, loaded by the generated config in the Playwright process: the top-level steps of each
@@ -21,7 +22,11 @@ export interface RecordedStep {
   durationMs: number;
   error?: string;
 }
-/** The file this reporter writes: test id → its attempts' steps, by retry number. */
+/**
+ * The file this reporter writes: test → its attempts' steps, by retry number. A test is keyed by its id with one
+ * Playwright project; with several (a matrix of cells) by `cellStepsKey`, as the JSON report, which merges a
+ * spec's projects under the first one's id, can name it too.
+ */
 export type RecordedSteps = Record<string, RecordedStep[][]>;
 
 // Playwright colours its error messages for terminals.
@@ -37,6 +42,11 @@ function record(step: TestStep): RecordedStep {
   };
 }
 
+/** A test of one cell: its project, file (relative to the config's root, with / between folders), line and column. */
+export function cellStepsKey(project: string, file: string, line: number, column: number): string {
+  return `${project} ${file}:${line}:${column}`;
+}
+
 export function stepsOf(result: TestResult): RecordedStep[] {
   const steps = result.steps.filter((s) => STEP_CATEGORIES.has(s.category));
   if (steps.length <= MAX_STEPS_PER_TEST) return steps.map(record);
@@ -49,6 +59,7 @@ export function stepsOf(result: TestResult): RecordedStep[] {
 export default class StepsReporter implements Reporter {
   private readonly steps: RecordedSteps = {};
   private readonly outputFile: string;
+  private rootDir: string | null = null;
 
   constructor(options: { outputFile: string }) {
     this.outputFile = options.outputFile;
@@ -58,8 +69,13 @@ export default class StepsReporter implements Reporter {
     return false;
   }
 
+  onBegin(config: FullConfig): void {
+    if (config.projects.length > 1) this.rootDir = config.rootDir;
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
-    const attempts = (this.steps[test.id] ??= []);
+    const key = this.rootDir === null ? test.id : cellStepsKey(test.parent.project()?.name ?? '', path.relative(this.rootDir, test.location.file).split(path.sep).join('/'), test.location.line, test.location.column);
+    const attempts = (this.steps[key] ??= []);
     attempts[result.retry] = stepsOf(result);
   }
 

@@ -1,0 +1,113 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../errors.ts';
+import { parseTestInput } from '../../lib/options.ts';
+import { browserPaths, writeBrowserConfig } from './config.ts';
+import { casesFromReport } from './json-report.ts';
+import { failingWhere, matrixOf, matrixSection } from './matrix-report.ts';
+import { browserInput } from './options.ts';
+
+const parse = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
+const reason = (options: Record<string, unknown>) => {
+  try {
+    parse(options);
+  } catch (error) {
+    if (error instanceof ValidationError) return `${error.field}: ${error.reason}`;
+    throw error;
+  }
+  return null;
+};
+
+describe('browser engines and devices in a suite', () => {
+  it('runs on Chromium on the desktop unless the test says otherwise', () => {
+    expect(parse({})).toMatchObject({ engines: ['chromium'], devices: ['desktop'] });
+    expect(parse({ engines: ['firefox', 'chromium'], devices: ['phone', 'tablet', 'desktop'] })).toMatchObject({ engines: ['firefox', 'chromium'], devices: ['phone', 'tablet', 'desktop'] });
+  });
+
+  it('names what cannot run and why', () => {
+    expect(reason({ engines: ['safari'] })).toBe('options.engines.0: unknown engine "safari": the engines are chromium, firefox');
+    expect(reason({ devices: ['watch'] })).toBe('options.devices.0: unknown device "watch": the devices are desktop, phone, tablet');
+    expect(reason({ engines: [] })).toBe('options.engines: list at least one engine');
+    expect(reason({ devices: ['phone', 'phone'] })).toBe('options.devices: lists the same device twice');
+    expect(reason({ devices: ['desktop', 'phone'], viewport: { width: 800, height: 600 } })).toBe(
+      'options.viewport: cannot run with devices phone: each device has its own viewport; drop viewport, or keep devices to desktop',
+    );
+    expect(reason({ devices: ['desktop'], viewport: { width: 800, height: 600 } })).toBeNull();
+  });
+});
+
+describe('where a case fails', () => {
+  it('calls out one engine, one device or one cell', () => {
+    const f = 'failed' as const;
+    const p = 'passed' as const;
+    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': p, 'firefox/desktop': f, 'firefox/phone': f })).toBe('fails on Firefox only');
+    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': f, 'firefox/desktop': p, 'firefox/phone': f })).toBe('fails on phone only');
+    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': p, 'firefox/desktop': p, 'firefox/phone': f })).toBe('fails on Firefox on phone only');
+    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': f, 'firefox/desktop': f, 'firefox/phone': p })).toBe('fails on chromium/phone, firefox/desktop');
+    // A single engine's matrix: its device is the news, not its engine.
+    expect(failingWhere({ 'firefox/desktop': p, 'firefox/phone': f, 'firefox/tablet': p })).toBe('fails on phone only');
+    expect(failingWhere({ 'chromium/desktop': f, 'firefox/desktop': f })).toBeNull();
+    expect(failingWhere({ 'chromium/desktop': p, 'firefox/desktop': p })).toBeNull();
+  });
+
+  it('makes a row per case and a column per cell, and nothing for a test on Chromium on the desktop', () => {
+    const cases = [
+      { name: 'a.spec.ts › buys [chromium/desktop]', cell: 'chromium/desktop', status: 'passed' as const, durationMs: 1 },
+      { name: 'a.spec.ts › buys [firefox/desktop]', cell: 'firefox/desktop', status: 'failed' as const, durationMs: 1 },
+    ];
+    expect(matrixOf(cases)).toEqual({ cells: ['chromium/desktop', 'firefox/desktop'], rows: [{ name: 'a.spec.ts › buys', cells: { 'chromium/desktop': 'passed', 'firefox/desktop': 'failed' }, where: 'fails on Firefox only' }] });
+    expect(matrixSection(cases)).toContain('Firefox · desktop');
+    expect(matrixSection([{ name: 'a.spec.ts › buys', status: 'failed', durationMs: 1 }])).toBe('');
+  });
+
+  it('reads a cell per project from the JSON report, with the steps of each', () => {
+    const test = (projectName: string, status: 'expected' | 'unexpected') => ({ projectName, status, results: [{ duration: 5, retry: 0 }] });
+    const report = { suites: [{ title: 'a.spec.ts', specs: [{ id: 'first-project-id', title: 'buys', file: 'a.spec.ts', line: 3, column: 5, tests: [test('chromium/phone', 'expected'), test('firefox/phone', 'unexpected')] }] }] };
+    const steps = { 'chromium/phone a.spec.ts:3:5': [[{ title: 'on chromium', durationMs: 1 }]], 'firefox/phone a.spec.ts:3:5': [[{ title: 'on firefox', durationMs: 1 }]] };
+    const { cases } = casesFromReport(report, { runDir: '/r', cells: true, steps });
+    expect(cases.map((c) => [c.name, c.cell, c.status, c.steps?.[0]?.title])).toEqual([
+      ['a.spec.ts › buys [chromium/phone]', 'chromium/phone', 'passed', 'on chromium'],
+      ['a.spec.ts › buys [firefox/phone]', 'firefox/phone', 'failed', 'on firefox'],
+    ]);
+  });
+});
+
+describe('the Playwright config of a matrix', () => {
+  async function configFor(options: Record<string, unknown>) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-matrix-config-'));
+    try {
+      const paths = browserPaths(dir);
+      await mkdir(paths.dir, { recursive: true });
+      await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2' });
+      return ((await import(paths.config)) as { default: { projects: { name: string; use: Record<string, unknown> }[]; reporter: unknown[][] } }).default;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('keeps a test on Chromium on the desktop as it was: one project named chromium, JUnit names without a cell', async () => {
+    const config = await configFor({});
+    expect(config.projects.map((p) => p.name)).toEqual(['chromium']);
+    expect(config.projects[0]!.use).not.toHaveProperty('viewport');
+    expect(config.reporter.find((r) => r[0] === 'junit')?.[1]).not.toHaveProperty('includeProjectInTestName');
+  });
+
+  it('makes a project per cell: Debian Firefox over BiDi with loopback through the proxy, the device per engine', async () => {
+    const config = await configFor({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'] });
+    expect(config.projects.map((p) => p.name)).toEqual(['chromium/desktop', 'chromium/phone', 'chromium/tablet', 'firefox/desktop', 'firefox/phone', 'firefox/tablet']);
+    const byName = Object.fromEntries(config.projects.map((p) => [p.name, p.use]));
+    expect(byName['chromium/phone']).toMatchObject({ viewport: { width: 412, height: 839 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true, userAgent: expect.stringContaining('Pixel 7') });
+    expect(byName['firefox/phone']).toMatchObject({ browserName: '_bidiFirefox', channel: 'moz-firefox', viewport: { width: 412, height: 839 }, deviceScaleFactor: 2.625, userAgent: expect.stringContaining('Pixel 7') });
+    expect(byName['firefox/phone']).not.toHaveProperty('isMobile');
+    expect(byName['firefox/phone']).not.toHaveProperty('hasTouch');
+    expect(byName['firefox/desktop']).toMatchObject({
+      proxy: { server: 'http://127.0.0.1:2' },
+      launchOptions: { executablePath: '/usr/bin/firefox-esr', firefoxUserPrefs: expect.objectContaining({ 'network.proxy.allow_hijacking_localhost': true, 'media.peerconnection.enabled': false }) },
+    });
+    expect(byName['firefox/desktop']).not.toHaveProperty('userAgent');
+    expect(byName['chromium/tablet']).toMatchObject({ viewport: { width: 712, height: 1138 } });
+    expect(config.reporter.find((r) => r[0] === 'junit')?.[1]).toMatchObject({ includeProjectInTestName: true });
+  });
+});
