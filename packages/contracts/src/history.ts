@@ -72,6 +72,18 @@ export const runComparison = z.object({
 export type RunComparison = z.infer<typeof runComparison>;
 
 /**
+ * One case of a browser test that ran on several engines or devices (issue 26): `cell` is `<engine>/<device>`
+ * (more parts may follow, split on '/'), and `name` is the case's name without the ` [cell]` the runner added.
+ */
+export const runTestCase = z.object({
+  name: z.string(),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  cell: z.string().optional(),
+  error: z.string().nullable(),
+});
+export type RunTestCase = z.infer<typeof runTestCase>;
+
+/**
  * The latest finished result of one test, for the Tests page, the dashboard home and Insights; `error` says why a
  * test that ended `error` could not run (e.g. the engine it needs is not installed), null otherwise.
  */
@@ -83,6 +95,8 @@ export const testLatestResult = runTestOutcome.extend({
   reportFormats: z.array(z.string()),
   /** Flagged flaky (issue 10); absent from older servers. */
   flaky: testFlaky.nullable().optional(),
+  /** Its cases, only when they ran in cells (engines × devices); absent for every other test, as before. */
+  cases: z.array(runTestCase).optional(),
 });
 export type TestLatestResult = z.infer<typeof testLatestResult>;
 
@@ -133,6 +147,8 @@ export const runHistoryDetail = runHistoryEntry.extend({
       evidenceCount: z.number().int(),
       /** Flagged flaky now (issue 10); absent from older servers. */
       flaky: testFlaky.nullable().optional(),
+      /** Its cases, only when they ran in cells (engines × devices); absent for every other test, as before. */
+      cases: z.array(runTestCase).optional(),
     }),
   ),
   /** Formats of the whole run's report, when the run covered every test. */

@@ -10,6 +10,7 @@ import { listEvidence } from '../evidence/index.ts';
 import { flakyFlagsOf } from '../flaky/index.ts';
 import { runEventOf, runTestOutcomeOf } from '../runs/index.ts';
 import { runReportFormatsIn, runReportKey } from '../reports/index.ts';
+import { cellCasesOf } from './cell-cases.ts';
 import { compareRuns } from './compare-runs.ts';
 import { historyPage, historyRun, previousResults, testsOfRun, type HistoryRunRow } from './history-repository.ts';
 
@@ -43,17 +44,21 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
   const evidenceCounts = await Promise.all(tests.map(async (t) => (t.reportFormats ? (await listEvidence(deps.artifacts, t)).length : 0)));
   return {
     ...entryOf(run),
-    tests: tests.map((t, i) => ({
-      ...runTestOutcomeOf(t),
-      durationMs: t.durationMs,
-      attempts: t.attempts,
-      maxAttempts: t.maxAttempts,
-      startedAt: iso(t.startedAt),
-      finishedAt: iso(t.finishedAt),
-      reportFormats: t.reportFormats ?? [],
-      evidenceCount: evidenceCounts[i] ?? 0,
-      flaky: flaky.get(t.testName) ?? null,
-    })),
+    tests: tests.map((t, i) => {
+      const cases = cellCasesOf(t.summary);
+      return {
+        ...runTestOutcomeOf(t),
+        durationMs: t.durationMs,
+        attempts: t.attempts,
+        maxAttempts: t.maxAttempts,
+        startedAt: iso(t.startedAt),
+        finishedAt: iso(t.finishedAt),
+        reportFormats: t.reportFormats ?? [],
+        evidenceCount: evidenceCounts[i] ?? 0,
+        flaky: flaky.get(t.testName) ?? null,
+        ...(cases ? { cases } : {}),
+      };
+    }),
     runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId), deps.config.reportPdf) : [],
     comparison: compareRuns(
       tests.map((t) => ({ testName: t.testName, status: t.status, summary: t.summary ?? null })),

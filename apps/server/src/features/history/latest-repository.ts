@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineRunTests } from '../../db/schema/index.ts';
 import { RESULT_STATUSES } from '../runs/index.ts';
+import { cellCasesOf } from './cell-cases.ts';
 
 /**
  * The latest finished result of each named test of one client (GET /test/latest), in one query: the newest
@@ -23,6 +24,7 @@ export async function latestTestResults(db: Db, clientId: string, testNames: rea
       finishedAt: engineRunTests.finishedAt,
       runId: engineRunTests.runId,
       runTestId: engineRunTests.id,
+      summary: engineRunTests.summary,
       reportFormats: sql<string[] | null>`(
         select r.report_formats from ${engineRunTests} r
         where r.client_id = ${engineRunTests.clientId} and r.test_name = ${engineRunTests.testName} and r.report_formats is not null
@@ -39,12 +41,16 @@ export async function latestTestResults(db: Db, clientId: string, testNames: rea
       ),
     )
     .orderBy(engineRunTests.testName, desc(engineRunTests.finishedAt));
-  return rows.map((r) => ({
-    ...r,
-    totals: r.totals ?? null,
-    finishedAt: r.finishedAt?.toISOString() ?? null,
-    reportFormats: parseFormats(r.reportFormats),
-  }));
+  return rows.map(({ summary, ...r }) => {
+    const cases = cellCasesOf(summary);
+    return {
+      ...r,
+      totals: r.totals ?? null,
+      finishedAt: r.finishedAt?.toISOString() ?? null,
+      reportFormats: parseFormats(r.reportFormats),
+      ...(cases ? { cases } : {}),
+    };
+  });
 }
 
 /** jsonb read through raw SQL: drivers give it parsed, or as text. */

@@ -1,6 +1,8 @@
 import type { RunHistoryDetail } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
+import { CellCallout, CellMatrix } from '../components/cell-matrix/cell-matrix.tsx';
 import { FlakyBadge } from '../components/flaky-badge.tsx';
+import { CellEvidence } from './cell-evidence.tsx';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { runReportLink } from './history-api.ts';
 import { openFailed } from './open-failed.ts';
@@ -17,7 +19,10 @@ function openReport(runId: string, test: RunTest, format: string) {
   openInNewTab(() => runReportLink(runId, test.runTestId, format)).catch(openFailed('the report'));
 }
 
-/** One test of a run: verdict, duration, attempts, its error, its evidence and this run's reports of it. */
+/**
+ * One test of a run: verdict, duration, attempts, its error, its cases by engine and device when it ran on several
+ * (with where it fails, "fails on Firefox only"), its evidence and this run's reports of it.
+ */
 export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
   const facts = [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), totalsText(test.totals)].filter(Boolean);
   const formats = SHOWN.filter((f) => test.reportFormats.includes(f));
@@ -37,6 +42,19 @@ export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
         ))}
       </p>
       {test.error && <pre className="history-test__error">{test.error}</pre>}
+      {test.cases && (
+        <>
+          <CellCallout cases={test.cases} />
+          <CellMatrix
+            cases={test.cases}
+            evidence={
+              test.evidenceCount > 0
+                ? (caseName, cell) => <CellEvidence ids={{ runId, runTestId: test.runTestId }} caseName={caseName} cell={cell} />
+                : undefined
+            }
+          />
+        </>
+      )}
       {test.evidenceCount > 0 && <TestEvidence ids={{ runId, runTestId: test.runTestId }} />}
       {formats.length > 0 && (
         <div className="history-actions">

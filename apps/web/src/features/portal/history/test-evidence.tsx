@@ -4,9 +4,9 @@ import { openInNewTab } from '@/lib/open-link.ts';
 import { openFailed } from './open-failed.ts';
 import { evidenceLink, useGetEvidenceQuery } from './history-api.ts';
 
-type Ids = { runId: string; runTestId: string };
+export type Ids = { runId: string; runTestId: string };
 
-function openEvidence(ids: Ids, item: EvidenceItem) {
+export function openEvidence(ids: Ids, item: EvidenceItem) {
   openInNewTab(() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)).catch(openFailed(`the ${item.kind}`));
 }
 

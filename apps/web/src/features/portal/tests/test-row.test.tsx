@@ -1,5 +1,5 @@
 import type { TestLatestResult } from '@fullstop/contracts';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LiveTest } from './live-status.ts';
 import { TestRow } from './test-row.tsx';
@@ -86,5 +86,25 @@ describe('a test on the Tests page', () => {
     cleanup();
     row();
     expect(screen.queryByTestId('flaky-badge')).toBeNull();
+  });
+
+  it('shows a test in cells as a matrix of its cases, and where it fails in one line', () => {
+    const cases = ['chromium/desktop', 'firefox/desktop', 'firefox/phone'].flatMap((cell) => [
+      { name: 'home › loads', status: 'passed' as const, cell, error: null },
+      { name: 'home › pays', status: cell.startsWith('firefox') ? ('failed' as const) : ('passed' as const), cell, error: cell.startsWith('firefox') ? 'no pay button' : null },
+    ]);
+    row({ latest: { ...latest, status: 'failed', cases } });
+    expect(screen.getByText('Fails on Firefox only')).toBeTruthy();
+    const matrix = screen.getByRole('region', { name: 'Engines and devices (3 cells)' });
+    expect(within(matrix).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Case', 'Chromium · desktop', 'Firefox · desktop', 'Firefox · phone']);
+    const pays = within(matrix).getByRole('row', { name: /home › pays/ });
+    expect(within(pays).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Passed', 'FailedWhyno pay button', 'FailedWhyno pay button']);
+    expect(within(pays).getAllByTitle('no pay button')).toHaveLength(2);
+  });
+
+  it('shows no matrix and no callout for a test without cells, as before', () => {
+    row();
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(screen.queryByText(/fails on/i)).toBeNull();
   });
 });

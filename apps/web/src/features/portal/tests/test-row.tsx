@@ -1,6 +1,7 @@
 import type { TestLatestResult } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { formatRunDate } from '@/lib/format-date.ts';
+import { CellCallout, CellMatrix } from '../components/cell-matrix/cell-matrix.tsx';
 import { FlakyBadge } from '../components/flaky-badge.tsx';
 import { RunStatusBadge, testStatusWords } from '../components/run-status-badge.tsx';
 import { liveTestDetails, type LiveTest } from './live-status.ts';
@@ -29,7 +30,8 @@ function shownStatus(live: LiveTest | undefined, latest: TestLatestResult | unde
 /**
  * One test: its name, what it is doing now or how it last ended (a status word on a coloured pill, then the
  * details), when that was and how long it took, a link to its latest report, and its Run Test button, which
- * waits while the test's own run goes.
+ * waits while the test's own run goes. A test on several engines or devices adds where it fails ("fails on Firefox
+ * only") and its cases by cell, folded.
  */
 export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOpenReport }: TestRowProps) {
   const status = shownStatus(live, latest);
@@ -71,6 +73,15 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
               </button>
             )}
           </span>
+        )}
+        {latest?.cases && (
+          <>
+            <CellCallout cases={latest.cases} />
+            <details className="test-row__matrix">
+              <summary>Engines and devices</summary>
+              <CellMatrix cases={latest.cases} />
+            </details>
+          </>
         )}
       </span>
       <button type="button" className="btn btn--ghost portal-btn-sm" onClick={onRun} disabled={busy}>
