@@ -24,3 +24,4 @@ export * from './ci.ts';
 export * from './alerts.ts';
 export * from './schedules.ts';
 export * from './system.ts';
+export * from './cells.ts';

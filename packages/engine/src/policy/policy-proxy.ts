@@ -1,6 +1,9 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Network, NETWORK_SHAPES, type NetworkShape } from './network-profiles.ts';
+import { ShapedStream } from './shaper.ts';
 import type { TargetGuard } from './target-guard.ts';
 
 /** A browser's every request goes through this proxy, which refuses what the target policy refuses. */
@@ -28,7 +31,10 @@ const MAX_REFUSED_KEPT = 1_000;
  * await): a browser that resets a connection ends that connection, never the process.
  * Chromium sends loopback traffic through it too when `<-loopback>` is in its bypass list (Playwright adds it).
  */
-export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy> {
+export async function startPolicyProxy(guard: TargetGuard, opts: { network?: Network } = {}): Promise<PolicyProxy> {
+  const profile = NETWORK_SHAPES[opts.network ?? 'none'];
+  const offline = profile === 'offline';
+  const shape = profile === 'offline' ? null : profile;
   const refused = new Set<string>();
   const sockets = new Set<Duplex>();
   let socketErrors = 0;
@@ -65,6 +71,9 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
       res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('Use CONNECT for https');
       return;
     }
+    // The request's round trip to the server, before it is forwarded.
+    if (shape) await sleep(shape.rttMs);
+    if (res.destroyed) return;
     const upstream = httpRequest({
       agent,
       host: url.hostname.replace(/^\[|\]$/g, ''),
@@ -88,13 +97,13 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
         return;
       }
       res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-      upstreamRes.pipe(res);
+      pipeShaped(upstreamRes, res, shape?.downBps, 0);
     });
     // The browser went away: stop the upstream exchange too.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    pipeShaped(req, upstream, shape?.upBps, 0);
   };
 
   server.on('connect', (req: IncomingMessage, clientSocket: Duplex, head: Buffer) => {
@@ -117,6 +126,12 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
   });
 
   server.on('connection', (socket: Socket) => {
+    // Offline: every connection is reset at once, so the browser sees a network error, not a page.
+    if (offline) {
+      socket.on('error', () => {});
+      socket.resetAndDestroy();
+      return;
+    }
     track(socket);
   });
 
@@ -139,16 +154,20 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
     });
     clientSocket.on('close', () => upstream.destroy());
     upstream.on('close', () => {
-      if (connected) clientSocket.destroy();
+      if (connected && !drainsShaped(upstream)) clientSocket.destroy();
     });
     upstream.once('connect', () => {
       connected = true;
       upstream.setTimeout(0);
-      if (clientSocket.destroyed) return;
-      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(clientSocket);
-      clientSocket.pipe(upstream);
+      const open = () => {
+        if (clientSocket.destroyed || upstream.destroyed) return;
+        clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) upstream.write(head);
+        pipeBothWays(upstream, clientSocket, shape);
+      };
+      // Shaped: the TCP handshake's round trip first, then every chunk half of it each way.
+      if (shape) void sleep(shape.rttMs).then(open);
+      else open();
     });
   };
 
@@ -168,7 +187,9 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
       clientSocket.destroy();
     });
     clientSocket.on('close', () => upstream.destroy());
-    upstream.on('close', () => clientSocket.destroy());
+    upstream.on('close', () => {
+      if (!drainsShaped(upstream)) clientSocket.destroy();
+    });
     upstream.once('connect', () => {
       upstream.setTimeout(0);
       const headers = stripProxyHeaders(req);
@@ -179,10 +200,15 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
       }
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
-      upstream.pipe(clientSocket);
-      clientSocket.pipe(upstream);
+      pipeBothWays(upstream, clientSocket, shape);
     });
   };
+
+  /**
+   * Whether an upstream that closed has ended cleanly into a shaped link: the link still holds what the browser
+   * has yet to receive, and ends the browser's side itself once it has delivered it.
+   */
+  const drainsShaped = (upstream: Socket) => shape !== null && upstream.readableEnded;
 
   /** A TCP connection to a pinned address of `host` (the guard's lookup answers only with approved addresses). */
   const openUpstream = (host: string, port: string): Socket => {
@@ -207,6 +233,26 @@ export async function startPolicyProxy(guard: TargetGuard): Promise<PolicyProxy>
         server.close(() => resolve());
       }),
   };
+}
+
+/** `from` into `to`, through a shaped link when there is a rate; the link goes when either end does. */
+function pipeShaped(from: Readable, to: Writable, bps: number | undefined, delayMs: number): void {
+  if (!bps) {
+    from.pipe(to);
+    return;
+  }
+  const link = new ShapedStream(bps, delayMs);
+  to.once('close', () => link.destroy());
+  from.once('close', () => {
+    if (!from.readableEnded) link.destroy();
+  });
+  from.pipe(link).pipe(to);
+}
+
+/** A tunnel's two directions, each shaped with its rate and half the round trip. */
+function pipeBothWays(upstream: Duplex, client: Duplex, shape: NetworkShape | null): void {
+  pipeShaped(upstream, client, shape?.downBps, (shape?.rttMs ?? 0) / 2);
+  pipeShaped(client, upstream, shape?.upBps, (shape?.rttMs ?? 0) / 2);
 }
 
 function splitHostPort(hostPort: string): [string, string] {

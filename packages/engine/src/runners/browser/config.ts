@@ -5,7 +5,7 @@ import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
 import { deviceUse } from './devices.ts';
-import { type Cell, cellsOf, isClassic } from './matrix.ts';
+import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import type { BrowserOptions } from './options.ts';
 
 export interface BrowserPaths {
@@ -42,20 +42,22 @@ function chromiumUse(executablePath: string) {
 }
 
 /**
- * One cell's project: its engine (Debian's Chromium, or Debian's Firefox over BiDi) and its device. Firefox's
- * proxy takes no `<-loopback>` rule; its prefs send loopback through the proxy instead (lib/firefox.ts).
+ * One cell's project: its engine (Debian's Chromium, or Debian's Firefox over BiDi), its device and the proxy of
+ * its network. Firefox's proxy takes no `<-loopback>` rule; its prefs send loopback through the proxy instead
+ * (lib/firefox.ts).
  */
-function cellProject(cell: Cell, p: { chromiumPath: string; firefoxPath: string; proxyUrl: string }, options: BrowserOptions) {
+function cellProject(cell: Cell, p: { chromiumPath: string; firefoxPath: string; proxyUrl: string; networkProxyUrls?: Partial<Record<Network, string>> }, options: BrowserOptions) {
+  const proxyUrl = p.networkProxyUrls?.[cell.network] ?? p.proxyUrl;
   const device = deviceUse(cell.device, cell.engine);
   // The test's own viewport holds on the desktop (validation refuses it with other devices).
   const use = { ...device, ...(options.viewport ? { viewport: options.viewport } : {}) };
-  if (cell.engine === 'chromium') return { name: cell.name, use: { ...use, ...chromiumUse(p.chromiumPath) } };
+  if (cell.engine === 'chromium') return { name: cell.name, use: { ...use, ...chromiumUse(p.chromiumPath), proxy: { server: proxyUrl, bypass: '<-loopback>' } } };
   return {
     name: cell.name,
     use: {
       ...use,
       ...FIREFOX_BIDI,
-      proxy: { server: p.proxyUrl },
+      proxy: { server: proxyUrl },
       launchOptions: { executablePath: p.firefoxPath, firefoxUserPrefs: GUARDED_FIREFOX_PREFS },
     },
   };
@@ -74,11 +76,13 @@ export async function writeBrowserConfig(p: {
   firefoxPath: string;
   workers: number;
   proxyUrl: string;
+  /** The proxy shaping each network the test names, when it is not the unshaped one at `proxyUrl`. */
+  networkProxyUrls?: Partial<Record<Network, string>>;
   /** The attempt's login: every test's browser context starts with its cookies, storage and headers. */
   login?: LoginSession;
 }): Promise<void> {
   const { paths, options } = p;
-  const cells = cellsOf(options.engines, options.devices);
+  const cells = cellsOf(options.engines, options.devices, options.networks);
   const classic = isClassic(cells);
   const config = {
     testDir: p.suiteDir,

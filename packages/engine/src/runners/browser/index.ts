@@ -6,14 +6,14 @@ import { runChild } from '../../lib/child-process.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
-import { startPolicyProxy } from '../../policy/policy-proxy.ts';
+import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { Artifact } from '../../types.ts';
 import { browserPaths, writeBrowserConfig } from './config.ts';
 import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './json-report.ts';
 import type { RecordedSteps } from './steps-reporter.ts';
 import { browserInput } from './options.ts';
 import { facts } from './facts.ts';
-import { cellsOf, isClassic } from './matrix.ts';
+import { cellsOf, isClassic, type Network } from './matrix.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -36,14 +36,18 @@ export const browserRunner = defineRunner({
     const baseUrl = (await guard.check(target.baseUrl)).href;
     const paths = browserPaths(ctx.runDir);
     await mkdir(paths.dir, { recursive: true });
-    const cells = cellsOf(options.engines, options.devices);
+    const cells = cellsOf(options.engines, options.devices, options.networks);
     const firefox = options.engines.includes('firefox');
     // Firefox writes below HOME (its caches, its crash folder), which a runner user may not have: one of the run's own.
     if (firefox) await mkdir(paths.home, { recursive: true });
     const proxy = await startPolicyProxy(guard);
+    // A proxy per shaped network: a cell's traffic is shaped by its own network only.
+    const shaped = new Map<Network, PolicyProxy>();
     let output = '';
     try {
-      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, workers: ctx.workers, proxyUrl: proxy.url, ...(ctx.login ? { login: ctx.login } : {}) });
+      for (const network of options.networks) if (network !== 'none') shaped.set(network, await startPolicyProxy(guard, { network }));
+      const networkProxyUrls = Object.fromEntries([...shaped].map(([network, p]) => [network, p.url]));
+      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, workers: ctx.workers, proxyUrl: proxy.url, networkProxyUrls, ...(ctx.login ? { login: ctx.login } : {}) });
       const existing = process.env.NODE_PATH;
       const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
         cwd: paths.dir,
@@ -62,7 +66,8 @@ export const browserRunner = defineRunner({
           output += chunk;
         },
       });
-      if (proxy.refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...proxy.refused].slice(0, 20) });
+      const refused = new Set([proxy, ...shaped.values()].flatMap((p) => [...p.refused]));
+      if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
 
       let report: PlaywrightJsonReport;
       try {
@@ -108,7 +113,7 @@ export const browserRunner = defineRunner({
         ...(runErrors.length > 0 ? { error: runErrors.join('\n').slice(0, 4000) } : {}),
       };
     } finally {
-      await proxy.close();
+      await Promise.all([proxy, ...shaped.values()].map((p) => p.close()));
       // Firefox's caches are no evidence: they would only weigh on the run folder.
       if (firefox) await rm(paths.home, { recursive: true, force: true });
     }

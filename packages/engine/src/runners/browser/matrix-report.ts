@@ -1,11 +1,12 @@
 /**
- * A browser test on several engines or devices, in its report: a table with a row per case and a column per
- * cell, and in words where a case fails when that is on one engine or one device only ("fails on Firefox only").
+ * A browser test on several engines, devices or networks, in its report: a table with a row per case and a column
+ * per cell, and in words where a case fails when that is on one engine, one device or one network only ("fails on
+ * Firefox only", "fails on slow 3G only").
  */
 import { escapeHtml as e } from '../../reporters/html/escape.ts';
 import { section, statusBadge, table } from '../../reporters/html/parts.ts';
 import type { CaseResult } from '../../types.ts';
-import { BROWSER_ENGINES, type BrowserEngine, ENGINE_TITLES } from './matrix.ts';
+import { cellLabel, failingWhere } from '@fullstop/contracts';
 
 export interface MatrixRow {
   /** The case's name without its cell. */
@@ -16,37 +17,10 @@ export interface MatrixRow {
   where: string | null;
 }
 
-const engineOf = (cell: string) => cell.split('/')[0] ?? cell;
-const deviceOf = (cell: string) => cell.split('/')[1] ?? cell;
-const engineTitle = (engine: string) => (BROWSER_ENGINES.includes(engine as BrowserEngine) ? ENGINE_TITLES[engine as BrowserEngine] : engine);
-
-/** A case's name without the ` [engine/device]` its cell added. */
+/** A case's name without the ` [engine/device(/network)]` its cell added. */
 function baseName(c: CaseResult): string {
   const suffix = c.cell ? ` [${c.cell}]` : '';
   return suffix && c.name.endsWith(suffix) ? c.name.slice(0, -suffix.length) : c.name;
-}
-
-/**
- * Where a case fails, when the failing cells are exactly one engine's or one device's (of those it ran on), or
- * one cell; else the failing cells listed. Null when none fails, or every cell does.
- */
-export function failingWhere(cells: Record<string, CaseResult['status']>): string | null {
-  const ran = Object.keys(cells).filter((c) => cells[c] !== 'skipped');
-  const failed = ran.filter((c) => cells[c] === 'failed');
-  if (failed.length === 0 || failed.length === ran.length) return null;
-  const exactly = (key: (cell: string) => string) => {
-    const values = new Set(failed.map(key));
-    if (values.size !== 1) return null;
-    const [value] = values;
-    const all = ran.filter((c) => key(c) === value);
-    return all.length === failed.length && new Set(ran.map(key)).size > 1 ? value! : null;
-  };
-  const engine = exactly(engineOf);
-  if (engine) return `fails on ${engineTitle(engine)} only`;
-  const device = exactly(deviceOf);
-  if (device) return `fails on ${device} only`;
-  if (failed.length === 1) return `fails on ${engineTitle(engineOf(failed[0]!))} on ${deviceOf(failed[0]!)} only`;
-  return `fails on ${failed.join(', ')}`;
 }
 
 /** The cells of a run in the order they first appear, and a row per case; empty when its cases have no cell. */
@@ -69,10 +43,11 @@ export function matrixOf(cases: readonly CaseResult[]): { cells: string[]; rows:
 export function matrixSection(cases: readonly CaseResult[]): string {
   const { cells, rows } = matrixOf(cases);
   if (cells.length === 0) return '';
-  const head = ['Case', ...cells.map((c) => `${engineTitle(engineOf(c))} · ${deviceOf(c)}`)];
+  const head = ['Case', ...cells.map((c) => cellLabel(c))];
   const body = rows.map((row) => [
     `${e(row.name)}${row.where ? ` <b class="t-failed">${e(row.where)}</b>` : ''}`,
     ...cells.map((c) => (row.cells[c] ? statusBadge(row.cells[c]) : '<span class="muted">–</span>')),
   ]);
-  return section(`Engines and devices (${cells.length} cells)`, table(head, body));
+  const networks = cells.some((c) => c.split('/').length > 2);
+  return section(`${networks ? 'Engines, devices and networks' : 'Engines and devices'} (${cells.length} cells)`, table(head, body));
 }

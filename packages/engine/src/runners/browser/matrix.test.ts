@@ -6,7 +6,8 @@ import { ValidationError } from '../../errors.ts';
 import { parseTestInput } from '../../lib/options.ts';
 import { browserPaths, writeBrowserConfig } from './config.ts';
 import { casesFromReport } from './json-report.ts';
-import { failingWhere, matrixOf, matrixSection } from './matrix-report.ts';
+import { failingWhere } from '@fullstop/contracts';
+import { matrixOf, matrixSection } from './matrix-report.ts';
 import { browserInput } from './options.ts';
 
 const parse = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
@@ -36,6 +37,16 @@ describe('browser engines and devices in a suite', () => {
     );
     expect(reason({ devices: ['desktop'], viewport: { width: 800, height: 600 } })).toBeNull();
   });
+
+  it('runs unshaped unless the test names networks, and counts the networks in the 12 cells', () => {
+    expect(parse({})).toMatchObject({ networks: ['none'] });
+    expect(parse({ networks: ['slow-3g', 'none', 'offline'] })).toMatchObject({ networks: ['slow-3g', 'none', 'offline'] });
+    expect(reason({ networks: ['5g'] })).toBe('options.networks.0: unknown network "5g": the networks are none, offline, slow-3g, fast-3g, 4g, cable');
+    expect(reason({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone'], networks: ['none', 'slow-3g', 'fast-3g'] })).toBeNull();
+    expect(reason({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'], networks: ['none', 'slow-3g', 'fast-3g'] })).toBe(
+      'options.networks: 2 engines × 3 devices × 3 networks make 18 cells; a test may have at most 12: split it in two tests',
+    );
+  });
 });
 
 describe('where a case fails', () => {
@@ -45,11 +56,26 @@ describe('where a case fails', () => {
     expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': p, 'firefox/desktop': f, 'firefox/phone': f })).toBe('fails on Firefox only');
     expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': f, 'firefox/desktop': p, 'firefox/phone': f })).toBe('fails on phone only');
     expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': p, 'firefox/desktop': p, 'firefox/phone': f })).toBe('fails on Firefox on phone only');
-    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': f, 'firefox/desktop': f, 'firefox/phone': p })).toBe('fails on chromium/phone, firefox/desktop');
+    expect(failingWhere({ 'chromium/desktop': p, 'chromium/phone': f, 'firefox/desktop': f, 'firefox/phone': p })).toBe('fails on Chromium · phone, Firefox · desktop');
     // A single engine's matrix: its device is the news, not its engine.
     expect(failingWhere({ 'firefox/desktop': p, 'firefox/phone': f, 'firefox/tablet': p })).toBe('fails on phone only');
     expect(failingWhere({ 'chromium/desktop': f, 'firefox/desktop': f })).toBeNull();
     expect(failingWhere({ 'chromium/desktop': p, 'firefox/desktop': p })).toBeNull();
+  });
+
+  it('calls out one network', () => {
+    const f = 'failed' as const;
+    const p = 'passed' as const;
+    expect(failingWhere({ 'chromium/desktop/none': p, 'chromium/desktop/slow-3g': f, 'chromium/desktop/fast-3g': p })).toBe('fails on slow 3G only');
+    expect(failingWhere({ 'chromium/desktop/none': p, 'chromium/desktop/slow-3g': f, 'firefox/desktop/none': p, 'firefox/desktop/slow-3g': f })).toBe('fails on slow 3G only');
+    expect(failingWhere({ 'chromium/desktop/none': p, 'chromium/desktop/slow-3g': p, 'firefox/desktop/none': p, 'firefox/desktop/slow-3g': f })).toBe('fails on Firefox on desktop on slow 3G only');
+    const cases = [
+      { name: 'a.spec.ts › loads [chromium/desktop/none]', cell: 'chromium/desktop/none', status: p, durationMs: 1 },
+      { name: 'a.spec.ts › loads [chromium/desktop/slow-3g]', cell: 'chromium/desktop/slow-3g', status: f, durationMs: 1 },
+    ];
+    expect(matrixSection(cases)).toContain('Engines, devices and networks (2 cells)');
+    expect(matrixSection(cases)).toContain('Chromium · desktop · slow 3G');
+    expect(matrixSection(cases)).toContain('fails on slow 3G only');
   });
 
   it('makes a row per case and a column per cell, and nothing for a test on Chromium on the desktop', () => {
@@ -75,12 +101,12 @@ describe('where a case fails', () => {
 });
 
 describe('the Playwright config of a matrix', () => {
-  async function configFor(options: Record<string, unknown>) {
+  async function configFor(options: Record<string, unknown>, networkProxyUrls?: Record<string, string>) {
     const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-matrix-config-'));
     try {
       const paths = browserPaths(dir);
       await mkdir(paths.dir, { recursive: true });
-      await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2' });
+      await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2', ...(networkProxyUrls ? { networkProxyUrls } : {}) });
       return ((await import(paths.config)) as { default: { projects: { name: string; use: Record<string, unknown> }[]; reporter: unknown[][] } }).default;
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -109,5 +135,15 @@ describe('the Playwright config of a matrix', () => {
     expect(byName['firefox/desktop']).not.toHaveProperty('userAgent');
     expect(byName['chromium/tablet']).toMatchObject({ viewport: { width: 712, height: 1138 } });
     expect(config.reporter.find((r) => r[0] === 'junit')?.[1]).toMatchObject({ includeProjectInTestName: true });
+  });
+
+  it('sends the cells of each network through its own proxy, and names the network in the cell', async () => {
+    const config = await configFor({ engines: ['chromium', 'firefox'], networks: ['none', 'slow-3g'] }, { 'slow-3g': 'http://127.0.0.1:3' });
+    const byName = Object.fromEntries(config.projects.map((p) => [p.name, p.use]));
+    expect(Object.keys(byName)).toEqual(['chromium/desktop/none', 'chromium/desktop/slow-3g', 'firefox/desktop/none', 'firefox/desktop/slow-3g']);
+    expect(byName['chromium/desktop/none']).toMatchObject({ proxy: { server: 'http://127.0.0.1:2', bypass: '<-loopback>' } });
+    expect(byName['chromium/desktop/slow-3g']).toMatchObject({ proxy: { server: 'http://127.0.0.1:3', bypass: '<-loopback>' } });
+    expect(byName['firefox/desktop/none']).toMatchObject({ proxy: { server: 'http://127.0.0.1:2' } });
+    expect(byName['firefox/desktop/slow-3g']).toMatchObject({ proxy: { server: 'http://127.0.0.1:3' } });
   });
 });

@@ -1,8 +1,12 @@
 /**
- * The engines and devices a browser test runs on (decision 0078): each pair is a cell, one Playwright project
- * named `<engine>/<device>`. Names only here: the Playwright process and the reports read them without loading
- * Playwright (the device descriptors are in devices.ts).
+ * The engines, devices and networks a browser test runs on (decision 0078): each combination is a cell, one
+ * Playwright project named `<engine>/<device>` (`<engine>/<device>/<network>` when the test names a network). Names
+ * only here: the Playwright process and the reports read them without loading Playwright (the device descriptors
+ * are in devices.ts, the network shapes in policy/network-profiles.ts).
  */
+import type { Network } from '../../policy/network-profiles.ts';
+
+export { NETWORKS, type Network } from '../../policy/network-profiles.ts';
 
 export const BROWSER_ENGINES = ['chromium', 'firefox'] as const;
 export type BrowserEngine = (typeof BROWSER_ENGINES)[number];
@@ -13,18 +17,23 @@ export type Device = (typeof DEVICES)[number];
 /** How many cells one test may have: each is a whole run of its specs. */
 export const MAX_CELLS_PER_TEST = 12;
 
-export const ENGINE_TITLES: Readonly<Record<BrowserEngine, string>> = { chromium: 'Chromium', firefox: 'Firefox' };
-
 export interface Cell {
   engine: BrowserEngine;
   device: Device;
-  /** `<engine>/<device>`: the Playwright project's name, and how reports and JUnit name the cell. */
+  network: Network;
+  /** `<engine>/<device>` or `<engine>/<device>/<network>`: the Playwright project's name, and how reports and JUnit name the cell. */
   name: string;
 }
 
-/** Every engine × device, engines first (the order of the report's columns). */
-export function cellsOf(engines: readonly BrowserEngine[], devices: readonly Device[]): Cell[] {
-  return engines.flatMap((engine) => devices.map((device) => ({ engine, device, name: `${engine}/${device}` })));
+/**
+ * Every engine × device × network, engines first (the order of the report's columns). A test on the unshaped
+ * network only keeps its cells' names of before networks existed: `<engine>/<device>`.
+ */
+export function cellsOf(engines: readonly BrowserEngine[], devices: readonly Device[], networks: readonly Network[] = ['none']): Cell[] {
+  const named = !(networks.length === 1 && networks[0] === 'none');
+  return engines.flatMap((engine) =>
+    devices.flatMap((device) => networks.map((network) => ({ engine, device, network, name: named ? `${engine}/${device}/${network}` : `${engine}/${device}` }))),
+  );
 }
 
 /**
@@ -33,7 +42,7 @@ export function cellsOf(engines: readonly BrowserEngine[], devices: readonly Dev
  * exactly as before.
  */
 export function isClassic(cells: readonly Cell[]): boolean {
-  return cells.length === 1 && cells[0]!.engine === 'chromium' && cells[0]!.device === 'desktop';
+  return cells.length === 1 && cells[0]!.engine === 'chromium' && cells[0]!.device === 'desktop' && cells[0]!.network === 'none';
 }
 
 /** The engines a test's raw manifest options name (the default when they name none or are not valid yet). */

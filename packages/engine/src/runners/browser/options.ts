@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
-import { BROWSER_ENGINES, cellsOf, DEVICES, MAX_CELLS_PER_TEST } from './matrix.ts';
+import { BROWSER_ENGINES, cellsOf, DEVICES, MAX_CELLS_PER_TEST, NETWORKS } from './matrix.ts';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_DURATION_SECONDS = 600;
@@ -32,12 +32,15 @@ export const browserInput = testInput(
     engines: uniqueList(BROWSER_ENGINES, 'engine').default(['chromium']),
     /** The device profiles every spec runs on, on each engine. */
     devices: uniqueList(DEVICES, 'device').default(['desktop']),
+    /** The networks every spec runs on, shaped in the policy proxy; `none` is the unshaped local network. */
+    networks: uniqueList(NETWORKS, 'network').default(['none']),
   },
   z.object({}).strict(),
 ).superRefine(({ options }, ctx) => {
-  const cells = cellsOf(options.engines, options.devices).length;
+  const cells = cellsOf(options.engines, options.devices, options.networks).length;
   if (cells > MAX_CELLS_PER_TEST) {
-    ctx.addIssue({ code: 'custom', path: ['options', 'devices'], message: `${options.engines.length} engines × ${options.devices.length} devices make ${cells} cells; a test may have at most ${MAX_CELLS_PER_TEST}: split it in two tests` });
+    const product = `${options.engines.length} engines × ${options.devices.length} devices × ${options.networks.length} networks`;
+    ctx.addIssue({ code: 'custom', path: ['options', 'networks'], message: `${product} make ${cells} cells; a test may have at most ${MAX_CELLS_PER_TEST}: split it in two tests` });
   }
   // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
   const sized = options.devices.filter((d) => d !== 'desktop');

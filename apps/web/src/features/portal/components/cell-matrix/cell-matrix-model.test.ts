@@ -20,8 +20,8 @@ describe('where a test in cells fails, in words', () => {
 
   it('reads a third part of a cell (a network) as it reads the others', () => {
     const cells = ['chromium/phone/cable', 'chromium/phone/slow-3g', 'firefox/phone/cable', 'firefox/phone/slow-3g'];
-    expect(failingWhere(grid(['chromium/phone/slow-3g', 'firefox/phone/slow-3g'], cells))).toBe('fails on slow-3g only');
-    expect(cellLabel('firefox/phone/slow-3g')).toBe('Firefox · phone · slow-3g');
+    expect(failingWhere(grid(['chromium/phone/slow-3g', 'firefox/phone/slow-3g'], cells))).toBe('fails on slow 3G only');
+    expect(cellLabel('firefox/phone/slow-3g')).toBe('Firefox · phone · slow 3G');
   });
 
   it('makes a row per case and a column per cell, and says where the whole test fails', () => {

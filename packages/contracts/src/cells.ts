@@ -1,0 +1,40 @@
+// A browser test's cells (engine × device × network, docs/decisions/0078), in words: the engine's report and the
+// portal say them the same way. A cell is `<engine>/<device>[/<network>]`, read part by part.
+
+/** The product names of the engines and the networks; a device reads as it is named ("phone"). */
+const PART_TITLES: readonly Readonly<Record<string, string>>[] = [
+  { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' },
+  {},
+  { none: 'unshaped', offline: 'offline', 'slow-3g': 'slow 3G', 'fast-3g': 'fast 3G', '4g': '4G', cable: 'cable' },
+];
+
+type CellStatus = 'passed' | 'failed' | 'skipped';
+
+const partsOf = (cell: string) => cell.split('/');
+const partTitle = (part: string, index: number) => PART_TITLES[index]?.[part] ?? part;
+
+/** A cell for a column head: "Firefox · phone", "Chromium · desktop · slow 3G". */
+export function cellLabel(cell: string, separator = ' · '): string {
+  return partsOf(cell).map(partTitle).join(separator);
+}
+
+/**
+ * Where something fails, given its status in each cell: when the failing cells are exactly one engine's (or one
+ * device's, one network's) of those that ran, "fails on Firefox only"; one cell, "fails on Firefox on phone only";
+ * else the failing cells listed. Null when nothing fails, or every cell that ran does.
+ */
+export function failingWhere(statuses: Readonly<Record<string, CellStatus>>): string | null {
+  const ran = Object.keys(statuses).filter((c) => statuses[c] !== 'skipped');
+  const failed = ran.filter((c) => statuses[c] === 'failed');
+  if (failed.length === 0 || failed.length === ran.length) return null;
+  const depth = Math.max(...ran.map((c) => partsOf(c).length));
+  for (let i = 0; i < depth; i++) {
+    const part = (c: string) => partsOf(c)[i] ?? '';
+    const values = new Set(failed.map(part));
+    if (values.size !== 1 || new Set(ran.map(part)).size < 2) continue;
+    const [value] = [...values] as [string];
+    if (ran.filter((c) => part(c) === value).length === failed.length) return `fails on ${partTitle(value, i)} only`;
+  }
+  if (failed.length === 1) return `fails on ${cellLabel(failed[0]!, ' on ')} only`;
+  return `fails on ${failed.map((c) => cellLabel(c)).join(', ')}`;
+}
