@@ -38,3 +38,14 @@ export function failingWhere(statuses: Readonly<Record<string, CellStatus>>): st
   if (failed.length === 1) return `fails on ${cellLabel(failed[0]!, ' on ')} only`;
   return `fails on ${failed.map((c) => cellLabel(c)).join(', ')}`;
 }
+
+/** A case's name in one cell, as the runner names it (JUnit, history, evidence): "shop.spec.ts › buys [firefox/phone]". */
+export function caseInCell(name: string, cell: string | undefined): string {
+  return cell ? `${name} [${cell}]` : name;
+}
+
+/** A case's name without the ` [cell]` caseInCell added. */
+export function caseWithoutCell(name: string, cell: string | undefined): string {
+  const suffix = caseInCell('', cell);
+  return suffix && name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
+}

@@ -1,4 +1,4 @@
-import type { RunTestCase } from '@fullstop/contracts';
+import { caseWithoutCell, type RunTestCase } from '@fullstop/contracts';
 import type { RunnerSummary } from '@fullstop/engine';
 
 /**
@@ -8,9 +8,5 @@ import type { RunnerSummary } from '@fullstop/engine';
 export function cellCasesOf(summary: RunnerSummary | null | undefined): RunTestCase[] | null {
   const cases = summary && 'cases' in summary && Array.isArray(summary.cases) ? summary.cases : [];
   if (!cases.some((c) => c.cell)) return null;
-  return cases.map((c) => {
-    const suffix = c.cell ? ` [${c.cell}]` : '';
-    const name = suffix && c.name.endsWith(suffix) ? c.name.slice(0, -suffix.length) : c.name;
-    return { name, status: c.status, ...(c.cell ? { cell: c.cell } : {}), error: c.error ?? null };
-  });
+  return cases.map((c) => ({ name: caseWithoutCell(c.name, c.cell), status: c.status, ...(c.cell ? { cell: c.cell } : {}), error: c.error ?? null }));
 }

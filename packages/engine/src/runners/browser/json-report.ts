@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { caseInCell } from '@fullstop/contracts';
 import type { Artifact, CaseResult } from '../../types.ts';
 import { cellStepsKey, type RecordedSteps } from './steps-reporter.ts';
 
@@ -60,7 +61,7 @@ export function casesFromReport(
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests) {
         const cell = detail.cells ? test.projectName : undefined;
-        const name = [...here, spec.title].join(' › ') + (cell ? ` [${cell}]` : '');
+        const name = caseInCell([...here, spec.title].join(' › '), cell);
         const error = [...test.results].reverse().find((r) => r.error?.message)?.error?.message;
         const files: Partial<Record<CaseEvidence['kind'], string>> = {};
         for (const [index, result] of test.results.entries()) {

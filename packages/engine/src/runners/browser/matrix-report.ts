@@ -6,7 +6,7 @@
 import { escapeHtml as e } from '../../reporters/html/escape.ts';
 import { section, statusBadge, table } from '../../reporters/html/parts.ts';
 import type { CaseResult } from '../../types.ts';
-import { cellLabel, failingWhere } from '@fullstop/contracts';
+import { caseWithoutCell, cellLabel, failingWhere } from '@fullstop/contracts';
 
 export interface MatrixRow {
   /** The case's name without its cell. */
@@ -17,12 +17,6 @@ export interface MatrixRow {
   where: string | null;
 }
 
-/** A case's name without the ` [engine/device(/network)]` its cell added. */
-function baseName(c: CaseResult): string {
-  const suffix = c.cell ? ` [${c.cell}]` : '';
-  return suffix && c.name.endsWith(suffix) ? c.name.slice(0, -suffix.length) : c.name;
-}
-
 /** The cells of a run in the order they first appear, and a row per case; empty when its cases have no cell. */
 export function matrixOf(cases: readonly CaseResult[]): { cells: string[]; rows: MatrixRow[] } {
   const cells: string[] = [];
@@ -30,7 +24,7 @@ export function matrixOf(cases: readonly CaseResult[]): { cells: string[]; rows:
   for (const c of cases) {
     if (!c.cell) continue;
     if (!cells.includes(c.cell)) cells.push(c.cell);
-    const name = baseName(c);
+    const name = caseWithoutCell(c.name, c.cell);
     const row = rows.get(name) ?? { name, cells: {}, where: null };
     row.cells[c.cell] = c.status;
     rows.set(name, row);

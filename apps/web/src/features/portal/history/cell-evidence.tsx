@@ -1,3 +1,4 @@
+import { caseInCell } from '@fullstop/contracts';
 import { useGetEvidenceQuery } from './history-api.ts';
 import { openEvidence, type Ids } from './test-evidence.tsx';
 
@@ -7,7 +8,7 @@ import { openEvidence, type Ids } from './test-evidence.tsx';
  */
 export function CellEvidence({ ids, caseName, cell }: { ids: Ids; caseName: string; cell: string }) {
   const { data } = useGetEvidenceQuery(ids);
-  const items = (data?.evidence ?? []).filter((e) => e.caseName === `${caseName} [${cell}]`);
+  const items = (data?.evidence ?? []).filter((e) => e.caseName === caseInCell(caseName, cell));
   if (items.length === 0) return null;
   return (
     <span className="cell-evidence">

@@ -25,6 +25,11 @@ async function processRows() {
   return within(table).getAllByRole('row').slice(1);
 }
 
+/** Every call of the page answers `body` (the system view). */
+function answerWith(body: unknown) {
+  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(reply(body))));
+}
+
 function renderPage() {
   render(
     <Provider store={createPortalStore()}>
@@ -37,24 +42,17 @@ function renderPage() {
 
 describe('the console’s System page', () => {
   it('lists every process with its role, its tests and whether it is running, and where artifacts go', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() =>
-        Promise.resolve(
-          reply({
-            processes: [
-              { ...proc('api-1:10:aa', 'api-1', 10), role: 'api', workers: 0, running: 0, isolation: null },
-              { ...proc('work-1:20:bb', 'work-1', 20), workers: 2, running: 1, isolation: isolated },
-              { ...proc('work-2:30:cc', 'work-2', 30), alive: false, workers: 2, running: 0, isolation: isolated },
-            ],
-            database: 'postgresql',
-            artifacts: { kind: 's3', location: 's3://fullstop at minio:9000' },
-            queue: { queued: 3, running: 1 },
-            aliveWithinSeconds: 45,
-          }),
-        ),
-      ),
-    );
+    answerWith({
+      processes: [
+        { ...proc('api-1:10:aa', 'api-1', 10), role: 'api', workers: 0, running: 0, isolation: null },
+        { ...proc('work-1:20:bb', 'work-1', 20), workers: 2, running: 1, isolation: isolated },
+        { ...proc('work-2:30:cc', 'work-2', 30), alive: false, workers: 2, running: 0, isolation: isolated },
+      ],
+      database: 'postgresql',
+      artifacts: { kind: 's3', location: 's3://fullstop at minio:9000' },
+      queue: { queued: 3, running: 1 },
+      aliveWithinSeconds: 45,
+    });
     renderPage();
     const rows = await processRows();
     expect(rows.map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
@@ -70,26 +68,19 @@ describe('the console’s System page', () => {
 
   it('says of each process that runs tests whether its runners are isolated, and warns when they are not', async () => {
     const refused = 'the kernel refuses user namespaces here (unshare: Operation not permitted)';
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() =>
-        Promise.resolve(
-          reply({
-            processes: [
-              { ...proc('w-1:1:aa', 'w-1', 1), workers: 2, running: 0, isolation: isolated },
-              { ...proc('w-2:2:bb', 'w-2', 2), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: true, reason: null } },
-              { ...proc('w-3:3:cc', 'w-3', 3), workers: 2, running: 0, isolation: { runnerUser: 'fullstop-runner', chromiumSandbox: false, reason: refused } },
-              { ...proc('w-4:4:dd', 'w-4', 4), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: false, reason: refused } },
-              { ...proc('w-5:5:ee', 'w-5', 5), workers: 2, running: 0, isolation: null },
-            ],
-            database: 'postgresql',
-            artifacts: { kind: 'data-dir', location: '/var/lib/fullstop/storage' },
-            queue: { queued: 0, running: 0 },
-            aliveWithinSeconds: 45,
-          }),
-        ),
-      ),
-    );
+    answerWith({
+      processes: [
+        { ...proc('w-1:1:aa', 'w-1', 1), workers: 2, running: 0, isolation: isolated },
+        { ...proc('w-2:2:bb', 'w-2', 2), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: true, reason: null } },
+        { ...proc('w-3:3:cc', 'w-3', 3), workers: 2, running: 0, isolation: { runnerUser: 'fullstop-runner', chromiumSandbox: false, reason: refused } },
+        { ...proc('w-4:4:dd', 'w-4', 4), workers: 2, running: 0, isolation: { runnerUser: null, chromiumSandbox: false, reason: refused } },
+        { ...proc('w-5:5:ee', 'w-5', 5), workers: 2, running: 0, isolation: null },
+      ],
+      database: 'postgresql',
+      artifacts: { kind: 'data-dir', location: '/var/lib/fullstop/storage' },
+      queue: { queued: 0, running: 0 },
+      aliveWithinSeconds: 45,
+    });
     renderPage();
     const cells = (await processRows()).map((r) => within(r).getAllByRole('cell').at(-1)!);
     const ownUser = 'Runners run as the server’s own user (ENGINE_RUNNER_USER is not set): a browser exploit could read the server’s secrets';
