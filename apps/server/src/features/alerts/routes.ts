@@ -10,25 +10,17 @@ import {
   messageResponse,
   updateAlertChannelBody,
 } from '@fullstop/contracts';
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
-import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/index.ts';
 import { ownClientId } from '../auth/index.ts';
 import { noStore } from '../auth/index.ts';
 import { deleteChannel, findChannel, listAlertDeliveries } from './repository.ts';
 import { AlertsService } from './service.ts';
-
-/** A change of the client's channels: its own owners and members, signed in (an API key may only read). */
-function writerClientId(request: FastifyRequest): string {
-  const clientId = ownClientId(request.principal);
-  if (request.principal?.via !== 'bearer') throw new ForbiddenError('Managing alert channels needs a signed-in user; an API key may only read');
-  return clientId;
-}
 
 const NOT_FOUND = 'Alert channel not found';
 
@@ -57,7 +49,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
       schema: { tags, summary: 'Add an alert channel (all rules unless chosen); a generic webhook’s signing secret is shown once', body: createAlertChannelBody, response: { 201: alertChannelResponse, ...errorResponses(400, 401, 403, 409, 429) } },
     },
     async (request, reply) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const result = await service.create(clientId, request.body);
       await audit(app.db, request.log, { type: 'alert.channel-created', clientId, userId: request.principal?.userId, address: request.ip, details: { id: result.channel.id, kind: result.channel.kind, rules: result.channel.rules } });
       return reply.code(201).send(result);
@@ -72,7 +64,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
       schema: { tags, summary: 'Change an alert channel: name, target, rules, on/off, or a new webhook secret (shown once)', params: idParam, body: updateAlertChannelBody, response: { 200: alertChannelResponse, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const row = await findChannel(app.db, clientId, request.params.id);
       if (!row) throw new NotFoundError(NOT_FOUND);
       const result = await service.update(row, request.body);
@@ -85,7 +77,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
     '/alerts/channels/:id',
     { config: manage, schema: { tags, summary: 'Remove an alert channel (its past deliveries stay listed)', params: idParam, response: { 200: messageResponse, ...errorResponses(401, 403, 404) } } },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       if (!(await deleteChannel(app.db, clientId, request.params.id))) throw new NotFoundError(NOT_FOUND);
       await audit(app.db, request.log, { type: 'alert.channel-deleted', clientId, userId: request.principal?.userId, address: request.ip, details: { id: request.params.id } });
       return { message: 'Alert channel removed' };
@@ -96,7 +88,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
     '/alerts/channels/:id/test',
     { config: manage, schema: { tags, summary: 'Send a test alert now and say what the channel answered', params: idParam, response: { 200: alertTestResponse, ...errorResponses(401, 403, 404, 409, 429) } } },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const row = await findChannel(app.db, clientId, request.params.id);
       if (!row) throw new NotFoundError(NOT_FOUND);
       return service.test(clientId, row);
@@ -107,7 +99,7 @@ const routes: FastifyPluginAsyncZod<{ service: AlertsService }> = async (app, { 
     '/alerts/channels/:id/confirmation',
     { config: manage, schema: { tags, summary: 'Mail an e-mail channel’s confirmation link again (counted like a test alert)', params: idParam, response: { 200: alertChannel, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
     async (request) => {
-      const row = await findChannel(app.db, writerClientId(request), request.params.id);
+      const row = await findChannel(app.db, ownClientId(request.principal), request.params.id);
       if (!row) throw new NotFoundError(NOT_FOUND);
       return service.resendConfirmation(row);
     },

@@ -10,12 +10,11 @@ import {
   operatorIntegrationList,
   testDeliveryResponse,
 } from '@fullstop/contracts';
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
-import { ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { getClient } from '../accounts/index.ts';
 import { ownClientId } from '../auth/index.ts';
@@ -24,13 +23,6 @@ import { findIntegration, listDeliveries } from './repository.ts';
 import { IntegrationsService } from './service.ts';
 
 const KIND_NAMES = { webhook: 'webhook', github: 'GitHub', jira: 'Jira' } as const;
-
-/** A change of the client's connections: its own people only (an API key may read). */
-function writerClientId(request: FastifyRequest): string {
-  const clientId = ownClientId(request.principal);
-  if (request.principal?.via !== 'bearer') throw new ForbiddenError('Connecting a tracker needs a signed-in user; an API key may only read');
-  return clientId;
-}
 
 const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (app, { service }) => {
   const tags = ['integrations'];
@@ -51,7 +43,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
   app.post(
     '/integrations/sync',
     { config: { access: access.teamWriters, action: 'sync trackers' }, schema: { tags, summary: 'Read the exported issues now; a closed one marks its bug fixed', response: { 200: integrationSyncResponse, ...errorResponses(401, 403) } } },
-    async (request) => service.sync(writerClientId(request)),
+    async (request) => service.sync(ownClientId(request.principal)),
   );
 
   app.put(
@@ -68,7 +60,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
       },
     },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const { kind } = request.params;
       const result = await service.connect(clientId, kind, request.body);
       await audit(app.db, request.log, { type: 'integration.connected', clientId, userId: request.principal?.userId, address: request.ip, details: { kind, config: result.integration.config, newSecret: Boolean(result.secret) } });
@@ -80,7 +72,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
     '/integrations/:kind',
     { config: { access: access.teamWriters, action: 'disconnect trackers' }, schema: { tags, summary: 'Disconnect a tracker (issues already made stay linked)', params: integrationKindParams, response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404) } } },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const { kind } = request.params;
       if (!(await service.disconnect(clientId, kind))) throw new NotFoundError(`No ${KIND_NAMES[kind]} connection`);
       await audit(app.db, request.log, { type: 'integration.disconnected', clientId, userId: request.principal?.userId, address: request.ip, details: { kind } });
@@ -92,7 +84,7 @@ const routes: FastifyPluginAsyncZod<{ service: IntegrationsService }> = async (a
     '/integrations/:kind/test',
     { config: { access: access.teamWriters, action: 'test trackers' }, schema: { tags, summary: 'Send a test delivery now and say what the tracker answered', params: integrationKindParams, response: { 200: testDeliveryResponse, ...errorResponses(400, 401, 403, 404) } } },
     async (request) => {
-      const clientId = writerClientId(request);
+      const clientId = ownClientId(request.principal);
       const { kind } = request.params;
       const row = await findIntegration(app.db, clientId, kind);
       if (!row) throw new NotFoundError(`No ${KIND_NAMES[kind]} connection`);
