@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,9 +36,13 @@ describe('the authorization table', () => {
   const headers = {} as Record<Who, Record<string, string>>;
   let clientId: string;
   let apiKey: string;
+  let webDist = '';
 
   beforeAll(async () => {
-    app = await buildTestApp();
+    // A built web app of its own (one page), so its routes are in the table whether or not `npm run build` ran here.
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'fullstop-web-'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Fullstop QA</title>');
+    app = await buildTestApp({ env: { WEB_DIST_DIR: webDist } });
     const a = await createTestClient(app);
     clientId = a.clientId;
     apiKey = a.apiKey;
@@ -49,7 +54,10 @@ describe('the authorization table', () => {
     headers.operator = operatorBearer(app);
     headers['other-owner'] = bearer((await signedInClient(app)).token);
   });
-  afterAll(async () => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    if (webDist) rmSync(webDist, { recursive: true, force: true });
+  });
 
   it('docs/security.md lists every route with who may call it', () => {
     const expected = renderTable(app);

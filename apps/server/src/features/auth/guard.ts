@@ -155,7 +155,12 @@ export const authGuard = fp(async (app) => {
   const table: AccessEntry[] = [];
   app.decorate('accessTable', table);
   app.addHook('onRoute', function (route) {
-    if (!route.config?.access && isOpenToAnyone(this)) route.config = { ...route.config, access: ['anonymous'] };
+    if (isOpenToAnyone(this)) {
+      // The web app's built files: open to anyone, and not listed one by one (their names change with every build,
+      // and whether the app is built at all must not change the table).
+      route.config = { ...route.config, access: ['anonymous'] };
+      return;
+    }
     const allowed = entryOf(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
