@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Alias } from 'vite';
+import { precompress } from './scripts/precompress-plugin.ts';
 import { prerender } from './scripts/prerender-plugin.ts';
 
 const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist');
@@ -16,7 +17,7 @@ const alias: Alias[] = [
 ];
 
 export default defineConfig({
-  plugins: [react(), prerender(alias)],
+  plugins: [react(), prerender(alias), precompress()],
   resolve: { alias },
   build: {
     outDir: 'dist',

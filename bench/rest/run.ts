@@ -22,16 +22,29 @@ const READY_TIMEOUT_MS = 180_000;
 interface Variant {
   name: string;
   args: string[];
+  env?: Record<string, string>;
 }
 
-/** What `npm start` runs once built: the root package.json's `serve` (`node <flags> apps/server/dist/main.js`). */
+/**
+ * What `npm start` runs once built: the root package.json's `serve`
+ * (`VAR=value … node <flags> apps/server/dist/main.js`), its leading assignments as the environment.
+ */
 const serve = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
+const serveWords = serve.trim().split(/\s+/);
+const serveEnv = Object.fromEntries(
+  serveWords.filter((w) => /^[A-Z_][A-Z0-9_]*=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+);
+const serveArgs = serveWords.slice(serveWords.indexOf('node') + 1);
 
 const VARIANTS: Variant[] = [
   { name: 'source (tsx)', args: ['--import', 'tsx', 'apps/server/src/main.ts'] },
   { name: 'compiled, V8 defaults', args: ['apps/server/dist/main.js'] },
-  { name: 'compiled (npm start)', args: serve.split(/\s+/).slice(1) },
+  // npm start as it was before decision 0081: PGlite's 128 MB buffer pool, glibc's malloc defaults.
+  { name: 'compiled, V8 flags only', args: serveArgs, env: { PGLITE_SHARED_BUFFERS_MB: '128', GLIBC_TUNABLES: '' } },
+  { name: 'compiled + 16 MB buffers', args: serveArgs, env: { GLIBC_TUNABLES: '' } },
+  { name: 'compiled (npm start)', args: serveArgs, env: serveEnv },
 ];
+
 
 interface ProcessFigures {
   pid: number;
@@ -118,7 +131,7 @@ async function sample(variant: Variant, round: number): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, variant.args, {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...variant.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -19,6 +19,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** The embedded database's buffer pool (PostgreSQL's shared_buffers), resident from start: see db/database.ts. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Whose X-Forwarded-For to believe: a hop count (1) or the proxies' addresses/CIDRs; unset: nobody's (config/trust-proxy.ts). */

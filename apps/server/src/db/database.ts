@@ -38,8 +38,29 @@ export function fromPglite(pglite: PGlite): Database {
   return { db, raw: { kind: 'pglite', pglite }, close: () => pglite.close() };
 }
 
-export async function openPglite(dir: string): Promise<Database> {
-  return fromPglite(await PGlite.create(dir));
+/** PostgreSQL's own default, which PGlite before 0.4 could not change: 128 MB zeroed, so resident, at start. */
+export const PGLITE_DEFAULT_SHARED_BUFFERS_MB = 16;
+
+/**
+ * Opens the embedded database: a folder, memory (no `dataDir`), or a snapshot (`loadDataDir`). Always the
+ * `template1` database, where PGlite 0.3 (which named no other) kept every table: PGlite 0.4 connects to
+ * `postgres` by default, and a folder made before would look empty. `shared_buffers` is PostgreSQL's buffer pool,
+ * allocated and zeroed at start in PGlite's WebAssembly memory, so all of it is resident however small the data:
+ * 128 MB by default; 16 MB holds the working set of a client's history here (decision 0081).
+ */
+export function createPglite(
+  options: { dataDir?: string; loadDataDir?: Blob; sharedBuffersMb?: number } = {},
+): Promise<PGlite> {
+  const { sharedBuffersMb = PGLITE_DEFAULT_SHARED_BUFFERS_MB, ...rest } = options;
+  return PGlite.create({
+    ...rest,
+    database: 'template1',
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
+  });
+}
+
+export async function openPglite(dir: string, sharedBuffersMb?: number): Promise<Database> {
+  return fromPglite(await createPglite({ dataDir: dir, ...(sharedBuffersMb ? { sharedBuffersMb } : {}) }));
 }
 
 export function openPostgres(url: string, max = 10): Database {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { type Database, fromPglite, MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../../src/db/database.ts';
+import { createPglite, type Database, fromPglite, MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../../src/db/database.ts';
 import { scratchDatabase } from './scratch-database.ts';
 
 /** Set to a PostgreSQL URL (a superuser's) to run the API suite on PostgreSQL instead of PGlite. */
@@ -19,6 +19,9 @@ function migrationsFingerprint(): string {
     }
   };
   walk(MIGRATIONS_DIR);
+  // A snapshot is PGlite's own data folder: another PGlite version makes a new one.
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  hash.update(readFileSync(path.join(path.dirname(pgliteEntry), '..', 'package.json')));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -33,7 +36,7 @@ function migratedSnapshot(): Promise<Blob> {
     const dir = path.join(os.tmpdir(), 'fullstop-test-snapshots');
     const file = path.join(dir, `pglite-${migrationsFingerprint()}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
-    const pglite = await PGlite.create();
+    const pglite = await createPglite();
     await migrateDatabase(fromPglite(pglite));
     const blob = await pglite.dumpDataDir('none');
     await pglite.close();
@@ -49,7 +52,7 @@ function migratedSnapshot(): Promise<Blob> {
 /** A fresh, migrated database: in-memory PGlite restored from the snapshot, or a new PostgreSQL database. */
 export async function freshDatabase(): Promise<Database> {
   if (!TEST_DATABASE_URL) {
-    const pglite = await PGlite.create({ loadDataDir: await migratedSnapshot() });
+    const pglite = await createPglite({ loadDataDir: await migratedSnapshot() });
     return fromPglite(pglite);
   }
   const scratch = scratchDatabase(TEST_DATABASE_URL, 'fullstop_test');

@@ -4,7 +4,7 @@
  * needs none), at the runners' nice value; closed once idle, so a process at rest holds no Chromium.
  */
 import { setPriority } from 'node:os';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { GUARDED_CHROMIUM_FLAGS } from '../lib/chromium.ts';
 import { processTable } from '../sandbox/process-table.ts';
 import { RUNNER_NICENESS } from '../sandbox/supervisor.ts';
@@ -78,6 +78,9 @@ interface Launched {
 }
 
 async function launch(chromiumPath: string, timeout: number): Promise<Launched> {
+  // Loaded with the first pdf, not with the server: playwright-core is ~11 MB of memory a server at rest
+  // would hold for nothing (bench/rest).
+  const { chromium } = await import('playwright-core');
   const before = childrenOfThisProcess();
   const browser = await chromium.launch({ executablePath: chromiumPath, args: GUARDED_CHROMIUM_FLAGS, timeout });
   lowerNewChildren(before);

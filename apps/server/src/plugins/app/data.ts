@@ -22,7 +22,7 @@ export const data = fp<DataOptions>(async (app, opts) => {
     artifacts = await createArtifactStore(app.env, paths);
     // A store that cannot be reached (no bucket, refused credentials) stops the start with what to fix.
     await artifacts.check();
-    database = opts.database ?? (app.env.DATABASE_URL ? openPostgres(app.env.DATABASE_URL) : await openPglite(paths.pglite));
+    database = opts.database ?? (app.env.DATABASE_URL ? openPostgres(app.env.DATABASE_URL) : await openPglite(paths.pglite, app.env.PGLITE_SHARED_BUFFERS_MB));
     await migrateDatabase(database);
   } catch (err) {
     await unlock().catch(() => {});

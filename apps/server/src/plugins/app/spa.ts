@@ -75,11 +75,16 @@ export const spa = fp<SpaOptions>(async (app, opts) => {
       wildcard: false,
       index: false,
       serve: true,
+      // The build wrote each asset's .br and .gz beside it (apps/web/scripts/precompress-plugin.ts): sent as they
+      // are, smaller than on-the-fly compression and free of CPU per request.
+      preCompressed: true,
       // Our setHeaders decides caching; the plugin's own default (max-age=0) would otherwise win.
       cacheControl: false,
       setHeaders(res, filePath) {
         const rel = path.relative(distDir, filePath);
         res.setHeader('cache-control', rel.startsWith(`assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+        // One address, several encodings: a shared cache must key on what the browser accepts.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   });
