@@ -1,4 +1,5 @@
-import { devices as descriptors } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { devices as PlaywrightDevices } from 'playwright-core';
 import type { BrowserEngine, Device } from './matrix.ts';
 
 /**
@@ -13,6 +14,7 @@ export const DEVICE_DESCRIPTORS: Readonly<Record<Device, string>> = { desktop: '
 export const ENGINE_LIMITS: Readonly<Record<BrowserEngine, string | null>> = {
   chromium: null,
   firefox: 'Firefox takes the viewport, device scale and user agent of a phone or tablet, but no touch events and no mobile viewport (isMobile)',
+  webkit: 'WebKit takes the viewport (as its window size) and user agent of a phone or tablet, but no device scale, no touch events and no mobile viewport (isMobile)',
 };
 
 export interface DeviceUse {
@@ -23,11 +25,29 @@ export interface DeviceUse {
   hasTouch?: boolean;
 }
 
+const require = createRequire(import.meta.url);
+let loaded: typeof PlaywrightDevices | undefined;
+/**
+ * Playwright's descriptors, loaded with the first device a runner asks for: the server reads only this module's
+ * words (ENGINE_LIMITS, for reports) and would otherwise hold playwright-core at rest (bench/rest, decision 0081).
+ */
+const descriptors = (): typeof PlaywrightDevices => (loaded ??= (require('playwright-core') as { devices: typeof PlaywrightDevices }).devices);
+
 /** The Playwright `use` options a device gets on an engine. */
 export function deviceUse(device: Device, engine: BrowserEngine): DeviceUse {
-  const d = descriptors[DEVICE_DESCRIPTORS[device]];
+  const d = descriptors()[DEVICE_DESCRIPTORS[device]];
   if (!d) throw new Error(`Playwright has no device "${DEVICE_DESCRIPTORS[device]}"`);
   const base: DeviceUse = { viewport: { ...d.viewport }, deviceScaleFactor: d.deviceScaleFactor };
   if (device === 'desktop') return base;
   return engine === 'chromium' ? { ...base, userAgent: d.userAgent, isMobile: d.isMobile, hasTouch: d.hasTouch } : { ...base, userAgent: d.userAgent };
+}
+
+/**
+ * What WebKit over WebDriver takes of a device (decision 0079): the viewport, as the window's size, and the user
+ * agent, as a MiniBrowser setting; the device scale stays 1 (WebKitGTK scales by whole numbers only, per process)
+ * and there is no touch or mobile viewport emulation.
+ */
+export function webkitDevice(device: Device): { viewport: { width: number; height: number }; userAgent?: string } {
+  const use = deviceUse(device, 'webkit');
+  return { viewport: use.viewport, ...(use.userAgent ? { userAgent: use.userAgent } : {}) };
 }
