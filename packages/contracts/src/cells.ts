@@ -49,3 +49,46 @@ export function caseWithoutCell(name: string, cell: string | undefined): string 
   const suffix = caseInCell('', cell);
   return suffix && name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
 }
+
+/** What each engine runs of a browser test (decision 0079): Playwright drives Chromium and Firefox; WebKit has no Playwright. */
+const ENGINE_RUNS: Readonly<Record<string, { specs: boolean; why?: string }>> = {
+  chromium: { specs: true },
+  firefox: { specs: true },
+  webkit: { specs: false, why: 'Playwright cannot drive WebKitGTK, so no spec files' },
+};
+
+/** What a page check checks, in words (the suite's validation and the report say it). */
+export const PAGE_CHECK_WORDS = 'page loads, console errors after load, broken links, key elements, a screenshot, axe';
+
+/** A page check's case, as the runner names it before its cell: "page check › /pricing". */
+export function pageCheckCase(pagePath: string): string {
+  return `page check › ${pagePath}`;
+}
+export const isPageCheckCase = (name: string): boolean => name.startsWith('page check › ');
+
+/** Whether an engine runs a browser test's spec files (WebKit does not: its cells run the page checks only). */
+export const engineRunsSpecs = (engine: string): boolean => ENGINE_RUNS[engine]?.specs ?? true;
+
+/**
+ * What each engine among a test's cases ran, a line per engine in the order of its cells: "Chromium: spec files
+ * and page checks", "WebKit: page checks only (page loads, …): Playwright cannot drive WebKitGTK, so no spec files".
+ * Empty for a test whose cases have no cell.
+ */
+export function engineChecks(cases: readonly { name: string; cell?: string | undefined }[]): string[] {
+  const ran = new Map<string, { specs: boolean; pages: boolean }>();
+  for (const c of cases) {
+    if (!c.cell) continue;
+    const engine = partsOf(c.cell)[0] ?? '';
+    const seen = ran.get(engine) ?? { specs: false, pages: false };
+    if (isPageCheckCase(c.name)) seen.pages = true;
+    else seen.specs = true;
+    ran.set(engine, seen);
+  }
+  return [...ran].map(([engine, seen]) => {
+    const title = partTitle(engine, 0);
+    const why = ENGINE_RUNS[engine]?.why;
+    if (seen.specs && seen.pages) return `${title}: spec files and page checks`;
+    if (seen.specs) return `${title}: spec files`;
+    return `${title}: page checks only (${PAGE_CHECK_WORDS})${why ? `: ${why}` : ''}`;
+  });
+}

@@ -25,3 +25,4 @@ export * from './alerts.ts';
 export * from './schedules.ts';
 export * from './system.ts';
 export * from './cells.ts';
+export * from './visual.ts';

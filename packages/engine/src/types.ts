@@ -16,6 +16,7 @@ export const TEST_KINDS = [
   'security-checks',
   'api',
   'mobile-static',
+  'visual',
 ] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 
@@ -23,7 +24,7 @@ export type TestKind = (typeof TEST_KINDS)[number];
  * What a kind needs beyond the engine's own code: a program of the machine (Chromium, wapiti) or a package of
  * node_modules. `lib/engines.ts` checks them at start and before each run (`@fullstop/engine/engines`).
  */
-export const ENGINE_NAMES = ['chromium', 'firefox', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
+export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** One test of a client's suite, as the manifest declares it. */
@@ -62,6 +63,10 @@ export interface RunContext {
   wapitiPath?: string;
   /** The Firefox browser tests with `engines: ['firefox']` start; unset: DEFAULT_FIREFOX_PATH (Debian's firefox-esr). */
   firefoxPath?: string;
+  /** WebKit for browser tests with `engines: ['webkit']` (decision 0079); unset: Debian's (lib/webkit.ts). */
+  webkitDriverPath?: string;
+  miniBrowserPath?: string;
+  xvfbPath?: string;
   /** Parallel workers a browser runner may use. */
   workers: number;
   log: (message: string, data?: Record<string, unknown>) => void;
@@ -72,6 +77,11 @@ export interface RunContext {
   login?: LoginSession;
   /** A load test run by several generators: which one this is, and when they all start (issue 12). */
   loadGenerator?: { index: number; count: number; startAtMs: number };
+  /**
+   * A visual test's baselines, given by the server: one PNG per shot, named `visualBaselineFile(key)`
+   * (@fullstop/contracts). Unset, or a shot's file absent: that shot is new (docs/decisions/0080).
+   */
+  baselineDir?: string;
 }
 
 export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';

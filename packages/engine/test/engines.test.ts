@@ -30,15 +30,29 @@ describe('engine readiness', () => {
     const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath: WAPITI_PATH });
     expect(readiness.status).toBe('ready');
     const byName = Object.fromEntries(readiness.engines.map((e) => [e.engine, e]));
-    expect(Object.keys(byName).sort()).toEqual(['axe', 'chromium', 'firefox', 'lighthouse', 'playwright', 'wapiti']);
-    expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse'] });
+    expect(Object.keys(byName).sort()).toEqual(['axe', 'chromium', 'firefox', 'lighthouse', 'playwright', 'wapiti', 'webkit']);
+    expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse', 'visual'] });
     expect(byName.chromium!.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(byName.wapiti).toMatchObject({ ok: true, problem: null, kinds: ['security-scan'], install: 'apt-get install wapiti' });
     expect(byName.wapiti!.version).toMatch(/^3\.\d+\.\d+$/);
     expect(byName.lighthouse!.version).toMatch(/^\d+\.\d+\.\d+$/);
     // Debian's Firefox ESR, for browser tests that ask for it (decision 0078).
-    expect(byName.firefox).toMatchObject({ ok: true, title: 'Firefox', location: '/usr/bin/firefox-esr', problem: null, setting: null, optional: true, kinds: ['browser'] });
+    expect(byName.firefox).toMatchObject({ ok: true, title: 'Firefox', location: '/usr/bin/firefox-esr', problem: null, setting: null, optional: true, kinds: ['browser', 'accessibility', 'visual'] });
     expect(byName.firefox!.version).toMatch(/^\d{3}\.\d+/);
+    // Debian's WebKitWebDriver (with MiniBrowser and Xvfb), for browser tests that ask for WebKit (decision 0079).
+    expect(byName.webkit).toMatchObject({ ok: true, title: 'WebKit', location: '/usr/bin/WebKitWebDriver', problem: null, optional: true, kinds: expect.arrayContaining(['browser']) });
+    expect(byName.webkit!.version).toMatch(/^2\.\d+\.\d+$/);
+  });
+
+  it('stays ready without WebKit or its X server, and says how to install them', async () => {
+    const xvfbPath = path.join(dir, 'no-Xvfb');
+    const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath: WAPITI_PATH, xvfbPath });
+    expect(readiness.status).toBe('ready');
+    const webkit = readiness.engines.find((e) => e.engine === 'webkit')!;
+    expect(webkit).toMatchObject({ ok: false, optional: true, problem: `not installed at ${xvfbPath}`, install: 'apt-get install -y webkit2gtk-driver xvfb' });
+    expect(engineProblemLine(webkit)).toBe(`WebKit is not installed at ${xvfbPath}: browser tests with engines: ['webkit'] cannot run. Install it with: apt-get install -y webkit2gtk-driver xvfb`);
+    expect(missingEngine('browser', { engines: ['webkit'], pages: [{ path: '/' }] }, { xvfbPath })?.message).toContain('apt-get install -y webkit2gtk-driver xvfb');
+    expect(missingEngine('browser', {}, { xvfbPath })).toBeNull();
   });
 
   it('stays ready without Firefox, which only the tests that ask for it need, and says how to install it', async () => {
@@ -47,7 +61,7 @@ describe('engine readiness', () => {
     expect(readiness.status).toBe('ready');
     const firefox = readiness.engines.find((e) => e.engine === 'firefox')!;
     expect(firefox).toMatchObject({ ok: false, optional: true, problem: `not installed at ${firefoxPath}`, install: 'apt-get install -y firefox-esr' });
-    expect(engineProblemLine(firefox)).toBe(`Firefox is not installed at ${firefoxPath}: browser tests with engines: ['firefox'] cannot run. Install it with: apt-get install -y firefox-esr`);
+    expect(engineProblemLine(firefox)).toBe(`Firefox is not installed at ${firefoxPath}: browser, accessibility and visual tests with engines: ['firefox'] cannot run. Install it with: apt-get install -y firefox-esr`);
     expect(missingEngine('browser', { engines: ['firefox'] }, { firefoxPath })?.message).toContain('apt-get install -y firefox-esr');
     expect(missingEngine('browser', {}, { firefoxPath })).toBeNull();
   });

@@ -53,6 +53,15 @@ describe('suite import', () => {
     expect(unsafe.json().message).toMatch(/not a safe relative path/);
   });
 
+  it('refuses a visual test, saying why, until its baselines can be reviewed in the console', async () => {
+    const body = await issuesOf({
+      'suite.json': manifest({ Frontend: [{ name: 'home api', kind: 'api', options: { requests: [{ path: '/' }] } }, { name: 'home looks', kind: 'visual', options: { pages: ['/'] } }] }),
+    });
+    expect(body.issues).toEqual([
+      { file: 'suite.json', field: 'groups.0.tests.1.kind', reason: expect.stringMatching(/^visual tests are not available on this server yet: .*approving shots in the console/) },
+    ]);
+  });
+
   it('stores each import as a new version and lists the newest suite at once', async () => {
     const key = { 'x-api-key': fixture.c.apiKey };
     expect((await fixture.app.inject({ url: '/test/fetch/all', headers: key })).json()).toEqual({});

@@ -62,6 +62,19 @@ describe('weighted capacity', () => {
     for (const light of spans.filter((s) => s !== browser)) expect(overlap(light, browser)).toBe(false);
   });
 
+  it('runs a browser test on 6 cells alone on 2 cores, and one on a single cell beside an API test', { timeout: 120_000 }, async () => {
+    const matrix = { engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'] };
+    const spans = await spansOfRun(2, 4, [
+      { name: 'everywhere', kind: 'browser', options: { sleepMs: 2500, ...matrix } },
+      slow('home', 'browser', 2500),
+      slow('health', 'api', 1500),
+    ]);
+    const everywhere = spans.find((s) => s.name === 'everywhere')!;
+    for (const other of spans.filter((s) => s !== everywhere)) expect(overlap(other, everywhere)).toBe(false);
+    // One cell keeps its weight (a core): the API test goes beside it.
+    expect(overlap(spans.find((s) => s.name === 'home')!, spans.find((s) => s.name === 'health')!)).toBe(true);
+  });
+
   it('takes no kind that runs one per machine while one runs on this host, in this process or another', async () => {
     const app = await appWithCapacity(8);
     try {

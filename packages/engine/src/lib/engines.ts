@@ -9,6 +9,7 @@ import { childEnv } from '../sandbox/child-env.ts';
 import { ENGINE_NAMES, type EngineName, TEST_KINDS, type TestKind } from '../types.ts';
 import { DEFAULT_CHROMIUM_PATH } from './chromium.ts';
 import { DEFAULT_FIREFOX_PATH } from './firefox.ts';
+import { WEBKIT_INSTALL, webkitPaths } from './webkit.ts';
 
 /**
  * The programs and packages the kinds need beyond the engine's code (`@fullstop/engine/engines`, light: no
@@ -22,6 +23,9 @@ export interface EnginePaths {
   chromiumPath?: string | undefined;
   wapitiPath?: string | undefined;
   firefoxPath?: string | undefined;
+  webkitDriverPath?: string | undefined;
+  miniBrowserPath?: string | undefined;
+  xvfbPath?: string | undefined;
 }
 
 /** How long a program gets to answer `--version` at start before it counts as broken. */
@@ -39,6 +43,13 @@ interface ProgramEngine {
    * the machine is still ready, and such a test ends `engine_missing` saying how to install it.
    */
   optional?: { for: string };
+  /** Other programs it starts, checked with it (WebKit: MiniBrowser and Xvfb beside WebKitWebDriver). */
+  alsoNeeds?(paths: EnginePaths): string[];
+  /**
+   * How it tells it works, when not `--version` (WebKitWebDriver has none: `--help` must answer), and where its
+   * version is read instead (WebKit: Debian's package database).
+   */
+  versionBy?: { args: string[]; version(): string | null };
 }
 interface PackageEngine {
   type: 'package';
@@ -56,7 +67,17 @@ export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>
     title: 'Firefox',
     install: 'apt-get install -y firefox-esr',
     path: (p) => p.firefoxPath ?? DEFAULT_FIREFOX_PATH,
-    optional: { for: "browser tests with engines: ['firefox']" },
+    optional: { for: "browser, accessibility and visual tests with engines: ['firefox']" },
+  },
+  // WebKitWebDriver answers --version; MiniBrowser and Xvfb are checked to be there (decision 0079).
+  webkit: {
+    type: 'program',
+    title: 'WebKit',
+    install: WEBKIT_INSTALL,
+    path: (p) => webkitPaths(p).driver,
+    alsoNeeds: (p) => [webkitPaths(p).miniBrowser, webkitPaths(p).xvfb],
+    versionBy: { args: ['--help'], version: () => debianPackageVersion('webkit2gtk-driver') },
+    optional: { for: "browser tests with engines: ['webkit']" },
   },
   wapiti: { type: 'program', title: 'wapiti', setting: 'WAPITI_PATH', install: 'apt-get install wapiti', path: (p) => p.wapitiPath ?? DEFAULT_WAPITI_PATH },
   playwright: { type: 'package', title: 'the Playwright packages', packages: ['@playwright/test', 'playwright-core'], install: NPM_INSTALL },
@@ -90,6 +111,15 @@ function programProblem(file: string): string | null {
   }
 }
 
+/** Why a program engine cannot be started: its own program's problem, else the first of the others it needs. */
+function engineProblem(engine: ProgramEngine, paths: EnginePaths): string | null {
+  for (const file of [engine.path(paths), ...(engine.alsoNeeds?.(paths) ?? [])]) {
+    const problem = programProblem(file);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** The packages of a package engine that are not installed. */
 function missingPackages(engine: PackageEngine): string[] {
   return engine.packages.filter((name) => !packageJson(name).found);
@@ -110,7 +140,7 @@ export function missingEngine(kind: TestKind, options: Readonly<Record<string, u
   for (const name of enginesOf(kind, options)) {
     const engine = ENGINES[name];
     if (engine.type === 'program') {
-      const problem = programProblem(engine.path(paths));
+      const problem = engineProblem(engine, paths);
       if (problem) return new EngineMissingError(name, `${needs} ${engine.title}, which is ${problem}. Install it with: ${engine.install}`);
     } else {
       const missing = missingPackages(engine);
@@ -132,7 +162,7 @@ export function engineErrorOf(kind: TestKind, error: unknown, paths: EnginePaths
   if ((code !== 'ENOENT' && code !== 'EACCES') || typeof file !== 'string' || typeof syscall !== 'string' || !syscall.startsWith('spawn')) return null;
   for (const name of kinds[kind].engines) {
     const engine = ENGINES[name];
-    if (engine.type === 'program' && engine.path(paths) === file) {
+    if (engine.type === 'program' && (engine.path(paths) === file || engine.alsoNeeds?.(paths).includes(file))) {
       return new EngineMissingError(name, `The ${kinds[kind].title} needs ${engine.title}, which could not be started at ${file}. Install it with: ${engine.install}`);
     }
   }
@@ -145,17 +175,31 @@ export function versionIn(output: string): string | null {
   return lines.at(-1)?.match(/\d+(?:\.\d+)+/)?.[0] ?? null;
 }
 
-/** Starts `file --version` and reads its answer; a program that fails, or takes longer than `timeoutMs`, is broken. */
-function askVersion(file: string, timeoutMs: number): Promise<{ version: string | null; problem: string | null }> {
+/** The upstream version of a Debian package that is installed ("2.50.6" of "2.50.6-1~deb12u2"), from dpkg's database; null elsewhere. */
+export function debianPackageVersion(name: string, statusFile = '/var/lib/dpkg/status'): string | null {
+  let status: string;
+  try {
+    status = readFileSync(statusFile, 'utf8');
+  } catch {
+    return null;
+  }
+  const entry = status.split('\n\n').find((block) => block.startsWith(`Package: ${name}\n`) && /^Status: install ok installed$/m.test(block));
+  const version = entry?.match(/^Version: (?:\d+:)?([^\s-]+)/m)?.[1];
+  return version ?? null;
+}
+
+/** Starts `file --version` (or the engine's own `args`) and reads its answer; a program that fails, or takes longer than `timeoutMs`, is broken. */
+function askVersion(file: string, timeoutMs: number, by?: ProgramEngine['versionBy']): Promise<{ version: string | null; problem: string | null }> {
   return new Promise((resolve) => {
-    const child = execFile(file, ['--version'], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024, env: childEnv(), windowsHide: true }, (error, stdout) => {
-      if (!error) return resolve({ version: versionIn(String(stdout)), problem: null });
+    const args = by?.args ?? ['--version'];
+    const child = execFile(file, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024, env: childEnv(), windowsHide: true }, (error, stdout) => {
+      if (!error) return resolve({ version: by ? by.version() : versionIn(String(stdout)), problem: null });
       const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
-      if (e.killed) return resolve({ version: null, problem: `broken: ${file} did not answer --version within ${Math.round(timeoutMs / 1000)} s` });
+      if (e.killed) return resolve({ version: null, problem: `broken: ${file} did not answer ${args.join(' ')} within ${Math.round(timeoutMs / 1000)} s` });
       // The file is there (checked before): the interpreter its first line names is not.
       if (e.code === 'ENOENT') return resolve({ version: null, problem: `broken: ${file} cannot be started (the program it runs with is missing)` });
       if (e.code === 'EACCES') return resolve({ version: null, problem: `not executable at ${file}` });
-      resolve({ version: null, problem: `broken: ${file} --version failed (${typeof e.code === 'number' ? `exit code ${e.code}` : e.message})` });
+      resolve({ version: null, problem: `broken: ${file} ${args.join(' ')} failed (${typeof e.code === 'number' ? `exit code ${e.code}` : e.message})` });
     });
     child.stdin?.end();
   });
@@ -171,8 +215,8 @@ async function checkOne(name: EngineName, paths: EnginePaths, timeoutMs: number)
   const common = { engine: name, title: engine.title, install: engine.install, kinds: kindsNeeding(name) };
   if (engine.type === 'program') {
     const file = engine.path(paths);
-    const problem = programProblem(file);
-    const answer = problem ? { version: null, problem } : await askVersion(file, timeoutMs);
+    const problem = engineProblem(engine, paths);
+    const answer = problem ? { version: null, problem } : await askVersion(file, timeoutMs, engine.versionBy);
     return {
       ...common,
       ok: answer.problem === null,

@@ -32,7 +32,7 @@ export const junitReporter: Reporter = {
 };
 
 export function toJunit(report: RunReport): string {
-  const cases: CaseResult[] = report.summary && 'cases' in report.summary ? report.summary.cases : [];
+  const cases: CaseResult[] = (report.summary && 'cases' in report.summary ? report.summary.cases : undefined) ?? [];
   const failures = cases.filter((c) => c.status === 'failed').length;
   const skipped = cases.filter((c) => c.status === 'skipped').length;
   const errors = report.status === 'error' ? 1 : 0;

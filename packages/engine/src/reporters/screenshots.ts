@@ -23,7 +23,7 @@ const THUMB_BOX = { maxWidth: 520, maxHeight: 900 };
  */
 function wanted(r: RunReport): { path: string; thumb: boolean }[] {
   const out: { path: string; thumb: boolean }[] = [];
-  const cases = r.summary && 'cases' in r.summary ? r.summary.cases : [];
+  const cases = (r.summary && 'cases' in r.summary ? r.summary.cases : undefined) ?? [];
   for (const c of cases) if (c.screenshot && c.status === 'failed') out.push({ path: c.screenshot, thumb: false });
   const tied = cases.map((c) => c.screenshot).filter((p): p is string => !!p);
   for (const a of r.artifacts) {

@@ -26,3 +26,6 @@ export function isRetried(kind: string, code: string | null | undefined): boolea
 export function factsOf(kind: string): KindFacts | undefined {
   return (kinds as Partial<Record<string, KindFacts>>)[kind];
 }
+
+/** What a test's matrix (engines × devices × networks) adds to its kind's weight: the server's queue weighs jobs by it. */
+export { cellWeightOf } from '../lib/cell-weight.ts';

@@ -9,6 +9,7 @@ import { loadInput } from './load/options.ts';
 import { mobileStaticInput } from './mobile-static/options.ts';
 import { securityChecksInput } from './security-checks/options.ts';
 import { securityScanInput } from './security-scan/options.ts';
+import { visualInput } from './visual/options.ts';
 
 /** What the API process needs of a kind: that it exists, and whether a test's options are valid for it. */
 export type KindValidator = Pick<Runner, 'kind' | 'validate'>;
@@ -27,6 +28,7 @@ export const KIND_SCHEMAS: { readonly [K in TestKind]: z.ZodType } = {
   'mobile-static': mobileStaticInput,
   'security-checks': securityChecksInput,
   'security-scan': securityScanInput,
+  visual: visualInput,
 };
 
 /** Every kind's validator: what suites are checked against unless a caller brings its own runners (tests). */

@@ -1,6 +1,6 @@
 /**
- * What a runner of another user (runner-user.ts) reads besides its own folder: the suite's files, and the client's
- * uploaded builds for the mobile checks. They live in the server's DATA_DIR, shared by every client's attempts and
+ * What a runner of another user (runner-user.ts) reads besides its own folder: the suite's files, the client's
+ * uploaded builds for the mobile checks, and a visual test's baselines. They live in the server's DATA_DIR, shared by every client's attempts and
  * closed to the runner user, so each attempt gets copies of its own inputs in a folder of its own, given to the
  * runner user and removed when the attempt ends. The runner sees nothing else of DATA_DIR.
  */
@@ -20,6 +20,8 @@ const READS_BUILDS = new Set<TestDefinition['kind']>(['mobile-static']);
 export interface StagedInputs {
   test: TestDefinition;
   target: RunTarget;
+  /** The copy of the visual test's baselines (RunContext.baselineDir), when it has some. */
+  baselineDir?: string;
   /** Removes the copies (after the attempt, its processes killed). */
   remove(): Promise<void>;
 }
@@ -28,14 +30,22 @@ export interface StagedInputs {
  * Gives the attempt's folder to `user` and copies the test's inputs where that user may read them; answers the
  * test and target with the copies' paths.
  */
-export async function stageInputs(test: TestDefinition, target: RunTarget, runDir: string, user: RunnerUser): Promise<StagedInputs> {
+export async function stageInputs(test: TestDefinition, target: RunTarget, runDir: string, user: RunnerUser, baselineDir?: string): Promise<StagedInputs> {
   giveRunFolder(runDir, user);
   const wantsBuilds = READS_BUILDS.has(test.kind) && Boolean(target.androidApp || target.iosApp);
   const wantsSuite = READS_SUITE.has(test.kind) && Boolean(test.suiteDir);
-  if (!wantsSuite && !wantsBuilds) return { test, target, remove: async () => {} };
+  const wantsBaselines = test.kind === 'visual' && Boolean(baselineDir);
+  if (!wantsSuite && !wantsBuilds && !wantsBaselines) return { test, target, remove: async () => {} };
   const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-inputs-'));
   try {
-    const staged = { test: { ...test }, target: { ...target } };
+    const staged: Omit<StagedInputs, 'remove'> = { test: { ...test }, target: { ...target } };
+    if (wantsBaselines && baselineDir) {
+      staged.baselineDir = path.join(dir, 'baselines');
+      // None yet (a first run): every shot is new.
+      await cp(baselineDir, staged.baselineDir, { recursive: true, verbatimSymlinks: true }).catch((error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+      });
+    }
     if (wantsSuite && test.suiteDir) {
       staged.test.suiteDir = path.join(dir, 'suite');
       // Links are copied as links (never followed as root): one pointing outside reads nothing as the runner user.

@@ -56,7 +56,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator'> & {
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
     /**
@@ -152,12 +152,13 @@ export async function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxSta
   // Before any runner process sees the attempt: its folder is the runner user's, its inputs copied where it may read them.
   let staged: Awaited<ReturnType<typeof stageInputs>>;
   try {
-    staged = await stageInputs(run.test, run.target, run.ctx.runDir, user);
+    staged = await stageInputs(run.test, run.target, run.ctx.runDir, user, run.ctx.baselineDir);
   } catch (error) {
     throw new SandboxError('start_failed', `the runner process could not start: the attempt's files could not be given to ${user.name}: ${(error as Error).message}`);
   }
   try {
-    return await runSupervised({ ...run, test: staged.test, target: staged.target }, onStats);
+    const ctx = staged.baselineDir ? { ...run.ctx, baselineDir: staged.baselineDir } : run.ctx;
+    return await runSupervised({ ...run, test: staged.test, target: staged.target, ctx }, onStats);
   } finally {
     await staged.remove().catch(() => {});
   }
@@ -258,7 +259,7 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
       // A pre-forked process's tag names no attempt: the log ties the two together.
       ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}`);
       child.send(
-        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
+        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
         () => {},
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cellBoundProblem, groupMatrix } from '../lib/cell-matrix.ts';
 import { TEST_KINDS } from '../types.ts';
 import { loginDeclaration } from './login-declaration.ts';
 
@@ -33,10 +34,17 @@ export const manifestTest = z.strictObject({
 });
 export type ManifestTest = z.infer<typeof manifestTest>;
 
-export const manifestGroup = z.strictObject({
-  name: z.string().trim().min(1, { error: 'must not be empty' }).max(100),
-  tests: z.array(manifestTest).min(1, { error: 'a group needs at least one test' }),
-});
+export const manifestGroup = z
+  .strictObject({
+    name: z.string().trim().min(1, { error: 'must not be empty' }).max(100),
+    tests: z.array(manifestTest).min(1, { error: 'a group needs at least one test' }),
+    /** The matrix of the group's browser and accessibility tests that do not set their own (suite/group-matrix.ts). */
+    ...groupMatrix,
+  })
+  .superRefine((group, ctx) => {
+    const problem = cellBoundProblem({ engines: group.engines ?? ['chromium'], devices: group.devices ?? ['desktop'], networks: group.networks ?? ['none'] });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['networks'], message: `group "${group.name}": ${problem}` });
+  });
 
 export const suiteManifest = z.strictObject({
   /** The manifest format's version; only 1 exists. */

@@ -2,6 +2,7 @@ import { RUN_REPORT_NAME } from '@fullstop/contracts';
 import { ValidationError } from '../errors.ts';
 import { type KindValidator, validators } from '../runners/validators.ts';
 import type { TestDefinition, TestKind } from '../types.ts';
+import { withGroupMatrix } from './group-matrix.ts';
 import { MANIFEST_FILE, type SuiteManifest, suiteManifest } from './manifest.ts';
 import { type SuiteIssue, SuiteValidationError } from './suite-errors.ts';
 import { checkLimits, normaliseSuitePath, type SuiteFiles } from './suite-files.ts';
@@ -82,7 +83,8 @@ export function validateSuite(
         });
       }
       seenTests.set(key, at);
-      const def: TestDefinition = { name: t.name, group: group.name, kind: t.kind, options: t.options };
+      const { options, inherited } = withGroupMatrix(group, t);
+      const def: TestDefinition = { name: t.name, group: group.name, kind: t.kind, options };
       if (t.thresholds) def.thresholds = t.thresholds;
       if (manifest.login && t.login !== false) def.login = manifest.login;
       for (const ref of fileReferences(t.options)) {
@@ -95,7 +97,9 @@ export function validateSuite(
         try {
           runner.validate(def);
         } catch (err) {
-          if (err instanceof ValidationError) {
+          if (err instanceof ValidationError && inherited.length > 0) {
+            issues.push(groupMatrixIssue({ gi, at, group: group.name, test: t.name, inherited }, err));
+          } else if (err instanceof ValidationError) {
             issues.push({ file: err.file ?? MANIFEST_FILE, field: `${at}.${err.field}`, reason: err.reason });
           } else {
             issues.push({ file: MANIFEST_FILE, field: at, reason: (err as Error).message });
@@ -109,6 +113,17 @@ export function validateSuite(
   return { manifest, tests };
 }
 
+/**
+ * A test's options refused with axes its group set (decision 0078): the issue names the group, the test and why. A
+ * refusal of an axis the group set sits on the group's field; one of the test's own option, or of the cells'
+ * bound, stays on the test's field and says the group set the rest.
+ */
+function groupMatrixIssue(p: { gi: number; at: string; group: string; test: string; inherited: readonly string[] }, err: ValidationError): SuiteIssue {
+  const axis = p.inherited.find((a) => err.field === `options.${a}` || err.field.startsWith(`options.${a}.`));
+  if (axis) return { file: MANIFEST_FILE, field: `groups.${p.gi}.${axis}`, reason: `group "${p.group}" sets ${axis} that test "${p.test}" cannot run with: ${err.reason}` };
+  return { file: err.file ?? MANIFEST_FILE, field: `${p.at}.${err.field}`, reason: `${err.reason} (group "${p.group}" sets its ${p.inherited.join(' and ')})` };
+}
+
 /** The manifest's tests as runnable definitions, pointing at the stored folder of this suite version. */
 export function testsOf(manifest: SuiteManifest, suiteDir?: string): (TestDefinition & { timeoutSeconds?: number; retries?: number })[] {
   return manifest.groups.flatMap((g) =>
@@ -116,7 +131,7 @@ export function testsOf(manifest: SuiteManifest, suiteDir?: string): (TestDefini
       name: t.name,
       group: g.name,
       kind: t.kind,
-      options: t.options,
+      options: withGroupMatrix(g, t).options,
       ...(t.thresholds ? { thresholds: t.thresholds } : {}),
       ...(suiteDir ? { suiteDir } : {}),
       ...(t.timeoutSeconds ? { timeoutSeconds: t.timeoutSeconds } : {}),

@@ -395,7 +395,7 @@ export class AlertsService {
     const wasFailing = previous ? FAILING.has(previous.status) : false;
     const where = `"${test.testName}" (${test.groupName})`;
     if (failing && !wasFailing) {
-      const firstCase = test.summary && 'cases' in test.summary ? test.summary.cases.find((c) => c.status === 'failed') : undefined;
+      const firstCase = test.summary && 'cases' in test.summary ? test.summary.cases?.find((c) => c.status === 'failed') : undefined;
       out.push({
         rule: 'test-failing',
         subject: test.testName,

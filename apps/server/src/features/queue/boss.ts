@@ -16,6 +16,11 @@ export interface LoadGeneratorJobData {
 export interface RunJobData {
   runTestId: string;
   clientId: string;
+  /**
+   * What the test's matrix adds to its kind's weight (cells beyond one Chromium cell, `cellWeightOf`), written when
+   * the job is queued; absent: the kind's weight alone (every job queued before the matrix weighed anything).
+   */
+  cellWeight?: number;
 }
 
 /** What pg-boss needs of a database: a function that runs SQL and answers `{ rows }`. */

@@ -52,9 +52,13 @@ export class Capacity {
       .map((f) => f.kind);
   }
 
-  /** A kind's weight; a kind no longer known (its job only finds its test gone) weighs nothing. */
-  weightOf(kind: string | null): number {
-    return kind === null ? 0 : (this.weights[kind] ?? 0);
+  /**
+   * A job's weight: its kind's, plus what its test's cells add (`cellWeight`, from the job's data: a browser or
+   * accessibility test on several engines, devices or networks, decision 0078). A kind no longer known (its job only
+   * finds its test gone) weighs nothing.
+   */
+  weightOf(kind: string | null, cellWeight = 0): number {
+    return kind === null ? 0 : (this.weights[kind] ?? 0) + cellWeight;
   }
 
   /** The room a fetch may fill now; null when there is no capacity (any job fits). */
@@ -72,9 +76,9 @@ export class Capacity {
     };
   }
 
-  /** Counts a job of this kind as running here until the returned function is called (once; later calls do nothing). */
-  hold(kind: string | null): () => void {
-    const weight = this.weightOf(kind);
+  /** Counts a job of this kind (and cells) as running here until the returned function is called (once; later calls do nothing). */
+  hold(kind: string | null, cellWeight = 0): () => void {
+    const weight = this.weightOf(kind, cellWeight);
     this.used += weight;
     if (kind) this.running.set(kind, (this.running.get(kind) ?? 0) + 1);
     let held = true;

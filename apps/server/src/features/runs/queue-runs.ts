@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { testsOf } from '@fullstop/engine';
-import { kinds } from '@fullstop/engine/kinds';
+import { cellWeightOf, kinds } from '@fullstop/engine/kinds';
 import { GROUP_SCOPE_PREFIX, type RunResultResponse } from '@fullstop/contracts';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -47,7 +47,9 @@ export function planRunTests(deps: EngineDeps, clientId: string, runId: string, 
   return tests.map((t) => {
     const retries = t.retries ?? deps.config.retries;
     const row = { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: randomUUID(), maxAttempts: retries + 1 };
-    const data: RunJobData = { runTestId: row.id, clientId };
+    // A test on several cells weighs more in the queue's capacity (queue/capacity.ts, decision 0078).
+    const cellWeight = cellWeightOf(t.options);
+    const data: RunJobData = { runTestId: row.id, clientId, ...(cellWeight > 0 ? { cellWeight } : {}) };
     return {
       row,
       job: {

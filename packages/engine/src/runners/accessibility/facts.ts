@@ -1,9 +1,21 @@
 import { defineKind } from '../../lib/kind-facts.ts';
+import type { CaseResult } from '../../types.ts';
+import { enginesIn } from '../browser/matrix.ts';
 
 // Heavier: one Chromium, its pages one after another, axe's analysis in each (the demo's alone: 0.6-1.1 cores).
+// A matrix adds its cells' weight (lib/cell-weight.ts): cells run one after another, a browser each.
 export const facts = defineKind(
   'accessibility',
-  { title: 'accessibility test', label: 'Accessibility', timeLimitSeconds: 300, typicalSeconds: 8, weight: 1, engines: ['chromium', 'playwright', 'axe'] },
+  {
+    title: 'accessibility test',
+    label: 'Accessibility',
+    timeLimitSeconds: 300,
+    typicalSeconds: 8,
+    weight: 1,
+    engines: ['chromium', 'firefox', 'playwright', 'axe'],
+    // Firefox only for a test whose `engines` name it; Chromium only for one whose do.
+    enginesFor: (options) => [...enginesIn(options), 'playwright', 'axe'],
+  },
   () => ({ kind: 'accessibility', pages: [] }),
 );
 
@@ -14,6 +26,8 @@ declare module '../../types.ts' {
       kind: 'accessibility';
       pages: {
         url: string;
+        /** The cell (`<engine>/<device>[/<network>]`) the page was tested in, when its test runs on several (decision 0078). */
+        cell?: string;
         passed: boolean;
         violationsByImpact: Record<string, number>;
         violations?: {
@@ -28,6 +42,11 @@ declare module '../../types.ts' {
         }[];
         error?: string;
       }[];
+      /**
+       * With several cells: each page in each cell as a case named `<url> [<cell>]`, as a browser test's cases, so
+       * history and the portal's matrix show it. Absent for a test on one cell.
+       */
+      cases?: CaseResult[];
     };
   }
 }

@@ -5,6 +5,8 @@ import type { KindReport } from '../../reporters/html/kind-report.ts';
 import { IMPACTS, badge, card, cards, longText, pre, section, statusBadge, table } from '../../reporters/html/parts.ts';
 import type { RenderOptions } from '../../reporters/html/render-options.ts';
 import type { SummaryOf } from '../../types.ts';
+import { cellLabel } from '@fullstop/contracts';
+import { matrixSection } from '../browser/matrix-report.ts';
 
 type Summary = SummaryOf<'accessibility'>;
 type Page = Summary['pages'][number];
@@ -27,7 +29,7 @@ interface Rule {
   help: string;
   helpUrl?: string;
   tags: string[];
-  pages: { url: string; nodes: number; targets: string[] }[];
+  pages: { url: string; cell?: string; nodes: number; targets: string[] }[];
 }
 
 const rank = (impact: string) => {
@@ -43,7 +45,7 @@ export function groupViolations(pages: Page[]): Rule[] {
       if (rank(v.impact) < rank(rule.impact)) rule.impact = v.impact;
       rule.helpUrl ??= v.helpUrl;
       for (const t of v.tags ?? []) if (!rule.tags.includes(t)) rule.tags.push(t);
-      rule.pages.push({ url: p.url, nodes: v.nodes, targets: v.targets ?? [] });
+      rule.pages.push({ url: p.url, ...(p.cell ? { cell: p.cell } : {}), nodes: v.nodes, targets: v.targets ?? [] });
       rules.set(v.id, rule);
     }
   }
@@ -61,7 +63,8 @@ function ruleBox(r: Rule, opts: RenderOptions): string {
       const list = shown.length
         ? `<ul class="targets">${shown.map((t) => `<li><code>${e(t)}</code></li>`).join('')}${more > 0 ? `<li class="muted">and ${more} more</li>` : ''}</ul>`
         : '';
-      return `<div class="small"><span class="muted">${e(formatCount(p.nodes, 'element'))} on</span> ${longText(p.url)}${list}</div>`;
+      const cell = p.cell ? ` <span class="muted">(${e(cellLabel(p.cell))})</span>` : '';
+      return `<div class="small"><span class="muted">${e(formatCount(p.nodes, 'element'))} on</span> ${longText(p.url)}${cell}${list}</div>`;
     })
     .join('');
   const hidden = opts.condensed && r.pages.length > 3 ? `<p class="muted small">and ${r.pages.length - 3} more pages</p>` : '';
@@ -83,19 +86,26 @@ export function accessibilityCards(s: Summary): string[] {
   ];
 }
 
+/** The cells a test ran its pages in (engine × device × network), in order; none for a test on one cell. */
+const cellsOf = (s: Summary) => [...new Set(s.pages.map((p) => p.cell).filter((c): c is string => !!c))];
+
 export function accessibilityBody(s: Summary, opts: RenderOptions): string {
   const rules = groupViolations(s.pages);
   const parts = [cards(accessibilityCards(s))];
+  // Several cells: a row per page, a column per cell, and where a page fails on one engine, device or network only.
+  if (s.cases) parts.push(matrixSection(s.cases));
   parts.push(section('Violations by rule', rules.length ? rules.map((r) => ruleBox(r, opts)).join('') : '<p>No violations found.</p>'));
+  const cells = cellsOf(s).length > 0;
   const rows = [...s.pages]
     .sort((a, b) => Number(a.passed) - Number(b.passed))
     .map((p) => [
       statusBadge(p.passed ? 'passed' : 'failed'),
       longText(p.url),
+      ...(cells ? [e(p.cell ? cellLabel(p.cell) : '')] : []),
       e(IMPACTS.filter((i) => (p.violationsByImpact[i] ?? 0) > 0).map((i) => `${p.violationsByImpact[i]} ${i}`).join(', ') || (p.error ? '' : 'none')) +
         (p.error ? pre(p.error, 2000) : ''),
     ]);
-  parts.push(section('Pages', table(['Result', 'Page', 'Rules broken'], rows)));
+  parts.push(section('Pages', table(['Result', 'Page', ...(cells ? ['Cell'] : []), 'Rules broken'], rows)));
   return parts.join('');
 }
 
@@ -103,12 +113,17 @@ export const report: KindReport<'accessibility'> = {
   kind: 'accessibility',
   verdict(_r, s) {
     const failing = s.pages.filter((p) => !p.passed).length;
-    if (failing) return `${failing} of ${s.pages.length} pages fail accessibility checks`;
-    return s.pages.length === 1 ? 'The page passes accessibility checks' : `All ${s.pages.length} pages pass accessibility checks`;
+    const cells = cellsOf(s).length;
+    // With cells, each page counts once per cell: "3 of 8 pages in 4 cells fail ...".
+    const where = cells > 0 ? ` in ${cells} cells` : '';
+    if (failing) return `${failing} of ${s.pages.length} pages${where} fail accessibility checks`;
+    return s.pages.length === 1 ? 'The page passes accessibility checks' : `All ${s.pages.length} pages${where} pass accessibility checks`;
   },
   keyFigure(_r, s) {
     const rules = new Set(s.pages.flatMap((p) => (p.violations ?? []).map((v) => v.id))).size;
-    return `${rules} ${rules === 1 ? 'rule' : 'rules'} broken on ${s.pages.length} ${s.pages.length === 1 ? 'page' : 'pages'}`;
+    const cells = cellsOf(s).length;
+    const pages = cells > 0 ? new Set(s.pages.map((p) => p.url)).size : s.pages.length;
+    return `${rules} ${rules === 1 ? 'rule' : 'rules'} broken on ${pages} ${pages === 1 ? 'page' : 'pages'}${cells > 0 ? ` in ${cells} cells` : ''}`;
   },
   body: (_r, s, opts) => accessibilityBody(s, opts),
 };

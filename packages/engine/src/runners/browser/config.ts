@@ -6,7 +6,7 @@ import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
-import type { BrowserOptions } from './options.ts';
+import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
 
 export interface BrowserPaths {
   dir: string;
@@ -52,6 +52,8 @@ function cellProject(cell: Cell, p: { chromiumPath: string; firefoxPath: string;
   // The test's own viewport holds on the desktop (validation refuses it with other devices).
   const use = { ...device, ...(options.viewport ? { viewport: options.viewport } : {}) };
   if (cell.engine === 'chromium') return { name: cell.name, use: { ...use, ...chromiumUse(p.chromiumPath), proxy: { server: proxyUrl, bypass: '<-loopback>' } } };
+  // WebKit runs no spec (decision 0079): the runner gives only Chromium and Firefox cells.
+  if (cell.engine !== 'firefox') throw new Error(`Playwright does not drive ${cell.engine} here`);
   return {
     name: cell.name,
     use: {
@@ -80,13 +82,17 @@ export async function writeBrowserConfig(p: {
   networkProxyUrls?: Partial<Record<Network, string>>;
   /** The attempt's login: every test's browser context starts with its cookies, storage and headers. */
   login?: LoginSession;
+  /** The cells that run the specs (Chromium's and Firefox's); unset: every cell of the options. */
+  cells?: Cell[];
+  /** Whether the test (all its cells, WebKit's too) is Chromium on the desktop only; unset: computed from `cells`. */
+  classic?: boolean;
 }): Promise<void> {
   const { paths, options } = p;
-  const cells = cellsOf(options.engines, options.devices, options.networks);
-  const classic = isClassic(cells);
+  const cells = p.cells ?? cellsOf(options.engines, options.devices, options.networks);
+  const classic = p.classic ?? isClassic(cells);
   const config = {
     testDir: p.suiteDir,
-    testMatch: Array.isArray(options.specs) ? options.specs : [options.specs],
+    testMatch: Array.isArray(options.specs) ? options.specs : [options.specs ?? DEFAULT_SPECS],
     ...(options.grep ? { grep: options.grep } : {}),
     outputDir: paths.results,
     fullyParallel: true,

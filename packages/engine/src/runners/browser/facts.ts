@@ -11,9 +11,9 @@ export const facts = casesKind('browser', {
   typicalSeconds: 15,
   weight: 0.25,
   weightPerWorker: 0.75,
-  engines: ['chromium', 'firefox', 'playwright'],
-  // Firefox only for a test whose `engines` name it; Chromium only for one whose do.
-  enginesFor: (options) => [...enginesIn(options), 'playwright'],
+  engines: ['chromium', 'firefox', 'webkit', 'playwright', 'axe'],
+  // Firefox and WebKit only for a test whose `engines` name them; Chromium only for one whose do; axe for page checks.
+  enginesFor: (options) => [...enginesIn(options), 'playwright', ...(Array.isArray(options.pages) ? (['axe'] as const) : [])],
 });
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.

@@ -7,13 +7,17 @@ import { defineRunner } from '../../lib/define-runner.ts';
 import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
 import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
-import type { Artifact } from '../../types.ts';
-import { browserPaths, writeBrowserConfig } from './config.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
+import type { RunTotals } from '@fullstop/contracts';
+import type { Artifact, CaseResult, RunContext } from '../../types.ts';
+import { totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
+import { type BrowserPaths, browserPaths, writeBrowserConfig } from './config.ts';
 import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './json-report.ts';
 import type { RecordedSteps } from './steps-reporter.ts';
-import { browserInput } from './options.ts';
+import { type BrowserOptions, browserInput, specsOf } from './options.ts';
 import { facts } from './facts.ts';
-import { cellsOf, isClassic, type Network } from './matrix.ts';
+import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix.ts';
+import { runPageChecks } from './page-checks.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -23,99 +27,169 @@ const playwrightCli = path.join(path.dirname(require.resolve('@playwright/test/p
 /** The node_modules folder holding @playwright/test: spec files outside the repository resolve it through NODE_PATH. */
 export const PLAYWRIGHT_NODE_PATH = path.resolve(path.dirname(require.resolve('@playwright/test/package.json')), '..', '..');
 
+/** What the Playwright part of a run gives: its cases, totals and artifacts, and what went wrong in the run itself. */
+interface SpecsOutcome {
+  cases: CaseResult[];
+  totals: RunTotals;
+  artifacts: Artifact[];
+  runErrors: string[];
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** The spec files on the Chromium and Firefox cells, in Playwright's test runner (a child process). */
+async function runSpecs(p: {
+  specs: string | string[];
+  cells: Cell[];
+  classic: boolean;
+  options: BrowserOptions;
+  suiteDir: string;
+  baseUrl: string;
+  paths: BrowserPaths;
+  ctx: RunContext;
+  guard: TargetGuard;
+  firefox: boolean;
+}): Promise<SpecsOutcome> {
+  const { options, paths, ctx, guard } = p;
+  const proxy = await startPolicyProxy(guard);
+  // A proxy per shaped network: a cell's traffic is shaped by its own network only.
+  const shaped = new Map<Network, PolicyProxy>();
+  let output = '';
+  try {
+    for (const network of new Set(p.cells.map((c) => c.network))) if (network !== 'none') shaped.set(network, await startPolicyProxy(guard, { network }));
+    const networkProxyUrls = Object.fromEntries([...shaped].map(([network, s]) => [network, s.url]));
+    await writeBrowserConfig({
+      paths,
+      suiteDir: p.suiteDir,
+      options: { ...options, specs: p.specs },
+      cells: p.cells,
+      classic: p.classic,
+      baseUrl: p.baseUrl,
+      chromiumPath: ctx.chromiumPath,
+      firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
+      workers: ctx.workers,
+      proxyUrl: proxy.url,
+      networkProxyUrls,
+      ...(ctx.login ? { login: ctx.login } : {}),
+    });
+    const existing = process.env.NODE_PATH;
+    const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
+      cwd: paths.dir,
+      env: {
+        ...process.env,
+        ...(p.firefox ? { HOME: paths.home } : {}),
+        NODE_PATH: existing ? `${PLAYWRIGHT_NODE_PATH}${path.delimiter}${existing}` : PLAYWRIGHT_NODE_PATH,
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+        PLAYWRIGHT_HTML_OPEN: 'never',
+        FORCE_COLOR: '0',
+        CI: '1',
+      },
+      signal: ctx.signal,
+      timeoutMs: options.maxDurationSeconds * 1000 + PLAYWRIGHT_EXIT_GRACE_MS,
+      onOutput: (chunk) => {
+        output += chunk;
+      },
+    });
+    const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
+    if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
+
+    let report: PlaywrightJsonReport;
+    try {
+      report = JSON.parse(await readFile(paths.json, 'utf8')) as PlaywrightJsonReport;
+    } catch {
+      throw new Error(`Playwright wrote no report (exit ${child.code}${child.timedOut ? ', timed out' : ''}): ${output.slice(-1000)}`);
+    }
+    const stats = report.stats;
+    if (!stats) throw new Error('Playwright report has no stats');
+    // The steps are detail: a run whose steps file is missing or torn still reports its cases.
+    const steps = await readFile(paths.steps, 'utf8')
+      .then((text) => JSON.parse(text) as RecordedSteps)
+      .catch(() => undefined);
+    const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !p.classic, ...(steps ? { steps } : {}) });
+    const totals = {
+      totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
+      passedTests: stats.expected + stats.flaky,
+      failedTests: stats.unexpected,
+      skippedTests: stats.skipped,
+    };
+    const runErrors = (report.errors ?? []).map((e) => e.message ?? '').filter(Boolean);
+    if (totals.totalTests === 0) throw new Error(runErrors[0] ?? `no tests matched ${JSON.stringify(p.specs)} in the suite`);
+
+    const rel = (f: string) => path.relative(ctx.runDir, f);
+    const files = await listFiles(paths.results, ctx.runDir);
+    const claimed = new Set(evidence.map((e) => e.path));
+    const artifacts: Artifact[] = [
+      { path: rel(paths.htmlReport), kind: 'html-report', contentType: 'text/html', label: 'Playwright HTML report', directory: true },
+      { path: rel(paths.json), kind: 'json', contentType: 'application/json', label: 'Playwright JSON report' },
+      { path: rel(paths.junit), kind: 'junit', contentType: 'application/xml', label: 'Playwright JUnit report' },
+      // Each case's trace and screenshot, named after it; any other the test wrote itself, unnamed.
+      ...evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)),
+      ...files.filter((f) => f.endsWith('.zip') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'trace')),
+      ...files.filter((f) => f.endsWith('.png') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'screenshot')),
+    ];
+    return { cases, totals, artifacts, runErrors, timedOut: child.timedOut, durationMs: stats.duration };
+  } finally {
+    await Promise.all([proxy, ...shaped.values()].map((x) => x.close()));
+  }
+}
+
 /**
- * @playwright/test in a child process, with a config generated into the run folder. Totals come from Playwright's
- * own stats; cases (for JUnit and the portal) from its JSON report. The browser reaches only what the target
- * policy allows, through a proxy every request goes through.
+ * @playwright/test in a child process, with a config generated into the run folder, for the spec files on the
+ * Chromium and Firefox cells; then the page checks (decision 0079) on every cell, WebKit's included. Totals come
+ * from Playwright's own stats and the page checks' cases; cases (for JUnit and the portal) from Playwright's JSON
+ * report and the page checks. The browsers reach only what the target policy allows, through a proxy every request
+ * goes through.
  */
 export const browserRunner = defineRunner({
   facts,
   schema: browserInput,
   async execute({ options }, { test, target, ctx, guard }) {
-    if (!test.suiteDir) throw new ValidationError({ field: 'suiteDir', reason: 'a browser test needs the folder of its spec files' });
+    const specs = specsOf(options);
+    if (specs !== null && !test.suiteDir) throw new ValidationError({ field: 'suiteDir', reason: 'a browser test needs the folder of its spec files' });
     const baseUrl = (await guard.check(target.baseUrl)).href;
     const paths = browserPaths(ctx.runDir);
     await mkdir(paths.dir, { recursive: true });
+    const deadline = Date.now() + options.maxDurationSeconds * 1000;
     const cells = cellsOf(options.engines, options.devices, options.networks);
+    // A test on Chromium on the desktop alone keeps the names of before (no cell in its cases' names).
+    const classic = isClassic(cells);
+    const specCells = cells.filter((c) => runsSpecs(c.engine));
     const firefox = options.engines.includes('firefox');
-    // Firefox writes below HOME (its caches, its crash folder), which a runner user may not have: one of the run's own.
-    if (firefox) await mkdir(paths.home, { recursive: true });
-    const proxy = await startPolicyProxy(guard);
-    // A proxy per shaped network: a cell's traffic is shaped by its own network only.
-    const shaped = new Map<Network, PolicyProxy>();
-    let output = '';
+    // Firefox and WebKit write below HOME (caches, databases), which a runner user may not have: one of the run's own.
+    const home = firefox || options.engines.includes('webkit');
+    if (home) await mkdir(paths.home, { recursive: true });
+    const started = performance.now();
     try {
-      for (const network of options.networks) if (network !== 'none') shaped.set(network, await startPolicyProxy(guard, { network }));
-      const networkProxyUrls = Object.fromEntries([...shaped].map(([network, p]) => [network, p.url]));
-      await writeBrowserConfig({ paths, suiteDir: test.suiteDir, options, baseUrl, chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, workers: ctx.workers, proxyUrl: proxy.url, networkProxyUrls, ...(ctx.login ? { login: ctx.login } : {}) });
-      const existing = process.env.NODE_PATH;
-      const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
-        cwd: paths.dir,
-        env: {
-          ...process.env,
-          ...(firefox ? { HOME: paths.home } : {}),
-          NODE_PATH: existing ? `${PLAYWRIGHT_NODE_PATH}${path.delimiter}${existing}` : PLAYWRIGHT_NODE_PATH,
-          PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-          PLAYWRIGHT_HTML_OPEN: 'never',
-          FORCE_COLOR: '0',
-          CI: '1',
-        },
-        signal: ctx.signal,
-        timeoutMs: options.maxDurationSeconds * 1000 + PLAYWRIGHT_EXIT_GRACE_MS,
-        onOutput: (chunk) => {
-          output += chunk;
-        },
-      });
-      const refused = new Set([proxy, ...shaped.values()].flatMap((p) => [...p.refused]));
-      if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
-
-      let report: PlaywrightJsonReport;
-      try {
-        report = JSON.parse(await readFile(paths.json, 'utf8')) as PlaywrightJsonReport;
-      } catch {
-        throw new Error(`Playwright wrote no report (exit ${child.code}${child.timedOut ? ', timed out' : ''}): ${output.slice(-1000)}`);
+      const specPart = specs !== null && specCells.length > 0 ? await runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : null;
+      const pagePart = options.pages ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline }) : null;
+      const cases = [...(specPart?.cases ?? []), ...(pagePart?.cases ?? [])];
+      const pageTotals = totalsFromCases(pagePart?.cases ?? []);
+      const totals = specPart
+        ? {
+            totalTests: specPart.totals.totalTests + pageTotals.totalTests,
+            passedTests: specPart.totals.passedTests + pageTotals.passedTests,
+            failedTests: specPart.totals.failedTests + pageTotals.failedTests,
+            skippedTests: specPart.totals.skippedTests + pageTotals.skippedTests,
+          }
+        : pageTotals;
+      const artifacts: Artifact[] = [...(specPart?.artifacts ?? [])];
+      if (pagePart) {
+        artifacts.push(await writeJsonArtifact(ctx, 'browser/page-checks.json', { checks: options.pageChecks, pages: pagePart.raw }, 'Page checks'));
+        artifacts.push(...pagePart.evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)));
       }
-      const stats = report.stats;
-      if (!stats) throw new Error('Playwright report has no stats');
-      // The steps are detail: a run whose steps file is missing or torn still reports its cases.
-      const steps = await readFile(paths.steps, 'utf8')
-        .then((text) => JSON.parse(text) as RecordedSteps)
-        .catch(() => undefined);
-      const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !isClassic(cells), ...(steps ? { steps } : {}) });
-      const totals = {
-        totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
-        passedTests: stats.expected + stats.flaky,
-        failedTests: stats.unexpected,
-        skippedTests: stats.skipped,
-      };
-      const runErrors = (report.errors ?? []).map((e) => e.message ?? '').filter(Boolean);
-      if (totals.totalTests === 0) throw new Error(runErrors[0] ?? `no tests matched ${JSON.stringify(options.specs)} in the suite`);
-
-      const rel = (p: string) => path.relative(ctx.runDir, p);
-      const files = await listFiles(paths.results, ctx.runDir);
-      const claimed = new Set(evidence.map((e) => e.path));
-      const artifacts: Artifact[] = [
-        { path: rel(paths.htmlReport), kind: 'html-report', contentType: 'text/html', label: 'Playwright HTML report', directory: true },
-        { path: rel(paths.json), kind: 'json', contentType: 'application/json', label: 'Playwright JSON report' },
-        { path: rel(paths.junit), kind: 'junit', contentType: 'application/xml', label: 'Playwright JUnit report' },
-        // Each case's trace and screenshot, named after it; any other the test wrote itself, unnamed.
-        ...evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)),
-        ...files.filter((f) => f.endsWith('.zip') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'trace')),
-        ...files.filter((f) => f.endsWith('.png') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'screenshot')),
-      ];
-      const failed = totals.failedTests > 0 || runErrors.length > 0 || child.timedOut;
+      const runErrors = specPart?.runErrors ?? [];
+      const failed = totals.failedTests > 0 || runErrors.length > 0 || specPart?.timedOut === true;
       return {
         status: failed ? 'failed' : 'passed',
         totals,
-        durationMs: stats.duration,
+        durationMs: specPart && !pagePart ? specPart.durationMs : performance.now() - started,
         summary: { kind: 'browser', cases },
         artifacts,
         ...(runErrors.length > 0 ? { error: runErrors.join('\n').slice(0, 4000) } : {}),
       };
     } finally {
-      await Promise.all([proxy, ...shaped.values()].map((p) => p.close()));
-      // Firefox's caches are no evidence: they would only weigh on the run folder.
-      if (firefox) await rm(paths.home, { recursive: true, force: true });
+      // Firefox's and WebKit's caches are no evidence: they would only weigh on the run folder.
+      if (home) await rm(paths.home, { recursive: true, force: true });
     }
   },
 });

@@ -6,7 +6,8 @@
 import { escapeHtml as e } from '../../reporters/html/escape.ts';
 import { section, statusBadge, table } from '../../reporters/html/parts.ts';
 import type { CaseResult } from '../../types.ts';
-import { caseWithoutCell, cellLabel, failingWhere } from '@fullstop/contracts';
+import { caseWithoutCell, cellLabel, engineChecks, failingWhere } from '@fullstop/contracts';
+import { ENGINE_LIMITS } from './devices.ts';
 
 export interface MatrixRow {
   /** The case's name without its cell. */
@@ -43,5 +44,9 @@ export function matrixSection(cases: readonly CaseResult[]): string {
     ...cells.map((c) => (row.cells[c] ? statusBadge(row.cells[c]) : '<span class="muted">–</span>')),
   ]);
   const networks = cells.some((c) => c.split('/').length > 2);
-  return section(`${networks ? 'Engines, devices and networks' : 'Engines and devices'} (${cells.length} cells)`, table(head, body));
+  // What each engine ran (WebKit: the page checks only), and what an engine does not take of a phone or tablet.
+  const engines = new Set(cells.map((c) => c.split('/')[0] ?? ''));
+  const limits = cells.some((c) => c.split('/')[1] !== 'desktop') ? [...engines].map((engine) => ENGINE_LIMITS[engine as keyof typeof ENGINE_LIMITS]).filter((l): l is string => Boolean(l)) : [];
+  const notes = [...engineChecks(cases), ...limits].map((line) => `<li>${e(line)}</li>`).join('');
+  return section(`${networks ? 'Engines, devices and networks' : 'Engines and devices'} (${cells.length} cells)`, `${table(head, body)}${notes ? `<ul class="muted">${notes}</ul>` : ''}`);
 }

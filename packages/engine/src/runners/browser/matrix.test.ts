@@ -28,7 +28,7 @@ describe('browser engines and devices in a suite', () => {
   });
 
   it('names what cannot run and why', () => {
-    expect(reason({ engines: ['safari'] })).toBe('options.engines.0: unknown engine "safari": the engines are chromium, firefox');
+    expect(reason({ engines: ['safari'] })).toBe('options.engines.0: unknown engine "safari": the engines are chromium, firefox, webkit');
     expect(reason({ devices: ['watch'] })).toBe('options.devices.0: unknown device "watch": the devices are desktop, phone, tablet');
     expect(reason({ engines: [] })).toBe('options.engines: list at least one engine');
     expect(reason({ devices: ['phone', 'phone'] })).toBe('options.devices: lists the same device twice');

@@ -8,8 +8,16 @@ import type { Network } from '../../policy/network-profiles.ts';
 
 export { NETWORKS, type Network } from '../../policy/network-profiles.ts';
 
-export const BROWSER_ENGINES = ['chromium', 'firefox'] as const;
+export const BROWSER_ENGINES = ['chromium', 'firefox', 'webkit'] as const;
 export type BrowserEngine = (typeof BROWSER_ENGINES)[number];
+
+/**
+ * The engines Playwright drives, which run a test's spec files. WebKit (WebKitGTK over classic WebDriver, decision
+ * 0079) runs a test's page checks only: every engine runs those.
+ */
+export const SPEC_ENGINES = ['chromium', 'firefox'] as const satisfies readonly BrowserEngine[];
+export type SpecEngine = (typeof SPEC_ENGINES)[number];
+export const runsSpecs = (engine: BrowserEngine): engine is SpecEngine => (SPEC_ENGINES as readonly string[]).includes(engine);
 
 export const DEVICES = ['desktop', 'phone', 'tablet'] as const;
 export type Device = (typeof DEVICES)[number];

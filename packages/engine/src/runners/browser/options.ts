@@ -1,17 +1,16 @@
+import { PAGE_CHECK_WORDS } from '@fullstop/contracts';
 import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
-import { BROWSER_ENGINES, cellsOf, DEVICES, MAX_CELLS_PER_TEST, NETWORKS } from './matrix.ts';
+import { WCAG_TAGS } from '../accessibility/options.ts';
+import { checkCellBound, matrixOptions } from '../../lib/cell-matrix.ts';
+import { BROWSER_ENGINES, runsSpecs } from './matrix.ts';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_DURATION_SECONDS = 600;
-
-/** A non-empty list of distinct names from `names`: an unknown one is named with the ones there are. */
-function uniqueList<T extends readonly [string, ...string[]]>(names: T, noun: string) {
-  return z
-    .array(z.enum(names, { error: (issue) => `unknown ${noun} ${JSON.stringify(issue.input)}: the ${noun}s are ${names.join(', ')}` }))
-    .min(1, { error: `list at least one ${noun}` })
-    .refine((list) => new Set(list).size === list.length, { error: `lists the same ${noun} twice` });
-}
+/** The spec files of a test that names none and has no page checks. */
+export const DEFAULT_SPECS = '**/*.spec.ts';
+export const MAX_PAGE_CHECKS = 20;
+export const MAX_SELECTORS_PER_PAGE = 20;
 
 const relativeGlob = z
   .string()
@@ -20,32 +19,73 @@ const relativeGlob = z
 
 export const browserInput = testInput(
   {
-    /** Spec files, as globs relative to the suite folder. */
-    specs: z.union([relativeGlob, z.array(relativeGlob).min(1)]).default('**/*.spec.ts'),
+    /** Spec files, as globs relative to the suite folder; unset: DEFAULT_SPECS, or none when the test has page checks. */
+    specs: z.union([relativeGlob, z.array(relativeGlob).min(1)]).optional(),
+    /**
+     * Page checks (decision 0079): each page is loaded in every cell, WebKit's included, and checked the same way on
+     * every engine: it loads (status < 400), no console error after load, no broken link or image, its key
+     * elements (CSS selectors) are there, a screenshot, and axe.
+     */
+    pages: z
+      .array(
+        z
+          .object({
+            path: z.string().min(1),
+            /** CSS selectors of the elements the page must have. */
+            expect: z.array(z.string().min(1)).min(1).max(MAX_SELECTORS_PER_PAGE).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_PAGE_CHECKS)
+      .optional(),
+    pageChecks: z
+      .object({
+        /** Console errors and uncaught errors after the page's load fail it. */
+        consoleErrors: z.boolean().default(true),
+        /** Links, images, scripts and style sheets of the page are fetched (through the target policy); a 4xx/5xx or no answer fails it. */
+        links: z.boolean().default(true),
+        /** axe fails the page on a violation of this impact or worse; `off`: axe does not run. */
+        axe: z.enum(['off', 'minor', 'moderate', 'serious', 'critical']).default('serious'),
+        axeTags: z.array(z.string().min(1)).min(1).default(WCAG_TAGS),
+        /** How long after its load a page is watched for errors and late elements before it is checked. */
+        settleMs: z.number().int().min(0).max(10_000).default(1_000),
+      })
+      .strict()
+      .default({ consoleErrors: true, links: true, axe: 'serious', axeTags: WCAG_TAGS, settleMs: 1_000 }),
     /** Only tests whose title matches this regular expression. */
     grep: z.string().optional(),
     retries: z.number().int().min(0).max(3).default(0),
     testTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_TEST_TIMEOUT_MS),
     maxDurationSeconds: z.number().int().min(10).max(3600).default(DEFAULT_MAX_DURATION_SECONDS),
     viewport: z.object({ width: z.number().int().min(200), height: z.number().int().min(200) }).strict().optional(),
-    /** The browser engines every spec runs on (decision 0078). */
-    engines: uniqueList(BROWSER_ENGINES, 'engine').default(['chromium']),
-    /** The device profiles every spec runs on, on each engine. */
-    devices: uniqueList(DEVICES, 'device').default(['desktop']),
-    /** The networks every spec runs on, shaped in the policy proxy; `none` is the unshaped local network. */
-    networks: uniqueList(NETWORKS, 'network').default(['none']),
+    /** The matrix every spec and page check runs on: engines × devices × networks (decisions 0078, 0079). */
+    ...matrixOptions(BROWSER_ENGINES),
   },
   z.object({}).strict(),
 ).superRefine(({ options }, ctx) => {
-  const cells = cellsOf(options.engines, options.devices, options.networks).length;
-  if (cells > MAX_CELLS_PER_TEST) {
-    const product = `${options.engines.length} engines × ${options.devices.length} devices × ${options.networks.length} networks`;
-    ctx.addIssue({ code: 'custom', path: ['options', 'networks'], message: `${product} make ${cells} cells; a test may have at most ${MAX_CELLS_PER_TEST}: split it in two tests` });
-  }
+  checkCellBound(options, ctx);
   // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
+  // WebKit has no Playwright: its cells run the page checks only (decision 0079).
+  if (options.engines.includes('webkit') && !options.pages) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['options', 'pages'],
+      message: `WebKit runs page checks only (${PAGE_CHECK_WORDS}), not spec files: Playwright cannot drive WebKitGTK. List the pages its cells check, e.g. pages: [{ path: '/' }]`,
+    });
+  }
+  if (options.specs !== undefined && !options.engines.some(runsSpecs)) {
+    ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no engine of this test runs spec files: WebKit runs page checks only; add chromium or firefox to engines, or drop specs' });
+  }
   const sized = options.devices.filter((d) => d !== 'desktop');
   if (options.viewport && sized.length > 0) {
     ctx.addIssue({ code: 'custom', path: ['options', 'viewport'], message: `cannot run with devices ${sized.join(', ')}: each device has its own viewport; drop viewport, or keep devices to desktop` });
   }
 });
 export type BrowserOptions = z.output<typeof browserInput>['options'];
+
+/** The spec files the test runs on its Chromium and Firefox cells; null: none (a test of page checks only). */
+export function specsOf(options: BrowserOptions): string | string[] | null {
+  if (!options.engines.some(runsSpecs)) return null;
+  return options.specs ?? (options.pages ? null : DEFAULT_SPECS);
+}

@@ -8,7 +8,7 @@ import { matrixSection } from './matrix-report.ts';
 
 /** Screenshots the runner wrote but did not tie to a case (Playwright's failure screenshots today). */
 function looseScreenshots(r: RunReport, opts: RenderOptions): string {
-  const tied = new Set(r.summary && 'cases' in r.summary ? r.summary.cases.map((c) => c.screenshot).filter(Boolean) : []);
+  const tied = new Set(r.summary && 'cases' in r.summary ? (r.summary.cases ?? []).map((c) => c.screenshot).filter(Boolean) : []);
   const loose = r.artifacts.filter((a) => a.kind === 'screenshot' && ![...tied].some((t) => t && (a.path === t || a.path.endsWith(`/${t}`))));
   if (!loose.length) return '';
   const shown = loose.slice(0, opts.condensed ? 0 : loose.length);

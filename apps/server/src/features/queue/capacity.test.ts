@@ -1,0 +1,55 @@
+import { cellWeightOf } from '@fullstop/engine/kinds';
+import { describe, expect, it } from 'vitest';
+import { Capacity } from './capacity.ts';
+
+/**
+ * A test's weight grows with its cells (decision 0078): each cell beyond one Chromium cell adds its engine's weight,
+ * Firefox's more than Chromium's. The fetch (job-repository.ts) takes a job heavier than the whole capacity only when
+ * nothing runs here: it runs alone. weighted-capacity.test.ts checks that through the queue.
+ */
+const twoCores = () => new Capacity(2, { workerId: 'here:1:abc', staleAfterSeconds: 30, browserWorkers: 1 });
+
+describe('a test weighs its cells', () => {
+  it('keeps the weight of a test on one Chromium cell, with or without the options that say so', () => {
+    const capacity = twoCores();
+    expect(capacity.weightOf('browser')).toBe(1);
+    for (const options of [{}, { engines: ['chromium'] }, { engines: ['chromium'], devices: ['desktop'], networks: ['none'] }, { specs: 'a.spec.ts' }]) {
+      expect(cellWeightOf(options)).toBe(0);
+      expect(capacity.weightOf('browser', cellWeightOf(options))).toBe(1);
+    }
+    expect(capacity.weightOf('accessibility', cellWeightOf({ pages: ['/'] }))).toBe(1);
+    // A kind without the matrix: its options have none of its fields.
+    expect(capacity.weightOf('api', cellWeightOf({ requests: [] }))).toBe(0.25);
+  });
+
+  it('weighs a 6-cell test on 2 cores more than the machine, so it runs alone', () => {
+    const capacity = twoCores();
+    const sixCells = cellWeightOf({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'] });
+    expect(capacity.weightOf('browser', sixCells)).toBeGreaterThan(capacity.total);
+    expect(capacity.weightOf('accessibility', sixCells)).toBeGreaterThan(capacity.total);
+    // Six Chromium cells (three devices on two networks) too.
+    expect(capacity.weightOf('browser', cellWeightOf({ devices: ['desktop', 'phone', 'tablet'], networks: ['none', 'slow-3g'] }))).toBeGreaterThan(capacity.total);
+    // Held, it leaves no room: nothing else fits beside it.
+    capacity.hold('browser', sixCells);
+    expect(capacity.room()!.free).toBeLessThan(0.25);
+  });
+
+  it('weighs a Firefox cell more than a Chromium cell', () => {
+    const chromiumPhone = cellWeightOf({ engines: ['chromium'], devices: ['desktop', 'phone'] });
+    const firefoxPhone = cellWeightOf({ engines: ['firefox'], devices: ['desktop', 'phone'] });
+    expect(chromiumPhone).toBeGreaterThan(0);
+    expect(firefoxPhone).toBeGreaterThan(chromiumPhone);
+    expect(cellWeightOf({ engines: ['firefox'] })).toBeGreaterThan(0);
+    // Two Chromium cells still leave room for an API test beside them on 2 cores.
+    expect(twoCores().weightOf('browser', chromiumPhone) + 0.25).toBeLessThanOrEqual(2);
+  });
+
+  it('gives back exactly what it held', () => {
+    const capacity = twoCores();
+    const release = capacity.hold('browser', cellWeightOf({ engines: ['chromium', 'firefox'] }));
+    expect(capacity.inUse()).toBeGreaterThan(1);
+    release();
+    release();
+    expect(capacity.inUse()).toBe(0);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * What a test's matrix adds to its kind's weight (docs/decisions/0069, 0078): the kind's `weight` is one cell's,
+ * Chromium on the desktop, unshaped, as every test ran before the matrix. Each further cell adds its engine's cell
+ * weight: its browser starts again for it (per Playwright worker and cell), and the whole test lasts that much
+ * longer within the same `maxDurationSeconds`, so it must not be starved by the tests beside it. Firefox's start
+ * costs about 4.5 × Chromium's CPU (bench/engine/README.md, "Firefox against Chromium"), so its cell weighs more.
+ * The queue bounds the sum by the machine's capacity: a test heavier than the machine runs alone.
+ */
+
+/** Cores a cell of each engine adds; an engine not listed here (a new one) weighs as the heaviest listed. */
+// WebKit's page-check attempt costs about Chromium's CPU (1.1 ×; its start 1.6 ×) and waits the rest
+// (bench/engine/README.md, "WebKit"): its cell weighs a little more than Chromium's.
+export const CELL_WEIGHTS: Readonly<Record<string, number>> = { chromium: 0.25, firefox: 0.75, webkit: 0.35 };
+
+const HEAVIEST = Math.max(...Object.values(CELL_WEIGHTS));
+const cellWeight = (engine: string) => CELL_WEIGHTS[engine] ?? HEAVIEST;
+const lengthOf = (list: unknown) => (Array.isArray(list) && list.length > 0 ? list.length : 1);
+
+/**
+ * The weight a test's raw manifest options add to its kind's: 0 for a test on one Chromium cell (its weight stays
+ * what it was), more for each further cell, more for a Firefox cell than a Chromium one. Any kind's options may be
+ * given: a kind without the matrix has none of its fields.
+ */
+export function cellWeightOf(options: Readonly<Record<string, unknown>> | null | undefined): number {
+  const raw = options?.engines;
+  const engines = Array.isArray(raw) && raw.length > 0 ? raw.filter((e): e is string => typeof e === 'string') : ['chromium'];
+  const perEngine = lengthOf(options?.devices) * lengthOf(options?.networks);
+  const cells = engines.reduce((sum, engine) => sum + cellWeight(engine) * perEngine, 0);
+  return Math.max(0, cells - cellWeight('chromium'));
+}

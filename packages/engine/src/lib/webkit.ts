@@ -1,0 +1,372 @@
+/**
+ * WebKit, from Debian's `webkit2gtk-driver` (decision 0079): WebKitWebDriver, a classic W3C WebDriver server, starts
+ * WebKitGTK's MiniBrowser in automation mode, in an X server of the run's own (Xvfb, its display chosen by Xvfb
+ * with `-displayfd`: no fixed number, no clash between attempts). Playwright cannot drive it; lib/webdriver.ts does.
+ * Every request goes through the policy proxy (the session's `proxy` capability; loopback included).
+ *
+ * Processes: Xvfb and the driver each start detached, in a process group of their own, with the attempt's tag in
+ * their environment; MiniBrowser and WebKit's helper processes (web, network, GPU) start below the driver, in its
+ * group. `close()` ends the session, then kills both groups (TERM, then KILL after a grace); the sandbox's sweeper
+ * finds any that escaped by the tag.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { RunAbortedError } from '../errors.ts';
+import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
+import type { Network } from '../policy/network-profiles.ts';
+import type { TargetGuard } from '../policy/target-guard.ts';
+import { childEnv } from '../sandbox/child-env.ts';
+import type { RunContext } from '../types.ts';
+import { CHILD_KILL_GRACE_MS } from './child-process.ts';
+import { waitForDriver, WebDriverSession } from './webdriver.ts';
+
+export const DEFAULT_WEBKIT_DRIVER_PATH = '/usr/bin/WebKitWebDriver';
+export const DEFAULT_XVFB_PATH = '/usr/bin/Xvfb';
+export const WEBKIT_INSTALL = 'apt-get install -y webkit2gtk-driver xvfb';
+
+/** Where Debian (and others) put WebKitGTK's MiniBrowser: below the multiarch library folder, per API version. */
+function miniBrowserCandidates(): string[] {
+  const libs: string[] = [];
+  try {
+    for (const entry of readdirSync('/usr/lib')) if (/-linux-gnu[a-z]*$/.test(entry)) libs.push(path.join('/usr/lib', entry));
+  } catch {
+    // No /usr/lib: nothing to find.
+  }
+  return [...libs, '/usr/lib', '/usr/libexec'].flatMap((dir) => ['webkit2gtk-4.1', 'webkitgtk-6.0', 'webkit2gtk-4.0'].map((api) => path.join(dir, api, 'MiniBrowser')));
+}
+
+/** The MiniBrowser this machine has (the first found), else where Debian amd64 puts it (to name in "not installed at"). */
+export function defaultMiniBrowserPath(): string {
+  const candidates = miniBrowserCandidates();
+  return candidates.find((file) => existsSync(file)) ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+}
+
+export interface WebKitPaths {
+  driver: string;
+  miniBrowser: string;
+  xvfb: string;
+}
+
+/** The programs a run's WebKit needs, from the run context (tests and workers may point elsewhere) or Debian's places. */
+export function webkitPaths(p: { webkitDriverPath?: string | undefined; miniBrowserPath?: string | undefined; xvfbPath?: string | undefined }): WebKitPaths {
+  return { driver: p.webkitDriverPath ?? DEFAULT_WEBKIT_DRIVER_PATH, miniBrowser: p.miniBrowserPath ?? defaultMiniBrowserPath(), xvfb: p.xvfbPath ?? DEFAULT_XVFB_PATH };
+}
+
+/** How long Xvfb and the driver get to be ready, and a session (MiniBrowser's start) to open. */
+export const WEBKIT_START_TIMEOUT_MS = 30_000;
+
+/**
+ * MiniBrowser's toolbar (buttons and the address field) keeps its window at least 447 px wide: a phone (412 px)
+ * would get a wider page. Its GTK widgets, never the page, are shrunk to nothing by the user style sheet GTK reads
+ * from XDG_CONFIG_HOME (the run's own), so the window can take a phone's width.
+ */
+const SHRINK_TOOLBAR_CSS = 'toolbar, toolbar *, entry, button, image { font-size: 1px; padding: 0; margin: 0; min-height: 0; min-width: 0; border-width: 0; -gtk-icon-transform: scale(0.01); }\n';
+
+/** Xvfb's screen: larger than the largest device window (a tablet, 712 × 1138, and MiniBrowser's own frame). */
+const SCREEN = '1920x1600x24';
+
+/**
+ * The environment of the driver and so of MiniBrowser and WebKit's processes: the allow-listed one, the run's X
+ * display, and a HOME and XDG folders of the run's own (WebKit writes its caches and databases there; a runner user
+ * has no home: decision 0077). No accessibility bus, no D-Bus settings: nothing outside the run is asked.
+ */
+function webkitEnv(display: string, home: string): NodeJS.ProcessEnv {
+  return childEnv(process.env, {
+    DISPLAY: display,
+    HOME: home,
+    XDG_RUNTIME_DIR: path.join(home, 'runtime'),
+    XDG_CACHE_HOME: path.join(home, 'cache'),
+    XDG_DATA_HOME: path.join(home, 'data'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    GDK_BACKEND: 'x11',
+    NO_AT_BRIDGE: '1',
+    GTK_A11Y: 'none',
+    GSETTINGS_BACKEND: 'memory',
+    GIO_USE_VFS: 'local',
+    // Nothing about rendering: WEBKIT_DISABLE_DMABUF_RENDERER (or LIBGL_ALWAYS_SOFTWARE) makes WebDriver's
+    // screenshot hang under Xvfb (WebKitGTK 2.50); WebKit finds no GPU there and paints on the CPU by itself.
+  });
+}
+
+/** A child in a process group of its own, with an error listener on it and on each of its streams. */
+function startGroup(file: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, extraFds = 0): ChildProcess {
+  const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extraFds }, () => 'pipe' as const)] });
+  child.on('error', () => {});
+  for (const stream of child.stdio) stream?.on('error', () => {});
+  return child;
+}
+
+/** A process's parent and start time (its identity with the pid), from /proc; null when it is gone. */
+function statOf(pid: number): { ppid: number; start: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] === 'Z' ? null : { ppid: Number(fields[1]), start: fields[19] ?? '' };
+  } catch {
+    return null;
+  }
+}
+
+/** Every descendant of `root` now (a process that set up a group or session of its own included). */
+function descendants(root: number): { pid: number; start: string }[] {
+  const byParent = new Map<number, { pid: number; start: string }[]>();
+  let names: string[] = [];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const stat = statOf(pid);
+    if (!stat) continue;
+    const list = byParent.get(stat.ppid) ?? [];
+    list.push({ pid, start: stat.start });
+    byParent.set(stat.ppid, list);
+  }
+  const found: { pid: number; start: string }[] = [];
+  const queue = [...(byParent.get(root) ?? [])];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    found.push(p);
+    queue.push(...(byParent.get(p.pid) ?? []));
+  }
+  return found;
+}
+
+/**
+ * Kills a child's whole group: TERM, then KILL after a grace; resolves once the leader has exited. Its descendants
+ * that left the group (a new session) are found first and killed after.
+ */
+async function killGroup(child: ChildProcess): Promise<void> {
+  // Never started (spawn failed): nothing to kill.
+  if (child.pid === undefined) return;
+  const tree = descendants(child.pid);
+  const signal = (sig: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // Gone already.
+    }
+  };
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), CHILD_KILL_GRACE_MS);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, CHILD_KILL_GRACE_MS + 1_000))]);
+  clearTimeout(timer);
+  // Helpers that outlived their leader (or ignored TERM) go too, in the group or not.
+  signal('SIGKILL');
+  for (const p of tree) {
+    if (statOf(p.pid)?.start !== p.start) continue;
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** Output of a child kept for an error message (the last few KB). */
+function tail(child: ChildProcess): () => string {
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text = (text + chunk.toString('utf8')).slice(-4_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => text.trim();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts Xvfb on the first free display; its number comes back on fd 3 (`-displayfd`). */
+async function startXvfb(file: string, home: string, signal: AbortSignal): Promise<{ child: ChildProcess; display: string }> {
+  const child = startGroup(file, ['-displayfd', '3', '-screen', '0', SCREEN, '-nolisten', 'tcp', '-noreset'], childEnv(process.env, { HOME: home }), home, 1);
+  const output = tail(child);
+  try {
+    const display = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`Xvfb did not start within ${WEBKIT_START_TIMEOUT_MS / 1000} s: ${output()}`)), WEBKIT_START_TIMEOUT_MS);
+      const done = (fn: () => void) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => done(() => reject(new RunAbortedError()));
+      signal.addEventListener('abort', onAbort, { once: true });
+      child.stdio[3]?.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const line = /^(\d+)\n/.exec(text);
+        if (line) done(() => resolve(`:${line[1]}`));
+      });
+      child.once('error', (error) => done(() => reject(error)));
+      child.once('exit', (code) => done(() => reject(new Error(`Xvfb exited (${code}) before it was ready: ${output()}`))));
+    });
+    return { child, display };
+  } catch (error) {
+    await killGroup(child);
+    throw error;
+  }
+}
+
+/** One X server and one WebDriver server for an attempt: its cells open their sessions (one MiniBrowser each) in turn. */
+export interface WebKitHost {
+  /** `http://127.0.0.1:<port>` of WebKitWebDriver. */
+  driverUrl: string;
+  paths: WebKitPaths;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Xvfb and WebKitWebDriver for a run; `home` is the run's own folder for WebKit's files (created here,
+ * removed by the caller). An abort of the run kills both.
+ */
+export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; signal: AbortSignal }): Promise<WebKitHost> {
+  if (opts.signal.aborted) throw new RunAbortedError();
+  const home = opts.home;
+  await Promise.all(['runtime', 'cache', 'data', 'config/gtk-3.0'].map((d) => mkdir(path.join(home, d), { recursive: true, mode: 0o700 })));
+  await writeFile(path.join(home, 'config/gtk-3.0/gtk.css'), SHRINK_TOOLBAR_CSS);
+  const xvfb = await startXvfb(paths.xvfb, home, opts.signal);
+  let driver: ChildProcess | null = null;
+  const closeAll = async () => {
+    await Promise.all([driver ? killGroup(driver) : Promise.resolve(), killGroup(xvfb.child)]);
+  };
+  const onAbort = () => void closeAll();
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    // A port free a moment ago may be taken by the time the driver binds it: a few tries.
+    let lastError: unknown = null;
+    for (let attempt = 0; attempt < 3 && !driver; attempt++) {
+      const port = await freePort();
+      const child = startGroup(paths.driver, [`--port=${port}`, '--host=127.0.0.1'], webkitEnv(xvfb.display, home), home);
+      const output = tail(child);
+      const exited = new Promise<never>((_, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`WebKitWebDriver exited (${code}): ${output()}`)));
+      });
+      exited.catch(() => {});
+      const url = `http://127.0.0.1:${port}`;
+      try {
+        await Promise.race([waitForDriver(url, WEBKIT_START_TIMEOUT_MS, opts.signal), exited]);
+        driver = child;
+        return {
+          driverUrl: url,
+          paths,
+          async close() {
+            opts.signal.removeEventListener('abort', onAbort);
+            await closeAll();
+          },
+        };
+      } catch (error) {
+        lastError = error;
+        await killGroup(child);
+        // The spawn itself failed (ENOENT, EACCES): no use trying another port.
+        if ((error as { syscall?: unknown }).syscall) throw error;
+        if (opts.signal.aborted) throw new RunAbortedError();
+      }
+    }
+    throw lastError instanceof Error ? lastError : new Error('WebKitWebDriver did not start');
+  } catch (error) {
+    opts.signal.removeEventListener('abort', onAbort);
+    await closeAll();
+    throw error;
+  }
+}
+
+/** What a cell's WebKit session is given: its window (the device's viewport), user agent and proxy. */
+export interface WebKitSessionOptions {
+  viewport: { width: number; height: number };
+  userAgent?: string;
+  /** The policy proxy of the cell's network, `http://127.0.0.1:<port>`. */
+  proxyUrl: string;
+  pageLoadTimeoutMs: number;
+  scriptTimeoutMs: number;
+}
+
+/**
+ * The session's capabilities: MiniBrowser in automation mode, the user agent as a MiniBrowser setting, and every
+ * request (http, https through CONNECT; loopback included: `noProxy` is empty) through the policy proxy.
+ */
+export function webkitCapabilities(paths: WebKitPaths, o: WebKitSessionOptions): Record<string, unknown> {
+  const proxy = new URL(o.proxyUrl).host;
+  return {
+    'webkitgtk:browserOptions': { binary: paths.miniBrowser, args: ['--automation', ...(o.userAgent ? [`--user-agent=${o.userAgent}`] : [])] },
+    proxy: { proxyType: 'manual', httpProxy: proxy, sslProxy: proxy, noProxy: [] },
+    pageLoadStrategy: 'normal',
+    acceptInsecureCerts: false,
+    timeouts: { pageLoad: o.pageLoadTimeoutMs, script: o.scriptTimeoutMs, implicit: 0 },
+  };
+}
+
+/**
+ * Opens a cell's session (a MiniBrowser) and sizes its window so that the page's viewport is the device's:
+ * the window's frame is measured once and added.
+ */
+export async function openWebKitSession(host: WebKitHost, o: WebKitSessionOptions, signal: AbortSignal): Promise<WebDriverSession> {
+  const session = await WebDriverSession.open(host.driverUrl, webkitCapabilities(host.paths, o), { timeoutMs: WEBKIT_START_TIMEOUT_MS, signal });
+  try {
+    const want = o.viewport;
+    await session.setWindowRect({ x: 0, y: 0, width: want.width, height: want.height });
+    const inner = await session.execute<{ w: number; h: number }>('return { w: window.innerWidth, h: window.innerHeight };');
+    if (inner.w !== want.width || inner.h !== want.height) {
+      await session.setWindowRect({ x: 0, y: 0, width: want.width + (want.width - inner.w), height: want.height + (want.height - inner.h) });
+    }
+    return session;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** A WebKit of its own for a caller that needs one session (the accessibility kind's cell): host, proxy, session. */
+export interface GuardedWebKit {
+  session: WebDriverSession;
+  proxy: PolicyProxy;
+  close(): Promise<void>;
+}
+
+/** One WebKit behind the policy proxy of `network`, sized for `viewport`; `home` is the run's folder for WebKit's files. */
+export async function launchGuardedWebKit(
+  guard: TargetGuard,
+  ctx: RunContext,
+  how: { home: string; network?: Network; viewport: { width: number; height: number }; userAgent?: string; pageLoadTimeoutMs: number },
+): Promise<GuardedWebKit> {
+  const proxy = await startPolicyProxy(guard, how.network ? { network: how.network } : {});
+  let host: WebKitHost | null = null;
+  try {
+    host = await startWebKitHost(webkitPaths(ctx), { home: how.home, signal: ctx.signal });
+    const session = await openWebKitSession(
+      host,
+      { viewport: how.viewport, ...(how.userAgent ? { userAgent: how.userAgent } : {}), proxyUrl: proxy.url, pageLoadTimeoutMs: how.pageLoadTimeoutMs, scriptTimeoutMs: how.pageLoadTimeoutMs },
+      ctx.signal,
+    );
+    const started = host;
+    return {
+      session,
+      proxy,
+      async close() {
+        await session.close();
+        await started.close();
+        await proxy.close();
+      },
+    };
+  } catch (error) {
+    await host?.close();
+    await proxy.close();
+    throw error;
+  }
+}

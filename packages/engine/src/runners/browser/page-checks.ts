@@ -1,0 +1,444 @@
+/**
+ * Page checks (decision 0079): each page of a browser test's `pages`, loaded in every cell of its matrix and checked
+ * the same way on every engine, so that one check gives one answer everywhere: Chromium and Firefox through
+ * Playwright, WebKit (WebKitGTK's MiniBrowser) through WebKitWebDriver. The same in-page scripts run on all three;
+ * links are fetched by the runner through the target policy, once per run.
+ *
+ * A page, in a cell:
+ * - loads: the navigation ends within the test's `testTimeoutMs`, on a page of its own (an engine's error page has
+ *   no navigation entry and WebKit's is about:blank; WebKit's first `responseStart` may be negative, so it is not
+ *   used) that answers below 400 (the status the engine's navigation timing reports; where an engine does not
+ *   report it, WebKitGTK, the runner's own request of the same address);
+ * - console errors: after its load, an error hook is installed (no engine lets a classic-WebDriver client run a
+ *   script before the page's own, and the proxy cannot rewrite https): uncaught errors, unhandled rejections and
+ *   `console.error` calls in the `settleMs` that follow fail it. Errors thrown while the page was loading are NOT
+ *   caught, on any engine: the same check gives the same answer on each;
+ * - key elements: each CSS selector of `expect` matches an element once the page has settled;
+ * - broken links: its links, images, scripts and style sheets (http and https, at most 100) are fetched; a 4xx or 5xx,
+ *   or no answer, fails it; those outside the target policy are not fetched (counted);
+ * - a screenshot of the viewport;
+ * - axe (axe-core's own source, the package the accessibility kind uses) with the test's tags.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Page } from 'playwright-core';
+import { caseInCell, pageCheckCase } from '@fullstop/contracts';
+import { RunAbortedError } from '../../errors.ts';
+import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import { guardedRequest } from '../../lib/http.ts';
+import { loginOf } from '../../lib/login-session.ts';
+import { errorMessage } from '../../lib/result.ts';
+import { openWebKitSession, startWebKitHost, webkitPaths, type WebKitHost } from '../../lib/webkit.ts';
+import type { WebDriverSession } from '../../lib/webdriver.ts';
+import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
+import type { CaseResult, RunContext } from '../../types.ts';
+import { deviceUse, webkitDevice } from './devices.ts';
+import type { CaseEvidence } from './json-report.ts';
+import type { Cell, Network } from './matrix.ts';
+import type { BrowserOptions } from './options.ts';
+
+export const MAX_LINKS_PER_PAGE = 100;
+const LINK_CHECKS_AT_ONCE = 4;
+const LINK_TIMEOUT_MS = 10_000;
+const MAX_ERRORS_SHOWN = 5;
+
+type Impact = 'minor' | 'moderate' | 'serious' | 'critical';
+const IMPACT_ORDER: readonly Impact[] = ['minor', 'moderate', 'serious', 'critical'];
+
+/** What a page's scripts see: the same source on every engine (strings, not compiled functions: nothing of the build reaches the page). */
+const INSTALL_ERROR_HOOK = `() => {
+  if (window.__fullstopErrors) return true;
+  const errors = [];
+  Object.defineProperty(window, '__fullstopErrors', { value: errors });
+  const add = (text) => { if (errors.length < 50) errors.push(String(text).slice(0, 500)); };
+  window.addEventListener('error', (e) => { if (e instanceof ErrorEvent) add(e.message || String(e.error)); });
+  window.addEventListener('unhandledrejection', (e) => add('Unhandled rejection: ' + (e.reason && e.reason.message ? e.reason.message : String(e.reason))));
+  const original = console.error;
+  console.error = function (...args) { add(args.map((a) => (a && a.message) ? a.message : String(a)).join(' ')); return original.apply(this, args); };
+  return true;
+}`;
+
+const COLLECT = `(selectors, maxLinks) => {
+  const missing = [];
+  for (const s of selectors) {
+    try { if (!document.querySelector(s)) missing.push(s); } catch (e) { missing.push(s + ' (not a valid CSS selector)'); }
+  }
+  const urls = [];
+  const add = (raw) => {
+    if (!raw || urls.length >= maxLinks) return;
+    try {
+      const url = new URL(raw, document.baseURI);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+      url.hash = '';
+      if (!urls.includes(url.href)) urls.push(url.href);
+    } catch (e) {}
+  };
+  document.querySelectorAll('a[href]').forEach((a) => add(a.getAttribute('href')));
+  document.querySelectorAll('img[src]').forEach((i) => add(i.getAttribute('src')));
+  document.querySelectorAll('script[src]').forEach((s) => add(s.getAttribute('src')));
+  document.querySelectorAll('link[rel~="stylesheet"][href]').forEach((l) => add(l.getAttribute('href')));
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {
+    url: location.href,
+    status: nav && typeof nav.responseStatus === 'number' && nav.responseStatus > 0 ? nav.responseStatus : null,
+    loaded: !!nav && (location.protocol === 'http:' || location.protocol === 'https:'),
+    errors: window.__fullstopErrors ? window.__fullstopErrors.slice() : [],
+    missing,
+    links: urls,
+  };
+}`;
+
+const AXE_RUN = `async (tags) => {
+  const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact || 'minor', help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 5).map((n) => n.target.map((t) => Array.isArray(t) ? t.join(' >>> ') : t).join(' >>> ')) }));
+}`;
+
+interface Collected {
+  url: string;
+  status: number | null;
+  loaded: boolean;
+  errors: string[];
+  missing: string[];
+  links: string[];
+}
+interface AxeViolation {
+  id: string;
+  impact: Impact;
+  help: string;
+  nodes: number;
+  targets: string[];
+}
+
+let axeSourceCache: string | null = null;
+/** axe-core's browser bundle, resolved beside @axe-core/playwright (the accessibility kind's package). */
+export function axeSource(): string {
+  if (axeSourceCache === null) {
+    const fromAxePlaywright = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+    axeSourceCache = readFileSync(fromAxePlaywright.resolve('axe-core/axe.min.js'), 'utf8');
+  }
+  return axeSourceCache;
+}
+
+/** One engine's way of loading a page and running a script in it. */
+export interface PageDriver {
+  /** Loads the page; throws when it does not load (a network error, the timeout). */
+  open(url: string): Promise<void>;
+  /** `fn`: the source of a function (sync or async) of JSON arguments; its JSON result. */
+  call<T>(fn: string, args: unknown[]): Promise<T>;
+  /** Runs a script's source in the page (axe-core's). */
+  inject(source: string): Promise<void>;
+  screenshot(): Promise<Buffer>;
+  /** After each page: a Playwright page is closed (a fresh one per page); a WebKit session navigates on. */
+  done(): Promise<void>;
+}
+
+/** A Playwright page as a PageDriver. */
+function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): PageDriver {
+  let page: Page | null = null;
+  const current = () => {
+    if (!page) throw new Error('no page open');
+    return page;
+  };
+  return {
+    async open(url) {
+      page = await newPage();
+      await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    },
+    call: <T>(fn: string, args: unknown[]) => current().evaluate(`(${fn})(...${JSON.stringify(args)})`) as Promise<T>,
+    inject: async (source) => {
+      await current().evaluate(source);
+    },
+    screenshot: () => current().screenshot(),
+    async done() {
+      await page?.close().catch(() => undefined);
+      page = null;
+    },
+  };
+}
+
+/** A WebDriver session as a PageDriver: the same scripts, run as async scripts (`arguments`' last is the callback). */
+function webdriverDriver(session: WebDriverSession): PageDriver {
+  return {
+    open: (url) => session.navigate(url),
+    async call<T>(fn: string, args: unknown[]) {
+      const answer = await session.executeAsync<{ value?: T; error?: string }>(
+        `const done = arguments[arguments.length - 1];
+        Promise.resolve().then(() => (${fn}).apply(null, arguments[0])).then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: String(e && e.message ? e.message : e) }));`,
+        [args],
+      );
+      if (answer.error !== undefined) throw new Error(answer.error);
+      return answer.value as T;
+    },
+    inject: async (source) => {
+      await session.execute(source);
+    },
+    screenshot: () => session.screenshot(),
+    done: async () => {},
+  };
+}
+
+export interface PageChecksResult {
+  cases: CaseResult[];
+  evidence: CaseEvidence[];
+  /** What each page answered in each cell: the run's `page-checks.json`. */
+  raw: unknown[];
+}
+
+type Step = NonNullable<CaseResult['steps']>[number];
+
+/** Fetches each link once per run, whatever cell found it; a refused one is not fetched. */
+function linkChecker(guard: TargetGuard, signal: AbortSignal) {
+  const cache = new Map<string, Promise<string | null | 'outside'>>();
+  const one = (url: string) => {
+    let answer = cache.get(url);
+    if (!answer) {
+      answer = (async () => {
+        if (await guard.refusal(url)) return 'outside' as const;
+        try {
+          const response = await guardedRequest(guard, url, { signal, timeoutMs: LINK_TIMEOUT_MS });
+          return response.status >= 400 ? `${url} answered ${response.status}` : null;
+        } catch (error) {
+          if (signal.aborted) throw new RunAbortedError();
+          return `${url} did not answer: ${errorMessage(error)}`;
+        }
+      })();
+      cache.set(url, answer);
+    }
+    return answer;
+  };
+  return async (urls: string[]) => {
+    const answers: (string | null | 'outside')[] = [];
+    for (let i = 0; i < urls.length; i += LINK_CHECKS_AT_ONCE) answers.push(...(await Promise.all(urls.slice(i, i + LINK_CHECKS_AT_ONCE).map(one))));
+    return { broken: answers.filter((a): a is string => a !== null && a !== 'outside'), outside: answers.filter((a) => a === 'outside').length, checked: answers.filter((a) => a !== 'outside').length };
+  };
+}
+
+const cellFolder = (cell: string) => cell.replaceAll('/', '_');
+const slug = (p: string) => p.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'home';
+
+
+/**
+ * Runs every page check in every cell, cells one after another (one browser at a time), and returns a case per
+ * page and cell. `home` is the run's folder for the browsers' files (Firefox's and WebKit's HOME).
+ */
+export async function runPageChecks(
+  cells: readonly Cell[],
+  options: BrowserOptions,
+  env: { guard: TargetGuard; ctx: RunContext; home: string; dir: string; named: boolean; deadline: number },
+): Promise<PageChecksResult> {
+  const { guard, ctx } = env;
+  const pages = options.pages ?? [];
+  const checks = options.pageChecks;
+  const links = linkChecker(guard, ctx.signal);
+  const cases: CaseResult[] = [];
+  const evidence: CaseEvidence[] = [];
+  const raw: unknown[] = [];
+  const urls: string[] = [];
+  for (const p of pages) urls.push((await guard.check(p.path)).href);
+  const proxies = new Map<Network, PolicyProxy>();
+  const proxyOf = async (network: Network) => {
+    let proxy = proxies.get(network);
+    if (!proxy) {
+      proxy = await startPolicyProxy(guard, network === 'none' ? {} : { network });
+      proxies.set(network, proxy);
+    }
+    return proxy;
+  };
+  let webkit: WebKitHost | null = null;
+
+  const checkPage = async (driver: PageDriver, cell: Cell, index: number): Promise<void> => {
+    const page = pages[index]!;
+    const url = urls[index]!;
+    const name = caseInCell(pageCheckCase(page.path), env.named ? cell.name : undefined);
+    const steps: Step[] = [];
+    const failures: string[] = [];
+    const started = performance.now();
+    const step = async (title: string, work: () => Promise<string | null>) => {
+      const t0 = performance.now();
+      let error: string | null;
+      try {
+        error = await work();
+      } catch (thrown) {
+        if (ctx.signal.aborted) throw new RunAbortedError();
+        error = errorMessage(thrown);
+      }
+      steps.push({ title, durationMs: performance.now() - t0, ...(error ? { error } : {}) });
+      if (error) failures.push(error);
+      return error === null;
+    };
+    const record: Record<string, unknown> = { page: page.path, cell: cell.name, url };
+    let screenshot: string | undefined;
+    if (Date.now() > env.deadline) {
+      failures.push(`not checked: the test's maxDurationSeconds (${options.maxDurationSeconds}) ran out`);
+    } else {
+      try {
+        const opened = await step(`load ${page.path}`, async () => {
+          await driver.open(url);
+          return null;
+        });
+        let seen: Collected | null = null;
+        if (opened) {
+          await driver.call(INSTALL_ERROR_HOOK, []);
+          await sleep(checks.settleMs, undefined, { signal: ctx.signal }).catch(() => {
+            throw new RunAbortedError();
+          });
+          seen = await driver.call<Collected>(COLLECT, [page.expect ?? [], MAX_LINKS_PER_PAGE]);
+          record.seen = seen;
+          const status = seen.status ?? (seen.loaded ? (await guardedRequest(guard, seen.url, { signal: ctx.signal }).catch(() => null))?.status ?? null : null);
+          record.status = status;
+          // The load step above only knew the navigation ended: an error page, or a 4xx/5xx, is no load.
+          const last = steps.at(-1)!;
+          const loadError = !seen.loaded || status === null ? `did not load: the browser shows no answer from ${url}` : status >= 400 ? `answered ${status}` : null;
+          if (loadError) {
+            last.error = loadError;
+            failures.push(loadError);
+          }
+        }
+        // Evidence of what the page looked like, whatever it shows.
+        try {
+          const file = path.join(env.dir, 'pages', cellFolder(cell.name), `${index + 1}-${slug(page.path)}.png`);
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFile(file, await driver.screenshot());
+          screenshot = path.relative(ctx.runDir, file);
+          evidence.push({ path: screenshot, kind: 'screenshot', label: `Screenshot: ${name}` });
+        } catch (error) {
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          ctx.log('page check screenshot failed', { page: page.path, cell: cell.name, error: errorMessage(error) });
+        }
+        if (seen && !failures.length) {
+          const after = seen;
+          if (checks.consoleErrors) {
+            await step('no console errors after load', async () =>
+              after.errors.length === 0 ? null : `${after.errors.length} console error${after.errors.length === 1 ? '' : 's'} after load: ${after.errors.slice(0, MAX_ERRORS_SHOWN).join(' | ')}`,
+            );
+          }
+          if (page.expect) {
+            await step(`key elements ${page.expect.join(', ')}`, async () => (after.missing.length === 0 ? null : `key element${after.missing.length === 1 ? '' : 's'} missing: ${after.missing.join(', ')}`));
+          }
+          if (checks.links) {
+            await step(`links and images (${after.links.length})`, async () => {
+              const answer = await links(after.links);
+              record.links = answer;
+              return answer.broken.length === 0 ? null : `${answer.broken.length} broken: ${answer.broken.slice(0, MAX_ERRORS_SHOWN).join('; ')}`;
+            });
+          }
+          if (checks.axe !== 'off') {
+            const failRank = IMPACT_ORDER.indexOf(checks.axe);
+            await step(`axe (${checks.axeTags.join(', ')})`, async () => {
+              await driver.inject(axeSource());
+              const violations = await driver.call<AxeViolation[]>(AXE_RUN, [checks.axeTags]);
+              record.axe = violations;
+              const failing = violations.filter((v) => IMPACT_ORDER.indexOf(v.impact) >= failRank);
+              return failing.length === 0 ? null : `axe: ${failing.map((v) => `${v.id} (${v.impact}, ${v.nodes} element${v.nodes === 1 ? '' : 's'}: ${v.help})`).join('; ')}`;
+            });
+          }
+        }
+      } catch (error) {
+        if (ctx.signal.aborted || error instanceof RunAbortedError) throw new RunAbortedError();
+        failures.push(errorMessage(error));
+      } finally {
+        await driver.done();
+      }
+    }
+    record.failures = failures;
+    raw.push(record);
+    cases.push({
+      name,
+      ...(env.named ? { cell: cell.name } : {}),
+      status: failures.length ? 'failed' : 'passed',
+      durationMs: performance.now() - started,
+      ...(failures.length ? { error: failures.join('\n').slice(0, 4000) } : {}),
+      ...(steps.length ? { steps } : {}),
+      ...(screenshot ? { screenshot } : {}),
+    });
+  };
+
+  /** Every page of a cell whose browser could not start fails, saying why. */
+  const cellFailed = (cell: Cell, error: unknown) => {
+    for (const p of pages) {
+      const why = `${cell.engine} did not start: ${errorMessage(error)}`;
+      cases.push({ name: caseInCell(pageCheckCase(p.path), env.named ? cell.name : undefined), ...(env.named ? { cell: cell.name } : {}), status: 'failed', durationMs: 0, error: why.slice(0, 4000) });
+      raw.push({ page: p.path, cell: cell.name, failures: [why] });
+    }
+  };
+
+  try {
+    for (const cell of cells) {
+      if (ctx.signal.aborted) throw new RunAbortedError();
+      const proxy = await proxyOf(cell.network);
+      if (cell.engine === 'webkit') {
+        let session: WebDriverSession;
+        try {
+          webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal });
+          const device = webkitDevice(cell.device);
+          session = await openWebKitSession(
+            webkit,
+            { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: proxy.url, pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
+            ctx.signal,
+          );
+        } catch (error) {
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          // A spawn that failed (no program): the run ends engine_missing (define-runner), not a failed cell.
+          if ((error as { syscall?: unknown }).syscall) throw error;
+          cellFailed(cell, error);
+          continue;
+        }
+        try {
+          await addLoginCookies(session, guard, ctx);
+          const driver = webdriverDriver(session);
+          for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
+        } finally {
+          await session.close();
+        }
+        continue;
+      }
+      let browser: Awaited<ReturnType<typeof launchGuardedBrowser>>;
+      try {
+        browser = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+      } catch (error) {
+        if (ctx.signal.aborted) throw new RunAbortedError();
+        if ((error as { syscall?: unknown }).syscall) throw error;
+        cellFailed(cell, error);
+        continue;
+      }
+      try {
+        const context = await browser.browser.newContext({ ...deviceUse(cell.device, cell.engine), ...(options.viewport ? { viewport: options.viewport } : {}) });
+        const driver = playwrightDriver(() => context.newPage(), options.testTimeoutMs);
+        for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await webkit?.close();
+    const refused = [...proxies.values()].flatMap((p) => [...p.refused]);
+    if (refused.length > 0) ctx.log('page check requests refused by the target policy', { urls: refused.slice(0, 20) });
+    await Promise.all([...proxies.values()].map((p) => p.close()));
+  }
+  return { cases, evidence, raw };
+}
+
+/**
+ * The attempt's login in a WebKit session: its cookies, set on the target's origin (WebDriver adds a cookie to
+ * the page's own site only, so the origin is loaded first). Its headers cannot be sent: WebDriver has no way.
+ */
+async function addLoginCookies(session: WebDriverSession, guard: TargetGuard, ctx: RunContext): Promise<void> {
+  const login = loginOf(guard);
+  if (!login || login.cookies.length === 0) return;
+  const host = guard.baseUrl.hostname;
+  const mine = login.cookies.filter((c) => {
+    const domain = c.domain.replace(/^\./, '');
+    return host === domain || host.endsWith(`.${domain}`);
+  });
+  if (mine.length === 0) return;
+  await session.navigate(guard.baseUrl.href);
+  for (const c of mine) {
+    await session
+      .addCookie({ name: c.name, value: c.value, path: c.path || '/', secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite, ...(c.expires > 0 ? { expiry: Math.floor(c.expires) } : {}) })
+      .catch((error: unknown) => ctx.log('WebKit did not take a login cookie', { name: c.name, error: errorMessage(error) }));
+  }
+}

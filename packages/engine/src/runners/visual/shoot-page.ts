@@ -1,0 +1,125 @@
+/**
+ * One page on one cell: loaded, settled, and compared with its baseline when the server gave one (decision 0080).
+ * Writes into the attempt's folder, under `visual/<key>[@<network>]/`: `current.png` always (the last capture of a
+ * page that never settled), and for a changed shot `baseline.png` (the baseline as compared, so the report keeps it
+ * when the baseline is later replaced) and `diff.png`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type VisualImage, type VisualShot, visualBaselineFile, visualBaselineKey, visualShare } from '@fullstop/contracts';
+import { RunAbortedError } from '../../errors.ts';
+import { errorMessage } from '../../lib/result.ts';
+import { pngSize } from '../../reporters/shrink-image.ts';
+import type { RunContext } from '../../types.ts';
+import type { Cell } from '../browser/matrix.ts';
+import { compareImages } from './compare.ts';
+import type { VisualOptions } from './options.ts';
+import { settle } from './settle.ts';
+import type { CellShooter, ShotPage } from './shooter.ts';
+
+export interface PageToShoot {
+  /** What its baselines are kept by. */
+  name: string;
+  url: string;
+  mask: string[];
+}
+
+/** The shot's folder in the attempt's: its key, and its network when shaped (a key shot on several networks). */
+export function shotFolder(key: string, network: string): string {
+  return path.posix.join('visual', network === 'none' ? key : `${key}@${network}`);
+}
+
+async function writeImage(ctx: RunContext, rel: string, png: Buffer): Promise<VisualImage> {
+  const abs = path.join(ctx.runDir, rel);
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(abs, png);
+  const size = pngSize(png);
+  if (!size) throw new Error(`${rel} is not a PNG`);
+  return { path: rel, sha256: createHash('sha256').update(png).digest('hex'), ...size };
+}
+
+/** The shot's baseline from the folder the server gave, or null when it has none. */
+async function readBaseline(ctx: RunContext, key: string): Promise<Buffer | null> {
+  if (!ctx.baselineDir) return null;
+  try {
+    return await readFile(path.join(ctx.baselineDir, visualBaselineFile(key)));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const px = (s: { width: number; height: number }) => `${s.width} × ${s.height} px`;
+const where = (r: { x: number; y: number; width: number; height: number }) => `${r.width} × ${r.height} px at ${r.x}, ${r.y}`;
+
+export async function shootPage(
+  shooter: CellShooter,
+  cell: Cell,
+  page: PageToShoot,
+  p: { test: string; options: VisualOptions; ctx: RunContext },
+): Promise<VisualShot> {
+  const { options, ctx } = p;
+  const started = performance.now();
+  const key = visualBaselineKey({ test: p.test, page: page.name, engine: cell.engine, device: cell.device });
+  const dir = shotFolder(key, cell.network);
+  const base = { key, page: page.name, url: page.url, cell: cell.name, engine: cell.engine, device: cell.device, network: cell.network, tolerance: options.tolerance, candidate: false };
+  const elapsed = () => Math.round(performance.now() - started);
+  let captures = 0;
+  let opened: ShotPage;
+  try {
+    opened = await shooter.open(page.url, { mask: page.mask, fullPage: options.fullPage, timeoutMs: options.pageTimeoutMs });
+  } catch (error) {
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    return { ...base, status: 'failed', reason: `the page did not load: ${errorMessage(error)}`, captures, durationMs: elapsed() };
+  }
+  try {
+    const cut = opened.cutAtHeight ? { cutAtHeight: opened.cutAtHeight } : {};
+    if (opened.status >= 400) return { ...base, ...cut, status: 'failed', reason: `the page answered ${opened.status}`, captures, durationMs: elapsed() };
+    const settled = await settle(opened.capture, options.maxCaptures, ctx.signal);
+    captures = settled.captures;
+    const current = await writeImage(ctx, `${dir}/current.png`, settled.png);
+    if (!settled.settled) {
+      const seconds = (settled.durationMs / 1000).toFixed(1);
+      const moving = settled.previous ? compareImages(settled.previous, settled.png, options.colorThreshold) : null;
+      const diff = moving ? await writeImage(ctx, `${dir}/unsettled-diff.png`, moving.diffPng()) : null;
+      const within = moving?.region ? `; it kept changing within ${where(moving.region)}` : '';
+      return {
+        ...base,
+        ...cut,
+        status: 'failed',
+        reason: `the page never settled: ${captures} captures in ${seconds} s, no two in a row alike${within}. Mask what moves, or still it`,
+        current,
+        ...(diff ? { diff: diff.path } : {}),
+        ...(moving?.region ? { region: moving.region } : {}),
+        captures,
+        durationMs: elapsed(),
+      };
+    }
+    const baselinePng = await readBaseline(ctx, key);
+    if (!baselinePng) return { ...base, ...cut, status: 'new', current, captures, durationMs: elapsed() };
+    let cmp: ReturnType<typeof compareImages>;
+    try {
+      cmp = compareImages(baselinePng, settled.png, options.colorThreshold);
+    } catch (error) {
+      return { ...base, ...cut, status: 'failed', reason: `the baseline could not be read as a PNG: ${errorMessage(error)}`, current, captures, durationMs: elapsed() };
+    }
+    const measured = { changedPixels: cmp.changedPixels, changedRatio: cmp.changedRatio, ...(cmp.region ? { region: cmp.region } : {}) };
+    const baselineSha256 = createHash('sha256').update(baselinePng).digest('hex');
+    if (!cmp.sizeChanged && cmp.changedRatio <= options.tolerance) {
+      // The baseline is the server's: named by its hash, not copied.
+      return { ...base, ...cut, status: 'unchanged', current, baselineSha256, ...measured, captures, durationMs: elapsed() };
+    }
+    const baseline = await writeImage(ctx, `${dir}/baseline.png`, baselinePng);
+    const diff = await writeImage(ctx, `${dir}/diff.png`, cmp.diffPng());
+    const reason = cmp.sizeChanged
+      ? `the page is ${px(cmp.current)} now, ${px(cmp.baseline)} in its baseline`
+      : `${visualShare(cmp.changedRatio)} of pixels changed (${cmp.changedPixels.toLocaleString('en-US')}), more than the tolerance of ${visualShare(options.tolerance)}`;
+    return { ...base, ...cut, status: 'changed', reason, current, baselineSha256, baseline, diff: diff.path, ...measured, captures, durationMs: elapsed() };
+  } catch (error) {
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    return { ...base, status: 'failed', reason: errorMessage(error), captures, durationMs: elapsed() };
+  } finally {
+    await opened.close();
+  }
+}

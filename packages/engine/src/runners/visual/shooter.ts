@@ -1,0 +1,125 @@
+/**
+ * One cell of a visual test (engine × device × network, decision 0078): a browser of its engine behind its network's
+ * policy proxy, with its device's viewport, scale and user agent, in which each page is loaded, stilled and
+ * captured masked (decision 0080). The extension point for another engine: a `CellShooter` of its own (WebKit: over
+ * WebDriver, lib/webdriver.ts: its screenshot command, the same CSS injected by script, masks filled by an overlay
+ * script), chosen in `openShooter`, and its name added to VISUAL_ENGINES.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import type { TargetGuard } from '../../policy/target-guard.ts';
+import type { RunContext } from '../../types.ts';
+import { deviceUse } from '../browser/devices.ts';
+import type { Cell } from '../browser/matrix.ts';
+import { VISUAL_ENGINES } from './options.ts';
+
+/** What a masked element's box is filled with: a colour no page uses by chance, so a reader sees what was masked. */
+export const MASK_COLOR = '#FF00FF';
+/** A full-page shot is cut here (CSS pixels): a 1280 × 10 000 shot is 51 MB decoded, and three are compared at once. */
+export const MAX_FULL_PAGE_HEIGHT = 10_000;
+export const CAPTURE_TIMEOUT_MS = 30_000;
+/** Web fonts still loading would change the next capture; a font that never loads is not waited for past this. */
+export const FONTS_TIMEOUT_MS = 5_000;
+
+/**
+ * Animations and transitions off (elements show their own styles, not a frame of an animation), the caret hidden,
+ * smooth scrolling off, and no scrollbars (the browser's, not the page's: Firefox's took 12 px of the page's width).
+ * Injected once the page has loaded, and again by every capture in every frame.
+ */
+export const STILL_CSS =
+  '*,*::before,*::after{animation:none!important;transition:none!important;caret-color:transparent!important;scroll-behavior:auto!important}' +
+  'html{scrollbar-width:none!important}::-webkit-scrollbar{display:none!important}';
+
+/** The page's scrollable size, in the page (a script as text: the programs that load this file have no DOM types). */
+const DOCUMENT_SIZE =
+  '({ width: document.documentElement.scrollWidth, height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) })';
+
+export interface ShotOptions {
+  /** CSS selectors whose boxes are filled with MASK_COLOR in every capture. */
+  mask: readonly string[];
+  fullPage: boolean;
+  timeoutMs: number;
+}
+
+/** A loaded page of a cell. */
+export interface ShotPage {
+  /** The HTTP status its document answered. */
+  status: number;
+  /** The height a full-page shot was cut at, when the page is taller than MAX_FULL_PAGE_HEIGHT. */
+  cutAtHeight?: number;
+  /** The page as it is now, stilled and masked, at CSS pixels: PNG bytes. */
+  capture(): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface CellShooter {
+  open(url: string, options: ShotOptions): Promise<ShotPage>;
+  close(): Promise<void>;
+}
+
+type PlaywrightCell = Cell & { engine: 'chromium' | 'firefox' };
+
+async function fontsReady(page: Page): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FONTS_TIMEOUT_MS)));
+  await Promise.race([page.evaluate('document.fonts.ready.then(() => undefined)').catch(() => undefined), late]);
+  clearTimeout(timer);
+}
+
+async function openPage(context: BrowserContext, url: string, options: ShotOptions): Promise<ShotPage> {
+  const page = await context.newPage();
+  try {
+    const response = await page.goto(url, { waitUntil: 'load', timeout: options.timeoutMs });
+    if (!response) throw new Error('the page gave no response');
+    // A page's CSP may refuse the style element; each capture's own `style` still applies.
+    await page.addStyleTag({ content: STILL_CSS }).catch(() => undefined);
+    await fontsReady(page);
+    const size = options.fullPage
+      ? await page.evaluate<{ width: number; height: number }>(DOCUMENT_SIZE)
+      : null;
+    const cut = size && size.height > MAX_FULL_PAGE_HEIGHT ? MAX_FULL_PAGE_HEIGHT : undefined;
+    const mask = options.mask.map((selector) => page.locator(selector));
+    return {
+      status: response.status(),
+      ...(cut ? { cutAtHeight: cut } : {}),
+      capture: () =>
+        page.screenshot({
+          fullPage: options.fullPage,
+          ...(cut && size ? { clip: { x: 0, y: 0, width: size.width, height: cut } } : {}),
+          animations: 'disabled',
+          caret: 'hide',
+          scale: 'css',
+          style: STILL_CSS,
+          mask,
+          maskColor: MASK_COLOR,
+          timeout: CAPTURE_TIMEOUT_MS,
+        }),
+      close: () => page.close().catch(() => undefined),
+    };
+  } catch (error) {
+    await page.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A cell on a Playwright engine (Chromium, or Firefox over BiDi): one context with the cell's device, a page per URL. */
+async function playwrightShooter(cell: PlaywrightCell, guard: TargetGuard, ctx: RunContext, home: string | undefined): Promise<CellShooter> {
+  const guarded = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(home ? { home } : {}) });
+  let context: BrowserContext;
+  try {
+    // Pages that honour reduced motion still themselves; light, whatever the machine prefers.
+    context = await guarded.browser.newContext({ ...deviceUse(cell.device, cell.engine), reducedMotion: 'reduce', colorScheme: 'light' });
+  } catch (error) {
+    await guarded.close();
+    throw error;
+  }
+  return { open: (url, options) => openPage(context, url, options), close: () => guarded.close() };
+}
+
+const isPlaywrightCell = (cell: Cell): cell is PlaywrightCell => cell.engine === 'chromium' || cell.engine === 'firefox';
+
+/** The shooter of a cell, by its engine (validation keeps the engines to VISUAL_ENGINES). */
+export function openShooter(cell: Cell, guard: TargetGuard, ctx: RunContext, home?: string): Promise<CellShooter> {
+  if (isPlaywrightCell(cell)) return playwrightShooter(cell, guard, ctx, home);
+  throw new Error(`visual tests do not shoot on ${cell.engine} here: the engines are ${VISUAL_ENGINES.join(', ')}`);
+}

@@ -1,0 +1,229 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../src/errors.ts';
+import { parseTestInput } from '../src/lib/options.ts';
+import { browserInput } from '../src/runners/browser/options.ts';
+import { browserRunner } from '../src/runners/browser/index.ts';
+import { report } from '../src/runners/browser/report.ts';
+import { ATTEMPT_TAG_VAR, attemptProcesses, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
+import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
+import { startWebKitSite } from './fixtures/webkit-site.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+/**
+ * WebKit in browser tests (decision 0079): Debian's WebKitWebDriver and WebKitGTK's MiniBrowser under Xvfb, running
+ * a test's page checks; Chromium and Firefox run the same page checks through Playwright, and the spec files.
+ */
+const parse = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
+const reason = (options: Record<string, unknown>) => {
+  try {
+    parse(options);
+  } catch (error) {
+    if (error instanceof ValidationError) return `${error.field}: ${error.reason}`;
+    throw error;
+  }
+  return null;
+};
+
+type Summary = { kind: string; cases: { name: string; status: string; cell?: string; error?: string; screenshot?: string; steps?: { title: string; error?: string }[] }[] };
+const casesOf = (summary: unknown) => (summary as Summary).cases;
+
+describe('WebKit in a suite', () => {
+  it('refuses WebKit without page checks, and spec files that no engine of the test runs, saying why', () => {
+    expect(reason({ engines: ['webkit'] })).toBe(
+      "options.pages: WebKit runs page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe), not spec files: Playwright cannot drive WebKitGTK. List the pages its cells check, e.g. pages: [{ path: '/' }]",
+    );
+    expect(reason({ engines: ['chromium', 'webkit'] })).toMatch(/^options\.pages: WebKit runs page checks only/);
+    expect(reason({ engines: ['webkit'], pages: [{ path: '/' }], specs: 'home.spec.ts' })).toBe(
+      'options.specs: no engine of this test runs spec files: WebKit runs page checks only; add chromium or firefox to engines, or drop specs',
+    );
+    expect(reason({ engines: ['webkit'], pages: [{ path: '/', expect: ['h1'] }] })).toBeNull();
+    expect(reason({ engines: ['safari'] })).toBe('options.engines.0: unknown engine "safari": the engines are chromium, firefox, webkit');
+    expect(reason({ pages: [{ path: '/', expect: [] }] })).toMatch(/^options\.pages\.0\.expect:/);
+    expect(parse({ engines: ['webkit'], pages: [{ path: '/' }] }).pageChecks).toEqual({ consoleErrors: true, links: true, axe: 'serious', axeTags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'], settleMs: 1000 });
+  });
+});
+
+describe('browser tests on WebKit', () => {
+  const site = serverForSuite(() => startWebKitSite());
+
+  it('runs the same page checks on Chromium, Firefox and WebKit: only WebKit fails the planner, every engine the broken link and the missing button', async () => {
+    // A spec file too: it runs on Chromium and Firefox only.
+    const suiteDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-webkit-suite-'));
+    writeFileSync(
+      path.join(suiteDir, 'home.spec.ts'),
+      "import { expect, test } from '@playwright/test';\ntest('home shows the shop', async ({ page }) => {\n  await page.goto('/');\n  await expect(page.locator('h1')).toHaveText('Tea shop');\n});\n",
+    );
+    const ctx = await makeContext({ workers: 1 });
+    try {
+      const options = {
+        engines: ['chromium', 'firefox', 'webkit'],
+        specs: 'home.spec.ts',
+        pages: [{ path: '/', expect: ['h1', '#nav'] }, { path: '/planner', expect: ['#slots'] }, { path: '/sale' }, { path: '/product', expect: ['h1', '#buy'] }],
+      };
+      const result = await browserRunner.run(testOf('browser', options, { suiteDir }), localTarget(site.url), ctx);
+      expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+      const cases = casesOf(result.summary);
+      const status = Object.fromEntries(cases.map((c) => [c.name, c.status]));
+      const expected: Record<string, string> = {};
+      for (const engine of ['chromium', 'firefox', 'webkit']) {
+        const cell = `${engine}/desktop`;
+        if (engine !== 'webkit') expected[`home.spec.ts › home shows the shop [${cell}]`] = 'passed';
+        expected[`page check › / [${cell}]`] = 'passed';
+        expected[`page check › /planner [${cell}]`] = engine === 'webkit' ? 'failed' : 'passed';
+        expected[`page check › /sale [${cell}]`] = 'failed';
+        expected[`page check › /product [${cell}]`] = 'failed';
+      }
+      expect(status).toEqual(expected);
+      expect(result.totals).toEqual({ totalTests: 14, passedTests: 7, failedTests: 7, skippedTests: 0 });
+      const byName = Object.fromEntries(cases.map((c) => [c.name, c]));
+      // Each failure says what is wrong, the same on every engine.
+      expect(byName['page check › /planner [webkit/desktop]']!.error).toBe('key element missing: #slots');
+      for (const engine of ['chromium', 'firefox', 'webkit']) {
+        expect(byName[`page check › /sale [${engine}/desktop]`]!.error).toBe(`1 broken: ${site.url}/sale/old-teapot answered 404`);
+        expect(byName[`page check › /product [${engine}/desktop]`]!.error).toBe('key element missing: #buy');
+        // A screenshot per page and cell, a real PNG.
+        const shot = byName[`page check › / [${engine}/desktop]`]!.screenshot!;
+        expect(readFileSync(path.join(ctx.runDir, shot)).subarray(1, 4).toString()).toBe('PNG');
+      }
+      expect(byName['page check › / [webkit/desktop]']!.steps?.map((s) => s.title)).toEqual(['load /', 'no console errors after load', 'key elements h1, #nav', 'links and images (4)', 'axe (wcag2a, wcag2aa, wcag21a, wcag21aa)']);
+      // The report: the matrix, "fails on WebKit only", and what each engine ran.
+      const html = report.body({ ...result, testName: 'Shop', group: 'G', kind: 'browser' } as never, result.summary as never, {});
+      expect(html).toContain('Engines and devices (3 cells)');
+      expect(html).toContain('fails on WebKit only');
+      expect(html).toContain('Chromium: spec files and page checks');
+      expect(html).toContain('WebKit: page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe): Playwright cannot drive WebKitGTK, so no spec files');
+    } finally {
+      rmSync(suiteDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('finds a planted axe violation and a console error after load on WebKit, and leaves no process behind', async () => {
+    const tag = `webkit-test-${process.pid}-${Date.now()}`;
+    const before = process.env[ATTEMPT_TAG_VAR];
+    process.env[ATTEMPT_TAG_VAR] = tag;
+    try {
+      const ctx = await makeContext();
+      const result = await browserRunner.run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/gallery' }, { path: '/late-error' }] }), localTarget(site.url), ctx);
+      expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+      const byName = Object.fromEntries(casesOf(result.summary).map((c) => [c.name, c]));
+      expect(byName['page check › /gallery [webkit/desktop]']).toMatchObject({ status: 'failed', error: expect.stringContaining('axe: image-alt (critical, 1 element') });
+      expect(byName['page check › /late-error [webkit/desktop]']).toMatchObject({ status: 'failed', error: expect.stringMatching(/^1 console error after load: .*the basket failed to refresh/) });
+      // Xvfb, the driver, MiniBrowser and WebKit's processes all ended with the attempt.
+      expect(attemptProcesses(processTable(), tag).map((p) => p.pid)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env[ATTEMPT_TAG_VAR];
+      else process.env[ATTEMPT_TAG_VAR] = before;
+    }
+  }, 180_000);
+
+  it('applies the phone’s window size and user agent on WebKit, and the offline network', async () => {
+    const ctx = await makeContext();
+    // The page shows its phone layout to a window of exactly the Pixel 7's width whose user agent says Android.
+    const options = { engines: ['webkit'], devices: ['desktop', 'phone'], networks: ['none', 'offline'], pages: [{ path: '/phone', expect: ['#mobile[data-width="412"]'] }] };
+    const result = await browserRunner.run(testOf('browser', options), localTarget(site.url), ctx);
+    expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+    const cases = casesOf(result.summary);
+    expect(Object.fromEntries(cases.map((c) => [c.cell, c.status]))).toEqual({
+      'webkit/desktop/none': 'failed',
+      'webkit/desktop/offline': 'failed',
+      'webkit/phone/none': 'passed',
+      'webkit/phone/offline': 'failed',
+    });
+    expect(cases.find((c) => c.cell === 'webkit/desktop/none')!.error).toBe('key element missing: #mobile[data-width="412"]');
+    expect(cases.find((c) => c.cell === 'webkit/phone/offline')!.error).toMatch(/^did not load/);
+  }, 180_000);
+
+  it('drives WebKit through the policy proxy: another origin on the same loopback is refused and never sees a request', async () => {
+    const other = await startHardenedServer();
+    const tracked = await startWebKitSite({ otherOrigin: other.url });
+    try {
+      const ctx = await makeContext();
+      const result = await browserRunner.run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/tracking', expect: ['h1'] }] }), localTarget(tracked.url), ctx);
+      expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+      expect(casesOf(result.summary).map((c) => [c.name, c.status, c.error])).toEqual([['page check › /tracking [webkit/desktop]', 'passed', undefined]]);
+      // WebKit asked the proxy for the image and the fetch; the proxy answered 403 and the other server saw nothing.
+      expect(ctx.logs.join('\n')).toContain(`page check requests refused by the target policy {"urls":["${other.url}/`);
+      expect(other.requests).toBe(0);
+    } finally {
+      await tracked.close();
+      await other.close();
+    }
+  }, 120_000);
+
+  it('ends a WebKit test on a machine without WebKit as engine_missing, saying how to install it', async () => {
+    const webkitDriverPath = '/nonexistent/WebKitWebDriver';
+    const result = await browserRunner.run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/' }] }), localTarget(site.url), await makeContext({ webkitDriverPath }));
+    expect(result).toMatchObject({
+      status: 'error',
+      errorCode: 'engine_missing',
+      error: `The browser test needs WebKit, which is not installed at ${webkitDriverPath}. Install it with: apt-get install -y webkit2gtk-driver xvfb`,
+    });
+    const xvfbPath = '/nonexistent/Xvfb';
+    const noX = await browserRunner.run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/' }] }), localTarget(site.url), await makeContext({ xvfbPath }));
+    expect(noX).toMatchObject({ errorCode: 'engine_missing', error: expect.stringContaining(`not installed at ${xvfbPath}`) });
+    // A test on Chromium alone does not need it.
+    const chromiumOnly = await browserRunner.run(testOf('browser', { pages: [{ path: '/' }] }), localTarget(site.url), await makeContext({ webkitDriverPath }));
+    expect(chromiumOnly.status).toBe('passed');
+    expect(casesOf(chromiumOnly.summary).map((c) => c.name)).toEqual(['page check › /']);
+  }, 120_000);
+});
+
+/**
+ * As the runner user (decision 0077), which has no home and cannot write the server's: switching users needs
+ * root, as the server runs in the shipped deployments and in CI; elsewhere the user can be neither created nor
+ * switched to, so this is skipped.
+ */
+const isRoot = process.geteuid?.() === 0;
+describe.skipIf(!isRoot)('WebKit as the runner user (root only: switching users needs it)', () => {
+  const RUNNER = 'fullstop-runner';
+  let dataDir: string;
+  beforeAll(() => {
+    try {
+      execFileSync('id', ['-u', RUNNER], { stdio: 'ignore' });
+    } catch {
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', RUNNER]);
+    }
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-data-'));
+    chmodSync(dataDir, 0o700);
+  });
+  afterAll(() => {
+    emptyWarmPool();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs WebKit's page checks as the runner user through the policy proxy, and removes WebKit's home after", async () => {
+    const user = resolveRunnerUser(RUNNER);
+    const other = await startHardenedServer();
+    const site = await startWebKitSite({ otherOrigin: other.url });
+    try {
+      const runDir = path.join(dataDir, 'run');
+      mkdirSync(runDir, { mode: 0o700 });
+      const logs: string[] = [];
+      const result = await runInSandbox({
+        test: { name: 'webkit', group: 'G', kind: 'browser', options: { engines: ['webkit'], pages: [{ path: '/', expect: ['h1'] }, { path: '/tracking' }] } },
+        target: { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
+        ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
+        limits: { timeSeconds: 120, memoryMb: 2048 },
+        attemptKey: `runner-user-webkit-${process.pid}`,
+      });
+      expect(result.error, logs.join('\n')).toBeUndefined();
+      expect(casesOf(result.summary).map((c) => [c.name, c.status, c.error])).toEqual([
+        ['page check › / [webkit/desktop]', 'passed', undefined],
+        ['page check › /tracking [webkit/desktop]', 'passed', undefined],
+      ]);
+      expect(other.requests).toBe(0);
+      // Its screenshots are the runner user's; WebKit's home (caches, databases) is gone with the attempt.
+      const shot = result.artifacts.find((a) => a.kind === 'screenshot')!;
+      expect(statSync(path.join(runDir, shot.path)).uid).toBe(user.uid);
+      expect(existsSync(path.join(runDir, 'browser/home'))).toBe(false);
+    } finally {
+      await site.close();
+      await other.close();
+    }
+  }, 180_000);
+});
