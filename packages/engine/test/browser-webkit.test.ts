@@ -3,31 +3,20 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../src/errors.ts';
-import { parseTestInput } from '../src/lib/options.ts';
-import { browserInput } from '../src/runners/browser/options.ts';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { report } from '../src/runners/browser/report.ts';
 import { ATTEMPT_TAG_VAR, attemptProcesses, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { startWebKitSite } from './fixtures/webkit-site.ts';
-import { localTarget, makeContext, testOf } from './helpers.ts';
+import { browserOptionsProblem, localTarget, makeContext, parseBrowserOptions, testOf } from './helpers.ts';
 
 /**
  * WebKit in browser tests (decision 0079): Debian's WebKitWebDriver and WebKitGTK's MiniBrowser under Xvfb, running
  * a test's page checks; Chromium and Firefox run the same page checks through Playwright, and the spec files.
  */
-const parse = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
-const reason = (options: Record<string, unknown>) => {
-  try {
-    parse(options);
-  } catch (error) {
-    if (error instanceof ValidationError) return `${error.field}: ${error.reason}`;
-    throw error;
-  }
-  return null;
-};
+const parse = parseBrowserOptions;
+const reason = browserOptionsProblem;
 
 type Summary = { kind: string; cases: { name: string; status: string; cell?: string; error?: string; screenshot?: string; steps?: { title: string; error?: string }[] }[] };
 const casesOf = (summary: unknown) => (summary as Summary).cases;

@@ -2,6 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
+import { ValidationError } from '../src/errors.ts';
+import { parseTestInput } from '../src/lib/options.ts';
+import { browserInput } from '../src/runners/browser/options.ts';
 import type { RunContext, RunTarget, TestDefinition, TestKind } from '../src/types.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,4 +32,18 @@ export function localTarget(baseUrl: string, overrides: Partial<RunTarget> = {})
 
 export function testOf(kind: TestKind, options: Record<string, unknown>, extra: Partial<TestDefinition> = {}): TestDefinition {
   return { name: `${kind} test`, group: 'Engine', kind, options, ...extra };
+}
+
+/** A browser test's options as the runner reads them (defaults filled in); throws a ValidationError when refused. */
+export const parseBrowserOptions = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
+
+/** Why a browser test's options are refused, as "field: reason"; null when they are valid. */
+export function browserOptionsProblem(options: Record<string, unknown>): string | null {
+  try {
+    parseBrowserOptions(options);
+  } catch (error) {
+    if (error instanceof ValidationError) return `${error.field}: ${error.reason}`;
+    throw error;
+  }
+  return null;
 }

@@ -2,24 +2,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../errors.ts';
-import { parseTestInput } from '../../lib/options.ts';
+import { browserOptionsProblem, parseBrowserOptions } from '../../../test/helpers.ts';
 import { browserPaths, writeBrowserConfig } from './config.ts';
 import { casesFromReport } from './json-report.ts';
 import { failingWhere } from '@fullstop/contracts';
 import { matrixOf, matrixSection } from './matrix-report.ts';
-import { browserInput } from './options.ts';
 
-const parse = (options: Record<string, unknown>) => parseTestInput(browserInput, { name: 't', group: 'G', kind: 'browser', options }).options;
-const reason = (options: Record<string, unknown>) => {
-  try {
-    parse(options);
-  } catch (error) {
-    if (error instanceof ValidationError) return `${error.field}: ${error.reason}`;
-    throw error;
-  }
-  return null;
-};
+const parse = parseBrowserOptions;
+const reason = browserOptionsProblem;
 
 describe('browser engines and devices in a suite', () => {
   it('runs on Chromium on the desktop unless the test says otherwise', () => {
