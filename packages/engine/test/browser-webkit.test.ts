@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { report } from '../src/runners/browser/report.ts';
@@ -125,6 +126,14 @@ describe('browser tests on WebKit', () => {
     });
     expect(cases.find((c) => c.cell === 'webkit/desktop/none')!.error).toBe('key element missing: #mobile[data-width="412"]');
     expect(cases.find((c) => c.cell === 'webkit/phone/offline')!.error).toMatch(/^did not load/);
+    // The phone cell's screenshot is the painted page at the phone's width: not the black window WebKit shows
+    // before its first frame.
+    const shot = PNG.sync.read(readFileSync(path.join(ctx.runDir, 'browser/pages/webkit_phone_none/1-phone.png')));
+    expect(shot.width).toBe(412);
+    const dark = (i: number) => shot.data[i] === 0 && shot.data[i + 1] === 0 && shot.data[i + 2] === 0;
+    let black = 0;
+    for (let i = 0; i < shot.data.length; i += 4) if (dark(i)) black++;
+    expect(black / (shot.width * shot.height)).toBeLessThan(0.5);
   }, 180_000);
 
   it('drives WebKit through the policy proxy: another origin on the same loopback is refused and never sees a request', async () => {

@@ -14,6 +14,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PNG } from 'pngjs';
 import { RunAbortedError } from '../errors.ts';
 import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { Network } from '../policy/network-profiles.ts';
@@ -369,4 +371,32 @@ export async function launchGuardedWebKit(
     await proxy.close();
     throw error;
   }
+}
+
+/** Waits for two animation frames (a frame painted after the call), or 1 s where the page gets none. */
+const NEXT_PAINTED_FRAME = `const done = arguments[arguments.length - 1];
+const timer = setTimeout(() => done(false), 1000);
+requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(timer); done(true); }));`;
+
+/** Whether every pixel of a PNG is black: WebKit's window before its first paint. */
+function allBlack(png: Buffer): boolean {
+  const { data } = PNG.sync.read(png);
+  for (let i = 0; i < data.length; i += 4) if (data[i] !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) return false;
+  return true;
+}
+
+/**
+ * The viewport as WebKit last painted it. WebKitGTK paints after the load event, on its own schedule: on a busy
+ * machine a screenshot taken before its first frame came back all black (seen on the demo's first run). So a frame
+ * is awaited first, and an all-black shot is taken again, up to `tries` times, half a second apart.
+ */
+export async function webkitScreenshot(session: WebDriverSession, tries = 3): Promise<Buffer> {
+  let png: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < tries; i++) {
+    if (i > 0) await sleep(500);
+    await session.executeAsync(NEXT_PAINTED_FRAME).catch(() => false);
+    png = await session.screenshot();
+    if (!allBlack(png)) break;
+  }
+  return png;
 }

@@ -31,7 +31,7 @@ import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { loginOf } from '../../lib/login-session.ts';
 import { errorMessage } from '../../lib/result.ts';
-import { openWebKitSession, startWebKitHost, webkitPaths, type WebKitHost } from '../../lib/webkit.ts';
+import { openWebKitSession, startWebKitHost, webkitPaths, webkitScreenshot, type WebKitHost } from '../../lib/webkit.ts';
 import type { WebDriverSession } from '../../lib/webdriver.ts';
 import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
@@ -176,7 +176,7 @@ function webdriverDriver(session: WebDriverSession): PageDriver {
     inject: async (source) => {
       await session.execute(source);
     },
-    screenshot: () => session.screenshot(),
+    screenshot: () => webkitScreenshot(session),
     done: async () => {},
   };
 }
