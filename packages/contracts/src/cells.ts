@@ -60,6 +60,28 @@ const ENGINE_RUNS: Readonly<Record<string, { specs: boolean; why?: string }>> = 
 /** What a page check checks, in words (the suite's validation and the report say it). */
 export const PAGE_CHECK_WORDS = 'page loads, console errors after load, broken links, key elements, a screenshot, axe';
 
+/**
+ * A page check's steps as the runner titles them (by their start), with their words, in PAGE_CHECK_WORDS' order.
+ * A test may turn some off (`pageChecks`), so the report names the checks its cases' steps show.
+ */
+const PAGE_CHECK_STEPS: readonly (readonly [prefix: string, words: string])[] = [
+  ['load ', 'page loads'],
+  ['no console errors after load', 'console errors after load'],
+  ['links and images', 'broken links'],
+  ['key elements', 'key elements'],
+  ['', 'a screenshot'],
+  ['axe', 'axe'],
+];
+
+/** The words of the checks a test's page checks ran, from its cases' steps; PAGE_CHECK_WORDS when no step says. */
+function pageCheckWordsOf(cases: readonly { name: string; steps?: readonly { title: string }[] | undefined }[]): string {
+  const titles = cases.filter((c) => isPageCheckCase(c.name)).flatMap((c) => (c.steps ?? []).map((s) => s.title));
+  if (titles.length === 0) return PAGE_CHECK_WORDS;
+  return PAGE_CHECK_STEPS.filter(([prefix]) => prefix === '' || titles.some((t) => t.startsWith(prefix)))
+    .map(([, words]) => words)
+    .join(', ');
+}
+
 /** A page check's case, as the runner names it before its cell: "page check › /pricing". */
 export function pageCheckCase(pagePath: string): string {
   return `page check › ${pagePath}`;
@@ -74,7 +96,8 @@ export const engineRunsSpecs = (engine: string): boolean => ENGINE_RUNS[engine]?
  * and page checks", "WebKit: page checks only (page loads, …): Playwright cannot drive WebKitGTK, so no spec files".
  * Empty for a test whose cases have no cell.
  */
-export function engineChecks(cases: readonly { name: string; cell?: string | undefined }[]): string[] {
+export function engineChecks(cases: readonly { name: string; cell?: string | undefined; steps?: readonly { title: string }[] | undefined }[]): string[] {
+  const words = pageCheckWordsOf(cases);
   const ran = new Map<string, { specs: boolean; pages: boolean }>();
   for (const c of cases) {
     if (!c.cell) continue;
@@ -89,6 +112,6 @@ export function engineChecks(cases: readonly { name: string; cell?: string | und
     const why = ENGINE_RUNS[engine]?.why;
     if (seen.specs && seen.pages) return `${title}: spec files and page checks`;
     if (seen.specs) return `${title}: spec files`;
-    return `${title}: page checks only (${PAGE_CHECK_WORDS})${why ? `: ${why}` : ''}`;
+    return `${title}: page checks only (${words})${why ? `: ${why}` : ''}`;
   });
 }

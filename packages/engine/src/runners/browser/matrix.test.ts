@@ -78,6 +78,17 @@ describe('where a case fails', () => {
     expect(matrixSection([{ name: 'a.spec.ts › buys', status: 'failed', durationMs: 1 }])).toBe('');
   });
 
+  it('says what each engine ran, naming only the page checks a test left on', () => {
+    const page = (cell: string, steps: string[]) => ({ name: `page check › / [${cell}]`, cell, status: 'passed' as const, durationMs: 1, steps: steps.map((title) => ({ title, durationMs: 1 })) });
+    const all = ['load /', 'no console errors after load', 'key elements h1', 'links and images (3)', 'axe (wcag2a)'];
+    const withAxe = matrixSection([page('chromium/phone', all), page('webkit/phone', all)]);
+    expect(withAxe).toContain('Chromium: page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe)');
+    expect(withAxe).toContain('WebKit: page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe): Playwright cannot drive WebKitGTK, so no spec files');
+    // pageChecks: { axe: 'off', links: false }: the report does not claim them.
+    const fewer = ['load /', 'no console errors after load', 'key elements h1'];
+    expect(matrixSection([page('chromium/phone', fewer), page('webkit/phone', fewer)])).toContain('WebKit: page checks only (page loads, console errors after load, key elements, a screenshot): Playwright');
+  });
+
   it('reads a cell per project from the JSON report, with the steps of each', () => {
     const test = (projectName: string, status: 'expected' | 'unexpected') => ({ projectName, status, results: [{ duration: 5, retry: 0 }] });
     const report = { suites: [{ title: 'a.spec.ts', specs: [{ id: 'first-project-id', title: 'buys', file: 'a.spec.ts', line: 3, column: 5, tests: [test('chromium/phone', 'expected'), test('firefox/phone', 'unexpected')] }] }] };
