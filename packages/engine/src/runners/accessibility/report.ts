@@ -93,7 +93,7 @@ export function accessibilityBody(s: Summary, opts: RenderOptions): string {
   const rules = groupViolations(s.pages);
   const parts = [cards(accessibilityCards(s))];
   // Several cells: a row per page, a column per cell, and where a page fails on one engine, device or network only.
-  if (s.cases) parts.push(matrixSection(s.cases));
+  if (s.cases) parts.push(matrixSection(s.cases, { whatRan: false }));
   parts.push(section('Violations by rule', rules.length ? rules.map((r) => ruleBox(r, opts)).join('') : '<p>No violations found.</p>'));
   const cells = cellsOf(s).length > 0;
   const rows = [...s.pages]

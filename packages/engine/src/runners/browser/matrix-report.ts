@@ -34,8 +34,12 @@ export function matrixOf(cases: readonly CaseResult[]): { cells: string[]; rows:
   return { cells, rows: [...rows.values()] };
 }
 
-/** The matrix section of a browser report; '' for a test on one cell (Chromium on the desktop), which reads as before. */
-export function matrixSection(cases: readonly CaseResult[]): string {
+/**
+ * The matrix section of a report; '' for a test on one cell (Chromium on the desktop), which reads as before. A
+ * browser test also says what each engine ran (spec files, page checks); another kind runs the same on every
+ * engine (`whatRan: false`).
+ */
+export function matrixSection(cases: readonly CaseResult[], { whatRan = true }: { whatRan?: boolean } = {}): string {
   const { cells, rows } = matrixOf(cases);
   if (cells.length === 0) return '';
   const head = ['Case', ...cells.map((c) => cellLabel(c))];
@@ -47,6 +51,6 @@ export function matrixSection(cases: readonly CaseResult[]): string {
   // What each engine ran (WebKit: the page checks only), and what an engine does not take of a phone or tablet.
   const engines = new Set(cells.map((c) => c.split('/')[0] ?? ''));
   const limits = cells.some((c) => c.split('/')[1] !== 'desktop') ? [...engines].map((engine) => ENGINE_LIMITS[engine as keyof typeof ENGINE_LIMITS]).filter((l): l is string => Boolean(l)) : [];
-  const notes = [...engineChecks(cases), ...limits].map((line) => `<li>${e(line)}</li>`).join('');
+  const notes = [...(whatRan ? engineChecks(cases) : []), ...limits].map((line) => `<li>${e(line)}</li>`).join('');
   return section(`${networks ? 'Engines, devices and networks' : 'Engines and devices'} (${cells.length} cells)`, `${table(head, body)}${notes ? `<ul class="muted">${notes}</ul>` : ''}`);
 }

@@ -75,6 +75,9 @@ describe('where a case fails', () => {
     ];
     expect(matrixOf(cases)).toEqual({ cells: ['chromium/desktop', 'firefox/desktop'], rows: [{ name: 'a.spec.ts › buys', cells: { 'chromium/desktop': 'passed', 'firefox/desktop': 'failed' }, where: 'fails on Firefox only' }] });
     expect(matrixSection(cases)).toContain('Firefox · desktop');
+    expect(matrixSection(cases)).toContain('Firefox: spec files');
+    // An accessibility test's cells all run axe: no "spec files" line.
+    expect(matrixSection(cases, { whatRan: false })).not.toContain('spec files');
     expect(matrixSection([{ name: 'a.spec.ts › buys', status: 'failed', durationMs: 1 }])).toBe('');
   });
 
