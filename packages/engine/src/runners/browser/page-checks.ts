@@ -357,8 +357,13 @@ export async function runPageChecks(
     });
   };
 
-  /** Every page of a cell whose browser could not start fails, saying why. */
+  /**
+   * A cell whose browser could not start: the run ends when it was aborted, or as engine_missing when the program
+   * could not be spawned (define-runner); otherwise every page of the cell fails, saying why.
+   */
   const cellFailed = (cell: Cell, error: unknown) => {
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    if ((error as { syscall?: unknown }).syscall) throw error;
     for (const p of pages) {
       const why = `${cell.engine} did not start: ${errorMessage(error)}`;
       cases.push({ name: caseInCell(pageCheckCase(p.path), env.named ? cell.name : undefined), ...(env.named ? { cell: cell.name } : {}), status: 'failed', durationMs: 0, error: why.slice(0, 4000) });
@@ -381,9 +386,6 @@ export async function runPageChecks(
             ctx.signal,
           );
         } catch (error) {
-          if (ctx.signal.aborted) throw new RunAbortedError();
-          // A spawn that failed (no program): the run ends engine_missing (define-runner), not a failed cell.
-          if ((error as { syscall?: unknown }).syscall) throw error;
           cellFailed(cell, error);
           continue;
         }
@@ -400,8 +402,6 @@ export async function runPageChecks(
       try {
         browser = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
       } catch (error) {
-        if (ctx.signal.aborted) throw new RunAbortedError();
-        if ((error as { syscall?: unknown }).syscall) throw error;
         cellFailed(cell, error);
         continue;
       }
