@@ -41,7 +41,7 @@ test('History lists two runs of "Run All Tests" with how they started and their 
   for (const runId of [first, second]) {
     const row = page.getByRole('row').filter({ has: page.locator(`a[href="${historyRunPath(runId)}"]`) });
     await expect(row).toContainText('Portal');
-    await expect(row).toContainText('All tests (8)');
+    await expect(row).toContainText('All tests (9)');
     await expect(row).toContainText(/\d+ of \d+ passed/);
     await expect(row).toContainText(/Passed|Failed|Could not run/);
   }
@@ -75,12 +75,12 @@ test('History lists two runs of "Run All Tests" with how they started and their 
   expect(order.indexOf(previous!)).toBeLessThanOrEqual(order.indexOf(first));
   await expect(changes.getByRole('link')).toHaveAttribute('href', historyRunPath(previous!));
   await expect(page.getByRole('heading', { name: 'Tests', level: 2 })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Marketing pages', level: 3 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Marketing pages', level: 3, exact: true })).toBeVisible();
 
   // This run's own HTML report of a test, in a tab of its own.
   const [report] = await Promise.all([
     page.waitForEvent('popup'),
-    page.getByRole('button', { name: 'Open the HTML report of Marketing pages' }).click(),
+    page.getByRole('button', { name: 'Open the HTML report of Marketing pages', exact: true }).click(),
   ]);
   await expect(report).toHaveURL(new RegExp(`/test/history/${second}/tests/[\\w-]+/report/html/view\\?token=`));
   await expect(report.getByRole('heading', { level: 1 })).toContainText('Marketing pages');
