@@ -1,9 +1,5 @@
-import { expect as expectWithin5s, test } from '@playwright/test';
-
-// Every check waits for what it checks for as long as the test may run (its testTimeoutMs in suite.json), not
-// Playwright's 5 s: on a busy machine a page can take longer to load than that and still be right. Timeout 0 is
-// Playwright's "no timeout of its own" for assertions.
-const expect = expectWithin5s.configure({ timeout: 0 });
+// The tests of this file share one page and wait for what they check (site-page.ts).
+import { expect, test } from './site-page.ts';
 
 test('the header links reach every marketing page', async ({ page }) => {
   await page.goto('/');
