@@ -17,6 +17,7 @@ export const TEST_KINDS = [
   'api',
   'mobile-static',
   'visual',
+  'mobile-ui',
 ] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 
@@ -24,7 +25,7 @@ export type TestKind = (typeof TEST_KINDS)[number];
  * What a kind needs beyond the engine's own code: a program of the machine (Chromium, wapiti) or a package of
  * node_modules. `lib/engines.ts` checks them at start and before each run (`@fullstop/engine/engines`).
  */
-export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit', 'wapiti', 'playwright', 'lighthouse', 'axe'] as const;
+export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit', 'wapiti', 'playwright', 'lighthouse', 'axe', 'webdriverio', 'appium'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** One test of a client's suite, as the manifest declares it. */
@@ -52,6 +53,19 @@ export interface RunTarget {
   /** Absolute paths of the client's uploaded builds, when there are any. */
   androidApp?: string | null;
   iosApp?: string | null;
+  /** Where a mobile UI test's devices are (issue 28): the Appium endpoint of the client's provider, when it has one. */
+  appium?: AppiumEndpoint | null;
+}
+
+/** An Appium 2/3 server or a device cloud's Appium endpoint; the target policy judges its address like any other. */
+export interface AppiumEndpoint {
+  /** e.g. `http://127.0.0.1:4723/`, `https://hub.browserstack.com/wd/hub`. */
+  url: string;
+  /** The provider's user name and access key, when it asks for them (sent as the session's basic auth). */
+  username?: string;
+  accessKey?: string;
+  /** Capabilities the provider adds to every session (e.g. `bstack:options`); the suite's own win over none of the app's. */
+  capabilities?: Record<string, unknown>;
 }
 
 export interface RunContext {

@@ -30,7 +30,10 @@ describe('engine readiness', () => {
     const readiness = await checkEngines({ chromiumPath: CHROMIUM_PATH, wapitiPath: WAPITI_PATH });
     expect(readiness.status).toBe('ready');
     const byName = Object.fromEntries(readiness.engines.map((e) => [e.engine, e]));
-    expect(Object.keys(byName).sort()).toEqual(['axe', 'chromium', 'firefox', 'lighthouse', 'playwright', 'wapiti', 'webkit']);
+    expect(Object.keys(byName).sort()).toEqual(['appium', 'axe', 'chromium', 'firefox', 'lighthouse', 'playwright', 'wapiti', 'webdriverio', 'webkit']);
+    // Appium is a dev dependency (CI, a device lab's host): optional, with its version when installed.
+    expect(byName.appium).toMatchObject({ ok: true, optional: true, title: 'Appium', kinds: ['mobile-ui'], version: expect.stringMatching(/^3\./) });
+    expect(byName.webdriverio).toMatchObject({ ok: true, kinds: ['mobile-ui'] });
     expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse', 'visual'] });
     expect(byName.chromium!.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(byName.wapiti).toMatchObject({ ok: true, problem: null, kinds: ['security-scan'], install: 'apt-get install wapiti' });

@@ -111,8 +111,9 @@ describe('target policy', () => {
 
   it('has a runner for every kind, and each network runner refuses a private target before any work', async () => {
     expect(Object.keys(runners).sort()).toEqual([...TEST_KINDS].sort());
-    const target = { baseUrl: 'http://127.0.0.1:9/', allowedOrigins: [], allowPrivateAddresses: false };
-    const options: Partial<Record<TestKind, Record<string, unknown>>> = { api: { requests: [{ path: '/' }] } };
+    // A mobile UI test's outbound address is its Appium endpoint (a private one here too).
+    const target = { baseUrl: 'http://127.0.0.1:9/', allowedOrigins: [], allowPrivateAddresses: false, androidApp: '/builds/app.apk', appium: { url: 'http://127.0.0.1:4723/' } };
+    const options: Partial<Record<TestKind, Record<string, unknown>>> = { api: { requests: [{ path: '/' }] }, 'mobile-ui': { specs: '*.spec.ts', platform: 'android' } };
     for (const kind of TEST_KINDS.filter((k) => k !== 'mobile-static')) {
       const test = { name: kind, group: 'g', kind, options: options[kind] ?? {}, suiteDir: tmpdir() };
       const result = await runners[kind].run(test, target, await makeContext());

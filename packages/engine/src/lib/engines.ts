@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { EngineCheck, EngineReadiness } from '@fullstop/contracts';
 import { EngineMissingError } from '../errors.ts';
 import { factsOf, kinds } from '../runners/kinds.ts';
@@ -56,6 +57,8 @@ interface PackageEngine {
   title: string;
   packages: readonly string[];
   install: string;
+  /** Needed only by some setups (a local Appium server): when it is missing, the machine is still ready. */
+  optional?: { for: string };
 }
 
 const NPM_INSTALL = 'npm ci (in the Fullstop QA folder)';
@@ -83,6 +86,16 @@ export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>
   playwright: { type: 'package', title: 'the Playwright packages', packages: ['@playwright/test', 'playwright-core'], install: NPM_INSTALL },
   lighthouse: { type: 'package', title: 'the Lighthouse packages', packages: ['lighthouse', 'chrome-launcher'], install: NPM_INSTALL },
   axe: { type: 'package', title: 'the axe package', packages: ['@axe-core/playwright'], install: NPM_INSTALL },
+  webdriverio: { type: 'package', title: 'the WebdriverIO packages', packages: ['webdriverio', 'mocha'], install: NPM_INSTALL },
+  // A mobile UI test talks to its provider's Appium endpoint; a local Appium serves a device lab, an emulator host
+  // and CI (with @appium/fake-driver): docs/mobile-ui.md.
+  appium: {
+    type: 'package',
+    title: 'Appium',
+    packages: ['appium'],
+    install: 'npm ci (in the Fullstop QA folder, dev dependencies included), or npm i -g appium@3 and its drivers',
+    optional: { for: 'mobile UI tests on a local Appium server (a device lab, an emulator host, CI)' },
+  },
 };
 
 const require = createRequire(import.meta.url);
@@ -94,10 +107,29 @@ function packageJson(name: string): { found: boolean; version: string | null } {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
     return { found: true, version: typeof parsed.version === 'string' ? parsed.version : null };
   } catch (error) {
-    // The package is there but does not export its package.json: installed, version unknown.
-    if ((error as { code?: unknown }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return { found: true, version: null };
+    // The package is there but does not export its package.json: its version from the package.json above its entry.
+    if ((error as { code?: unknown }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return { found: true, version: versionAboveEntry(name) };
     return { found: false, version: null };
   }
+}
+
+/** The version in the package.json of `name` found above its entry file (webdriverio, @axe-core/playwright); null when none is. */
+function versionAboveEntry(name: string): string | null {
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve(name));
+  } catch {
+    return null;
+  }
+  for (let i = 0; i < 5; i++, dir = path.dirname(dir)) {
+    try {
+      const parsed = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (parsed.name === name) return typeof parsed.version === 'string' ? parsed.version : null;
+    } catch {
+      // No package.json here (or not one we can read): the folder above.
+    }
+  }
+  return null;
 }
 
 /** Why a program at `file` cannot be started, checked without starting it; null when it can. */
@@ -236,6 +268,7 @@ async function checkOne(name: EngineName, paths: EnginePaths, timeoutMs: number)
     location: engine.packages.join(', '),
     problem: missing.length === 0 ? null : `not installed: ${missing.join(', ')}`,
     setting: null,
+    ...(engine.optional ? { optional: true } : {}),
   };
 }
 
@@ -254,7 +287,7 @@ const plural = (title: string) => (title.endsWith('is') ? `${title.slice(0, -2)}
 /** One line for the log or the console about an engine that is not usable: what cannot run, why, and the fix. */
 export function engineProblemLine(check: EngineCheck): string {
   const optional = ENGINES[check.engine as EngineName];
-  const tests = optional?.type === 'program' && optional.optional ? optional.optional.for : check.kinds.map((kind) => plural(factsOf(kind)?.title ?? kind)).join(', ');
+  const tests = optional?.optional ? optional.optional.for : check.kinds.map((kind) => plural(factsOf(kind)?.title ?? kind)).join(', ');
   const setting = check.setting ? ` (or set ${check.setting} to where it is)` : '';
   return `${check.title} is ${check.problem ?? 'not usable'}: ${tests || 'no test'} cannot run. Install it with: ${check.install}${setting}`;
 }

@@ -12,7 +12,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PNG } from 'pngjs';
@@ -23,6 +22,7 @@ import type { TargetGuard } from '../policy/target-guard.ts';
 import { childEnv } from '../sandbox/child-env.ts';
 import type { RunContext } from '../types.ts';
 import { CHILD_KILL_GRACE_MS } from './child-process.ts';
+import { freePort } from './free-port.ts';
 import { waitForDriver, WebDriverSession } from './webdriver.ts';
 
 export const DEFAULT_WEBKIT_DRIVER_PATH = '/usr/bin/WebKitWebDriver';
@@ -182,17 +182,6 @@ function tail(child: ChildProcess): () => string {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   return () => text.trim();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Starts Xvfb on the first free display; its number comes back on fd 3 (`-displayfd`). */

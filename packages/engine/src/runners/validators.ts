@@ -7,6 +7,7 @@ import { browserInput } from './browser/options.ts';
 import { lighthouseInput } from './lighthouse/options.ts';
 import { loadInput } from './load/options.ts';
 import { mobileStaticInput } from './mobile-static/options.ts';
+import { mobileUiInput } from './mobile-ui/options.ts';
 import { securityChecksInput } from './security-checks/options.ts';
 import { securityScanInput } from './security-scan/options.ts';
 import { visualInput } from './visual/options.ts';
@@ -26,6 +27,7 @@ export const KIND_SCHEMAS: { readonly [K in TestKind]: z.ZodType } = {
   lighthouse: lighthouseInput,
   load: loadInput,
   'mobile-static': mobileStaticInput,
+  'mobile-ui': mobileUiInput,
   'security-checks': securityChecksInput,
   'security-scan': securityScanInput,
   visual: visualInput,

@@ -10,6 +10,8 @@ export const ENTRY_FILES = {
   launcher: 'sandbox/launcher',
   'memory-monitor-worker': 'sandbox/memory-monitor-worker',
   'steps-reporter': 'runners/browser/steps-reporter',
+  'mobile-ui-specs': 'runners/mobile-ui/spec-child',
+  'site-survey': 'survey/site-survey',
 } as const;
 
 export type EntryName = keyof typeof ENTRY_FILES;

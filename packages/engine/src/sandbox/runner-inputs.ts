@@ -14,8 +14,8 @@ import { giveRunFolder, giveTree, type RunnerUser, searchableAbove } from './run
  * The kinds that read the suite's files (`test.suiteDir`: Playwright's spec files) and the uploaded builds (the
  * target's androidApp / iosApp files). Only theirs are copied; a new kind that reads either must be added here.
  */
-const READS_SUITE = new Set<TestDefinition['kind']>(['browser']);
-const READS_BUILDS = new Set<TestDefinition['kind']>(['mobile-static']);
+const READS_SUITE = new Set<TestDefinition['kind']>(['browser', 'mobile-ui']);
+const READS_BUILDS = new Set<TestDefinition['kind']>(['mobile-static', 'mobile-ui']);
 
 export interface StagedInputs {
   test: TestDefinition;
