@@ -129,6 +129,8 @@ export const opsRun = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   failingTests: z.array(opsFailingTest),
+  /** Visual shots of the run waiting for an operator's approval or rejection (decision 0082); absent when none. */
+  visualPending: z.number().int().optional(),
 });
 export type OpsRun = z.infer<typeof opsRun>;
 

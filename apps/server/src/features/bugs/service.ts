@@ -23,7 +23,7 @@ import type { RunRow } from '../runs/index.ts';
 import { runStatusOf } from '../runs/index.ts';
 import { bugKey, storeCopy } from './attachments.ts';
 import { allowedActions, BugTransitionError, type BugSide, nextStatus } from './lifecycle.ts';
-import { clientRunTest, prefillOf } from './prefill.ts';
+import { clientRunTest, type EvidenceSource, prefillOf } from './prefill.ts';
 import { listBugExports } from '../integrations/index.ts';
 import {
   type BugAttachmentRow,
@@ -232,10 +232,12 @@ export function bugService(app: FastifyInstance) {
       return (await prefillOf(app.artifacts, rt, client.website, ruleId)).prefill;
     },
 
-    async create(caller: Caller, clientId: string, body: CreateBugBody): Promise<Bug> {
+    /** `files`: the evidence to attach in place of what the run test's prefill would (a visual shot's three images). */
+    async create(caller: Caller, clientId: string, body: CreateBugBody, options: { files?: EvidenceSource[] } = {}): Promise<Bug> {
       const client = await getClient(db, clientId);
       const rt = body.runTestId ? await clientRunTest(db, clientId, body.runTestId) : null;
-      const evidence = rt ? await prefillOf(app.artifacts, rt, client.website, body.ruleId) : null;
+      const prefilled = rt ? await prefillOf(app.artifacts, rt, client.website, body.ruleId) : null;
+      const evidence = prefilled && options.files ? { ...prefilled, files: options.files } : prefilled;
       const status: BugStatus = body.publish ? 'open' : 'draft';
       const row = await db.transaction(async (tx) => {
         const created = await insertBug(tx, clientId, {

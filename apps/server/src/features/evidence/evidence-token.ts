@@ -34,3 +34,11 @@ export function verifyEvidenceToken(keys: ServerKeys, token: string, now = Date.
   if (k !== 'trace' && k !== 'screenshot') return null;
   return { clientId: c, runId: r, runTestId: t, path: p, kind: k };
 }
+
+/** Evidence files are served under this; the rest of the path is the signed token. */
+export const EVIDENCE_FILE_PREFIX = '/evidence/file/';
+
+/** The address of one file of a run test, as an evidence link gives it (other features' images: visual shots). */
+export function evidenceFileUrl(keys: ServerKeys, claims: EvidenceClaims, now = Date.now()): string {
+  return `${EVIDENCE_FILE_PREFIX}${signEvidenceToken(keys, claims, now)}`;
+}

@@ -23,11 +23,8 @@ import type { EngineDeps } from '../engine/index.ts';
 import { runTestKey } from '../../lib/run-paths.ts';
 import { findClientRunTest } from '../runs/index.ts';
 import { evidenceContentType, listEvidence, objectInside } from './evidence-files.ts';
-import { EVIDENCE_LINK_TTL_SECONDS, signEvidenceToken, verifyEvidenceToken } from './evidence-token.ts';
+import { EVIDENCE_FILE_PREFIX, EVIDENCE_LINK_TTL_SECONDS, signEvidenceToken, verifyEvidenceToken } from './evidence-token.ts';
 import { TRACE_VIEWER_FILE_ROUTE, TRACE_VIEWER_PREFIX, traceViewer } from './trace-viewer.ts';
-
-/** Evidence files are served under this; the rest of the path is the signed token. */
-const EVIDENCE_FILE_PREFIX = '/evidence/file/';
 
 /** A screenshot opened on its own shows as an image and nothing else; a trace is only ever downloaded or fetched. */
 const SCREENSHOT_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";

@@ -6,6 +6,7 @@ import { findingsOf } from './findings.ts';
 import { flakyKey } from './flaky-repository.ts';
 import { flakyFlagsOfClients } from '../flaky/index.ts';
 import { failingTestsOf, type FeedQuery, feedPage } from './runs-feed-repository.ts';
+import { pendingCountsOfRuns } from '../visual/index.ts';
 
 /**
  * One feed of runs across every client: failed and could-not-run runs first, each group newest first; each run
@@ -15,6 +16,7 @@ export async function runsFeed(db: Db, query: FeedQuery): Promise<OpsRunsPage> {
   const { rows, total } = await feedPage(db, query);
   const runIds = rows.map((r) => r.runId);
   const tests = runIds.length ? await failingTestsOf(db, runIds) : [];
+  const visualPending = await pendingCountsOfRuns(db, runIds);
 
   const clientIds = [...new Set(rows.map((r) => r.clientId))];
   const flaky = await flakyFlagsOfClients(db, clientIds);
@@ -40,6 +42,7 @@ export async function runsFeed(db: Db, query: FeedQuery): Promise<OpsRunsPage> {
           flaky: flaky.has(flakyKey(t.clientId, t.testName)),
           flakyFlag: flaky.get(flakyKey(t.clientId, t.testName)) ?? null,
         })),
+      ...(visualPending.get(r.runId) ? { visualPending: visualPending.get(r.runId) } : {}),
     })),
     total,
     page: query.page,

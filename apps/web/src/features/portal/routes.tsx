@@ -96,6 +96,11 @@ export const opsRoutes = inShell({
     { index: true, loader: () => redirect(paths.opsClients) },
     { path: 'clients', ...page('Clients'), lazy: async () => ({ Component: (await import('./ops/clients/clients-page.tsx')).OpsClientsPage }) },
     { path: 'clients/:clientId', ...page('Client'), lazy: async () => ({ Component: (await import('./ops/clients/client-page.tsx')).OpsClientPage }) },
+    {
+      path: 'clients/:clientId/runs/:runId/visual',
+      ...page('Visual review'),
+      lazy: async () => ({ Component: (await import('./ops/runs/visual-review-page.tsx')).OpsVisualReviewPage }),
+    },
     { path: 'runs', ...page('Runs'), lazy: async () => ({ Component: (await import('./ops/runs/runs-page.tsx')).OpsRunsPage }) },
     { path: 'bugs', ...page('Bugs'), lazy: async () => ({ Component: (await import('./ops/bugs/bugs-page.tsx')).OpsBugsPage }) },
     { path: 'bugs/:bugId', ...page('Bug'), lazy: async () => ({ Component: (await import('./ops/bugs/bug-page.tsx')).OpsBugPage }) },

@@ -11,6 +11,7 @@ import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from 
 import { scopeText, totalsText, TRIGGER_LABELS } from './history-texts.ts';
 import { RunChanges } from './run-changes.tsx';
 import { RunTestItem } from './run-test-item.tsx';
+import { VisualReviewSection } from './visual-review-section.tsx';
 import { Verdict } from './verdict.tsx';
 import './history.css';
 
@@ -86,6 +87,7 @@ export function RunDetailPage() {
             <WholeRunReport runId={data.runId} formats={data.runReportFormats} />
           </div>
           <RunChanges comparison={data.comparison} />
+          <VisualReviewSection runId={data.runId} />
           <section className="history-section" aria-labelledby="run-tests-title">
             <h2 id="run-tests-title" className="history-subtitle">
               Tests

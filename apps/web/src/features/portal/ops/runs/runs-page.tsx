@@ -1,4 +1,4 @@
-import { opsClientPath, runScopeLabel, runStatus, type OpsRun } from '@fullstop/contracts';
+import { opsClientPath, runScopeLabel, runStatus, visualReviewPaths, type OpsRun } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatRunDate } from '@/lib/format-date.ts';
@@ -39,6 +39,13 @@ function RunCard({ run, report }: { run: OpsRun; report: Report }) {
         <span>Started by {TRIGGERS[run.trigger]}</span>
         {totalsText(run) && <span>{totalsText(run)}</span>}
       </p>
+      {(run.visualPending || run.failingTests.some((t) => t.kind === 'visual')) && (
+        <div className="ops-actions">
+          <Link className="btn btn--primary portal-btn-sm" to={visualReviewPaths.opsPage(run.clientId, run.runId)} aria-label={`Visual review of ${run.clientName}’s run`}>
+            {run.visualPending ? `Review ${run.visualPending} visual ${run.visualPending === 1 ? 'shot' : 'shots'}` : 'Visual review'}
+          </Link>
+        </div>
+      )}
       {run.failingTests.length > 0 && (
         <ul className="ops-tests" aria-label={`Failing tests of ${run.clientName}`}>
           {run.failingTests.map((t) => (
