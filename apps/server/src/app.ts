@@ -15,6 +15,7 @@ import { authGuard } from './features/auth/index.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { badgeRoutes } from './features/badge/routes.ts';
 import { bugsFeature } from './features/bugs/routes.ts';
+import { visualFeature } from './features/visual/routes.ts';
 import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
 import { demo } from './features/demo/plugin.ts';
@@ -26,6 +27,7 @@ import { operatorAccessAudit } from './features/operator/index.ts';
 import { operatorRoutes } from './features/operator/routes.ts';
 import { requestsFeature } from './features/requests/plugin.ts';
 import { retentionFeature } from './features/retention/routes.ts';
+import { mobileDevicesFeature } from './features/mobile-devices/routes.ts';
 import { teamRoutes } from './features/team/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { apiPrefixes } from './plugins/app/api-prefixes.ts';
@@ -106,12 +108,15 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     integrationsFeature,
     teamRoutes,
     retentionFeature,
+    mobileDevicesFeature,
     badgeRoutes,
   ];
   for (const feature of features) await app.register(feature);
   await app.register(engineFeature, { runners: options.runners, runnersModule: options.runnersModule });
   // After the engine: a bug's retest queues a run and hears when it ends.
   await app.register(bugsFeature);
+  // After the bugs: a rejected shot opens a bug through their service.
+  await app.register(visualFeature);
   // After the engine: alerts hear when a run ends in this process (and poll for runs other processes finished).
   await app.register(alertsFeature);
   // After the engine: this process's heartbeat carries the engine's worker id.

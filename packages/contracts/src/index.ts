@@ -26,3 +26,5 @@ export * from './schedules.ts';
 export * from './system.ts';
 export * from './cells.ts';
 export * from './visual.ts';
+export * from './visual-review.ts';
+export * from './mobile-devices.ts';

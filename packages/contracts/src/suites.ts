@@ -91,3 +91,49 @@ export type SuiteTryResponse = z.infer<typeof suiteTryResponse>;
 
 export const suiteCurrentResponse = z.object({ message: z.string(), version: z.number().int(), previous: z.number().int().nullable() });
 export type SuiteCurrentResponse = z.infer<typeof suiteCurrentResponse>;
+
+/**
+ * A starter suite from a crawl (docs/starter-suite.md): `POST /operator/clients/:id/suites/propose` starts one,
+ * `GET /operator/clients/:id/suites/proposals/:proposalId` answers how it goes and, once done, the version written.
+ */
+export const SUITE_PROPOSAL_DEFAULT_PAGES = 25;
+export const SUITE_PROPOSAL_MAX_PAGES = 100;
+export const suiteProposeBody = z
+  .object({
+    maxPages: z
+      .number({ error: `maxPages must be a number from 1 to ${SUITE_PROPOSAL_MAX_PAGES}` })
+      .int({ error: 'maxPages must be a whole number' })
+      .min(1, { error: 'maxPages must be at least 1' })
+      .max(SUITE_PROPOSAL_MAX_PAGES, { error: `maxPages must be at most ${SUITE_PROPOSAL_MAX_PAGES}` })
+      .default(SUITE_PROPOSAL_DEFAULT_PAGES),
+    /** Make the proposed version current at once (scripts); otherwise it waits for review. */
+    makeCurrent: z.boolean({ error: 'makeCurrent must be true or false' }).default(false),
+  })
+  .strict();
+export type SuiteProposeBody = z.input<typeof suiteProposeBody>;
+
+export const suiteProposalParams = z.object({ id: idString, proposalId: z.string().min(1).max(64) });
+
+export const suiteProposal = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  status: z.enum(['crawling', 'writing', 'done', 'failed']),
+  maxPages: z.number().int(),
+  makeCurrent: z.boolean(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }).nullable(),
+  /** What it is doing, or how it ended, in words. */
+  message: z.string(),
+  /** The version written (once done). */
+  version: z.number().int().nullable(),
+  current: z.boolean(),
+  tests: z.array(z.object({ name: z.string(), kind: z.string(), group: z.string() })),
+  /** Pages the crawl found and the suite leaves out, with why. */
+  leftOut: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** The crawl ran with the suite's login. */
+  loggedIn: z.boolean(),
+  notes: z.array(z.string()),
+  error: z.string().nullable(),
+});
+export type SuiteProposal = z.infer<typeof suiteProposal>;

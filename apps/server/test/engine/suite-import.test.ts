@@ -53,13 +53,23 @@ describe('suite import', () => {
     expect(unsafe.json().message).toMatch(/not a safe relative path/);
   });
 
-  it('refuses a visual test, saying why, until its baselines can be reviewed in the console', async () => {
-    const body = await issuesOf({
+  it('imports a visual test now that its shots are reviewed and approved in the console (decision 0082)', async () => {
+    const other = await createTestClient(fixture.app);
+    const res = await importSuite(fixture.app, other.clientId, {
       'suite.json': manifest({ Frontend: [{ name: 'home api', kind: 'api', options: { requests: [{ path: '/' }] } }, { name: 'home looks', kind: 'visual', options: { pages: ['/'] } }] }),
     });
-    expect(body.issues).toEqual([
-      { file: 'suite.json', field: 'groups.0.tests.1.kind', reason: expect.stringMatching(/^visual tests are not available on this server yet: .*approving shots in the console/) },
-    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ tests: 2, groups: { Frontend: ['home api', 'home looks'] } });
+  });
+
+  it('imports a mobile UI test now that an operator sets the client\'s device provider (issue 28)', async () => {
+    const other = await createTestClient(fixture.app);
+    const res = await importSuite(fixture.app, other.clientId, {
+      'suite.json': manifest({ Mobile: [{ name: 'app signs in', kind: 'mobile-ui', options: { specs: 'mobile/*.spec.ts', platform: 'android' } }] }),
+      'mobile/sign-in.spec.ts': "import { $ } from '@wdio/globals';\n",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ tests: 1, groups: { Mobile: ['app signs in'] } });
   });
 
   it('stores each import as a new version and lists the newest suite at once', async () => {

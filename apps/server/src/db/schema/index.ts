@@ -14,3 +14,5 @@ export * from './alerts.ts';
 export * from './schedules.ts';
 export * from './system.ts';
 export * from './load-generators.ts';
+export * from './visual.ts';
+export * from './mobile-devices.ts';

@@ -5,13 +5,13 @@ import type { Db } from '../../db/database.ts';
 import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { listEvidence, objectInside } from '../evidence/index.ts';
-import { runTestKey } from '../../lib/run-paths.ts';
+import { attemptFolder, runTestKey } from '../../lib/run-paths.ts';
 import { findClientRunTestById, type RunTestRow } from '../runs/index.ts';
 
 /** One file the bug gets from the run: a copy of a screenshot or trace, or the finding written out as JSON. */
 export interface EvidenceSource {
   name: string;
-  kind: 'screenshot' | 'trace' | 'finding';
+  kind: 'screenshot' | 'trace' | 'finding' | 'page-source';
   contentType: string;
   from: { key: string } | { content: string };
 }
@@ -128,6 +128,13 @@ export async function prefillOf(
     const found = await objectInside(store, root, e.path);
     if (!found || (e.kind !== 'screenshot' && e.kind !== 'trace')) continue;
     files.push({ name: path.basename(e.path), kind: e.kind, contentType: e.contentType, from: { key: found.key } });
+  }
+  // A mobile UI test's failed step: the page source of the screen at the failure goes with its screenshot (decision 0084).
+  if (fields.source === 'test' && summary?.kind === 'mobile-ui') {
+    const failedName = summary.cases.find((c) => c.status === 'failed')?.name;
+    const source = summary.pageSources.find((p) => p.case === failedName);
+    const found = source ? ((await objectInside(store, root, `${attemptFolder(rt.attempts)}/${source.path}`)) ?? (await objectInside(store, root, source.path))) : null;
+    if (source && found) files.push({ name: path.basename(source.path), kind: 'page-source', contentType: 'application/xml', from: { key: found.key } });
   }
   if (finding) {
     files.push({ name: `finding-${ruleId}.json`, kind: 'finding', contentType: 'application/json', from: { content: `${JSON.stringify(finding, null, 2)}\n` } });

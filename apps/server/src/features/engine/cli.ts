@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { SuiteImportResponse } from '@fullstop/contracts';
 import { clientFor, OperatorApiError } from '../../cli/operator-client.ts';
+import { registerSuiteProposeCommand } from '../../cli/suite-propose-command.ts';
 
 /** What `fullstop worker --help` says about settings (docs/deployment.md has every one). */
 const WORKER_SETTINGS = `
@@ -51,6 +52,7 @@ export function registerEngineCommands(program: Command): void {
       );
       for (const v of res.versions) console.log(`v${v.version}  ${v.createdAt}  ${v.fileCount} files`);
     });
+  registerSuiteProposeCommand(suite);
 
   const alerts = program.command('alerts').description("security-scan alerts of a client's latest scan");
   alerts

@@ -8,10 +8,14 @@ import { finishedOfKindInRun, latestFinishedOfKind, type RunTestRow } from '../r
 
 /**
  * GET /insight/fetch/all, computed from each kind's latest finished run (one that produced a summary):
- * load ← load, zap ← security-scan (finished or incomplete), frontend-report ← browser, security-report ← security-checks.
- * A key is absent while its kind has never run. The two test reports add up every test of that kind in the
+ * load ← load, zap ← security-scan (finished or incomplete), frontend-report ← browser and mobile-ui,
+ * security-report ← security-checks.
+ * A key is absent while its kind has never run. The two test reports add up every test of those kinds in the
  * latest run that had one, so "Run all" with three browser tests shows all three.
  */
+/** The kinds the frontend card adds up: the site's browser tests and the app's mobile UI tests (issue 28). */
+export const FRONTEND_KINDS: readonly TestKind[] = ['browser', 'mobile-ui'];
+
 export async function computeInsights(db: Db, clientId: string): Promise<Insights> {
   const out: Insights = {};
   const latest = (kind: TestKind) => latestFinishedOfKind(db, clientId, kind);
@@ -29,15 +33,21 @@ export async function computeInsights(db: Db, clientId: string): Promise<Insight
     };
   }
 
-  const frontend = await testReport(db, clientId, 'browser', await latest('browser'));
+  const frontend = await testReport(db, clientId, FRONTEND_KINDS, await newestOf(await Promise.all(FRONTEND_KINDS.map(latest))));
   if (frontend) out['frontend-report'] = frontend;
-  const security = await testReport(db, clientId, 'security-checks', await latest('security-checks'));
+  const security = await testReport(db, clientId, ['security-checks'], await latest('security-checks'));
   if (security) out['security-report'] = security;
   return out;
 }
 
-async function testReport(db: Db, clientId: string, kind: TestKind, latest: RunTestRow | null): Promise<TestReportInsight | null> {
+/** The one that finished last. */
+function newestOf(rows: (RunTestRow | null)[]): RunTestRow | null {
+  return rows.reduce<RunTestRow | null>((a, b) => (b && (!a || (b.finishedAt?.getTime() ?? 0) > (a.finishedAt?.getTime() ?? 0)) ? b : a), null);
+}
+
+async function testReport(db: Db, clientId: string, kinds: readonly TestKind[], latest: RunTestRow | null): Promise<TestReportInsight | null> {
   if (!latest) return null;
-  const { durationMs, ...totals } = sumTotals(await finishedOfKindInRun(db, clientId, latest.runId, kind));
+  const rows = (await Promise.all(kinds.map((kind) => finishedOfKindInRun(db, clientId, latest.runId, kind)))).flat();
+  const { durationMs, ...totals } = sumTotals(rows);
   return { ...totals, duration: Math.round(durationMs / 100) / 10 };
 }

@@ -1,6 +1,6 @@
 import { TREND_RUNS } from '@fullstop/contracts';
 import type { TestKind } from '@fullstop/engine';
-import { and, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, max, or } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineRunTests } from '../../db/schema/index.ts';
 import { countedTests } from './scan-repository.ts';
@@ -15,11 +15,12 @@ export interface RunOfKind {
 }
 
 /**
- * The last TREND_RUNS runs of the caller's client that finished a test of `kind`, oldest first: the same runs
+ * The last TREND_RUNS runs of the caller's client that finished a test of `kind` (or of one of the kinds), oldest first: the same runs
  * GET /insight/fetch/all reads its cards from (its card is the newest of them).
  */
-export async function lastRunsOfKind(db: Db, clientId: string, kind: TestKind): Promise<RunOfKind[]> {
-  const ofKind = and(eq(engineRunTests.clientId, clientId), eq(engineRunTests.kind, kind), countedTests(kind), isNotNull(engineRunTests.finishedAt));
+export async function lastRunsOfKind(db: Db, clientId: string, kind: TestKind | readonly TestKind[]): Promise<RunOfKind[]> {
+  const kinds = typeof kind === 'string' ? [kind] : kind;
+  const ofKind = and(eq(engineRunTests.clientId, clientId), or(...kinds.map((k) => and(eq(engineRunTests.kind, k), countedTests(k)))), isNotNull(engineRunTests.finishedAt));
   const finishedAt = max(engineRunTests.finishedAt);
   const runs = await db
     .select({ runId: engineRunTests.runId, at: finishedAt })

@@ -3,6 +3,7 @@ import type { Finding, RunnerSummary } from '@fullstop/engine';
 import type { Db } from '../../db/database.ts';
 import { falsePositiveMatcher } from '../findings/index.ts';
 import { sumTotals, zapCounts } from './insight-maths.ts';
+import { FRONTEND_KINDS } from './compute-insights.ts';
 import { lastRunsOfKind, type RunOfKind } from './insight-trend-repository.ts';
 
 /** The newest runner summary of a kind in one run, as the insight card takes the newest. */
@@ -59,7 +60,7 @@ export async function insightTrendsOf(db: Db, clientId: string): Promise<Insight
     if (zapPoints.length > 0) out.zap = { runAt: zapPoints.at(-1)!.at, points: zapPoints };
   }
 
-  const frontend = passRateTrend(await lastRunsOfKind(db, clientId, 'browser'));
+  const frontend = passRateTrend(await lastRunsOfKind(db, clientId, FRONTEND_KINDS));
   if (frontend) out['frontend-report'] = frontend;
   const security = passRateTrend(await lastRunsOfKind(db, clientId, 'security-checks'));
   if (security) out['security-report'] = security;

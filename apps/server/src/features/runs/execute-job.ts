@@ -10,6 +10,8 @@ import { readSecrets } from '../secrets/index.ts';
 import { suiteOfRun } from '../suites/index.ts';
 import { localSuite } from '../suites/index.ts';
 import { runTargetFor } from '../targets/index.ts';
+import { appiumEndpointFor } from '../mobile-devices/index.ts';
+import { prepareBaselineDir, recordVisualCandidates, removeBaselineDir } from '../visual/index.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/index.ts';
 import { finishRunTest } from './finish.ts';
@@ -48,6 +50,8 @@ export async function sandboxRun(
   options: { attemptKey: string; timeSeconds: number; buildsDir?: string; ctx: Omit<SandboxRun['ctx'], keyof Tools> },
 ): Promise<SandboxRun> {
   const target = await runTargetFor(deps, clientId, options.buildsDir);
+  // A mobile UI test's devices: the client's provider, its key opened for this run only (issue 28).
+  if (test.kind === 'mobile-ui') target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId);
   // The login's secrets go to the runner in its run request only (decision 0060).
   const secrets = test.login ? await readSecrets(deps.db, deps.keys, clientId, secretNamesOf(test.login)) : undefined;
   return {
@@ -114,6 +118,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   let result: RunnerResult | null = null;
   let error: string | null = null;
   let errorCode: string | null = null;
+  let baselineDir: string | null = null;
   try {
     const stored = await suiteOfRun(db, rt.runId);
     // The version's spec files on this machine (copied once from a remote store).
@@ -128,14 +133,17 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       errorCode = 'validation_error';
     } else {
       let lastProgress = 0;
+      // A visual test compares its shots with the client's current baselines of it (decision 0082).
+      if (def.kind === 'visual') baselineDir = await prepareBaselineDir(deps, rt.clientId, rt.testName, attemptRow.id);
       result = await runInSandbox(
         await sandboxRun(deps, rt.clientId, def, {
           attemptKey: attemptRow.id,
           timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds,
           // The mobile checks read the uploaded builds: a remote store's copies go to the scratch folder for this attempt.
-          ...(def.kind === 'mobile-static' ? { buildsDir: buildsScratch } : {}),
+          ...(def.kind === 'mobile-static' || def.kind === 'mobile-ui' ? { buildsDir: buildsScratch } : {}),
           ctx: {
             runDir,
+            ...(baselineDir ? { baselineDir } : {}),
             signal: controller.signal,
             log,
             progress: (p) => {
@@ -170,6 +178,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     clearInterval(heartbeat);
     shutdown.removeEventListener('abort', onShutdown);
     for (const platform of ['android.apk', 'ios.ipa']) await rm(`${buildsScratch}-${platform}`, { force: true });
+    if (baselineDir) await removeBaselineDir(baselineDir);
   }
 
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';
@@ -194,6 +203,10 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     throw new RetryableAttemptError(error ?? 'attempt errored');
   }
   const finishing = performance.now();
+  // The shots this attempt offers as baselines, recorded before the test (and maybe the run) says it ended.
+  if (rt.kind === 'visual' && result?.summary) {
+    await recordVisualCandidates(deps, rt, attempt, result.summary).catch((err: unknown) => deps.log.error({ err, runTestId: rt.id }, 'recording the visual candidates failed'));
+  }
   await finishRunTest(deps, rt, { status, result: status === 'error' ? (result?.summary ? result : null) : result, error, attempt });
   log(`reports and the test's end took ${Math.round(performance.now() - finishing)} ms`);
 }

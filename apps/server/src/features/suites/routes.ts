@@ -7,6 +7,7 @@ import { getClient } from '../accounts/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
 import { suiteHistory } from './suite-repository.ts';
 import { suiteConsoleRoutes } from './suite-console-routes.ts';
+import { suiteProposalRoutes } from './proposal-routes.ts';
 import { importSuite } from './suite-service.ts';
 import { operatorClientRoute } from '../../lib/operator-route.ts';
 
@@ -32,6 +33,7 @@ function suiteFilesOf(body: SuiteImportRequest): SuiteFiles {
 export function suiteRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(suiteConsoleRoutes(deps));
+    await app.register(suiteProposalRoutes(deps));
 
     app.post(
       '/operator/clients/:id/suite',

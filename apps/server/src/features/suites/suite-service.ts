@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestGroups } from '@fullstop/contracts';
-import { type KindValidator, type SuiteFiles, type SuiteManifest, SuiteValidationError, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
+import { type KindValidator, type SuiteFiles, type SuiteManifest, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
 import type { Db } from '../../db/database.ts';
 import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
@@ -15,25 +15,6 @@ export function testGroupsOf(manifest: SuiteManifest | null): TestGroups {
   const groups: TestGroups = {};
   for (const g of manifest?.groups ?? []) groups[g.name] = g.tests.map((t) => t.name);
   return groups;
-}
-
-/**
- * Kinds the engine runs but this server cannot serve yet, and why. A `visual` test compares its shots with
- * baselines that only an approved run may set (docs/decisions/0080); until the console can review and approve them,
- * every shot would stay "new" and every run would pass, so a suite naming one is refused rather than trusted.
- */
-const NOT_SERVED_YET: Partial<Record<TestKind, string>> = {
-  visual: 'visual tests are not available on this server yet: their baselines are set by reviewing and approving shots in the console, which this version does not do',
-};
-
-function refuseKindsNotServed(manifest: SuiteManifest): void {
-  const issues = manifest.groups.flatMap((g, gi) =>
-    g.tests.flatMap((t, ti) => {
-      const why = NOT_SERVED_YET[t.kind];
-      return why ? [{ file: 'suite.json', field: `groups.${gi}.tests.${ti}.kind`, reason: why }] : [];
-    }),
-  );
-  if (issues.length > 0) throw new SuiteValidationError(issues);
 }
 
 export interface ImportedSuite {
@@ -57,7 +38,6 @@ export async function importSuite(
 ): Promise<ImportedSuite> {
   await getClient(deps.db, clientId);
   const { manifest, tests } = validateSuite(files, deps.runners);
-  refuseKindsNotServed(manifest);
   const dir = path.join(deps.paths.storage, 'suites', clientId, randomUUID());
   await writeSuiteFolder(dir, files);
   try {

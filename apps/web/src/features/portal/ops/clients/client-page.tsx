@@ -11,8 +11,10 @@ import '../ops.css';
 import { AlertsSection } from './alerts-section.tsx';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientFlaky } from './client-flaky.tsx';
+import { ClientMobileDevices } from './client-mobile-devices.tsx';
 import { ClientOrigins } from './client-origins.tsx';
 import { ClientSchedules } from './client-schedules.tsx';
+import { ClientStarterSuite } from './client-starter-suite.tsx';
 import { ClientUsers } from './client-users.tsx';
 import { RetentionSection } from './retention-section.tsx';
 import { countText } from './health-texts.ts';
@@ -63,6 +65,7 @@ export function OpsClientPage() {
                 </Link>
               </div>
             </Card>
+            <ClientStarterSuite clientId={data.id} />
             <div className="portal-grid-2">
               <Card id="ops-key-title" title="API key">
                 <ClientApiKey clientId={data.id} masked={data.apiKeyMasked} />
@@ -86,6 +89,7 @@ export function OpsClientPage() {
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
               <RetentionSection clientId={data.id} />
             </div>
+            <ClientMobileDevices clientId={data.id} />
             <ClientFlaky clientId={data.id} />
             <AlertsSection clientId={data.id} />
             <ClientSchedules clientId={data.id} />

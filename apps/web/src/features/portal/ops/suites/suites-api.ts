@@ -6,6 +6,7 @@ import {
   suiteFileResponse,
   suiteFilesResponse,
   suiteImportRefused,
+  suiteProposal,
   suiteTryResponse,
   suiteVersionsResponse,
   type ClientSummary,
@@ -14,6 +15,7 @@ import {
   type SuiteDiffResponse,
   type SuiteFileResponse,
   type SuiteFilesResponse,
+  type SuiteProposal,
   type SuiteTryResponse,
   type SuiteVersionsResponse,
 } from '@fullstop/contracts';
@@ -49,6 +51,18 @@ export const suitesApi = portalApi.enhanceEndpoints({ addTagTypes: ['OpsSuites']
     trySuite: build.mutation<SuiteTryResponse, { clientId: string; version: number }>({
       query: ({ clientId, version }) => ({ url: `${suitesOf(clientId)}/${version}/try`, method: 'POST', schema: suiteTryResponse }),
     }),
+    /** A starter suite from a crawl: answers at once; poll getSuiteProposal until it is done or failed. */
+    proposeSuite: build.mutation<SuiteProposal, { clientId: string; maxPages?: number }>({
+      query: ({ clientId, maxPages }) => ({ url: `${suitesOf(clientId)}/propose`, method: 'POST', json: maxPages ? { maxPages } : {}, schema: suiteProposal }),
+    }),
+    getSuiteProposal: build.query<SuiteProposal, { clientId: string; id: string }>({
+      query: ({ clientId, id }) => ({ url: `${suitesOf(clientId)}/proposals/${encodeURIComponent(id)}`, schema: suiteProposal }),
+      // A finished proposal wrote a version: the Suites page lists it.
+      async onQueryStarted({ clientId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data?.status === 'done') dispatch(suitesApi.util.invalidateTags([{ type: 'OpsSuites', id: clientId }]));
+      },
+    }),
     makeSuiteCurrent: build.mutation<SuiteCurrentResponse, { clientId: string; version: number }>({
       query: ({ clientId, version }) => ({ url: `${suitesOf(clientId)}/${version}/current`, method: 'POST', schema: suiteCurrentResponse }),
       invalidatesTags: (_r, _e, { clientId }) => [{ type: 'OpsSuites', id: clientId }],
@@ -65,6 +79,8 @@ export const {
   useImportSuiteMutation,
   useTrySuiteMutation,
   useMakeSuiteCurrentMutation,
+  useProposeSuiteMutation,
+  useGetSuiteProposalQuery,
 } = suitesApi;
 
 /** A refused import's problems, one line each ("file · field: reason"); empty when the failure was something else. */

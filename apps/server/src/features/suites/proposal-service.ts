@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { SuiteProposal } from '@fullstop/contracts';
+import { secretNamesOf, SuiteValidationError, type TestDefinition } from '@fullstop/engine';
+import { runInSandbox } from '@fullstop/engine/sandbox';
+import { SITE_SURVEY_MODULE, type SiteSurvey, SURVEY_FILE, SURVEY_KIND } from '@fullstop/engine/survey';
+import { ConflictError } from '../../lib/errors.ts';
+import { getClient } from '../accounts/index.ts';
+import type { EngineDeps } from '../engine/index.ts';
+import { sandboxRun } from '../runs/index.ts';
+import { listSecrets } from '../secrets/index.ts';
+import { currentSuite } from './suite-repository.ts';
+import { importSuite } from './suite-service.ts';
+import { writeStarterSuite } from './suite-proposal.ts';
+
+/**
+ * Proposing a starter suite (docs/starter-suite.md): the site survey crawls the client's website in a runner
+ * process (the sandbox, as any attempt: time and memory limits, the target policy, the suite's login), then the
+ * suite written from it is imported as a new version, proposed (not current) unless asked otherwise.
+ *
+ * A proposal is started and then polled: its state is kept in this process and in the artifact store
+ * (`proposals/<client>/<id>.json`), so any API process answers the poll.
+ */
+
+/** Paths never loaded while crawling: a logout link would end the crawl's login. */
+export const CRAWL_EXCLUDE = ['/logout', '/log-out', '/signout', '/sign-out'];
+/** What importedBy says of a proposed version (the list shows it; no column of its own). */
+export const PROPOSED_BY = (who: string | null) => `crawl proposal${who ? ` (${who})` : ''}`;
+
+const running = new Map<string, SuiteProposal>();
+const keyOf = (clientId: string, id: string) => `proposals/${clientId}/${id}.json`;
+
+async function save(deps: Pick<EngineDeps, 'artifacts'>, state: SuiteProposal): Promise<void> {
+  const body = Buffer.from(JSON.stringify(state));
+  await deps.artifacts.put(keyOf(state.clientId, state.id), Readable.from([body]), { contentType: 'application/json', size: body.length });
+}
+
+/** A proposal's state: this process's own while it runs, else the stored one; null when there is none. */
+export async function proposalOf(deps: Pick<EngineDeps, 'artifacts'>, clientId: string, id: string): Promise<SuiteProposal | null> {
+  const own = running.get(id);
+  if (own) return own.clientId === clientId ? own : null;
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  const stored = await deps.artifacts.get(keyOf(clientId, id)).catch(() => null);
+  if (!stored) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.body) chunks.push(chunk as Buffer);
+  const state = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SuiteProposal;
+  // Still "running" in the store long past its time limit: the API process running it stopped, and its runner with it.
+  const overdue = Date.parse(state.startedAt) + (surveySecondsFor(state.maxPages) + STALE_MARGIN_SECONDS) * 1000 < Date.now();
+  if ((state.status === 'crawling' || state.status === 'writing') && overdue) {
+    return { ...state, status: 'failed', progress: null, error: 'the server process running it stopped', message: 'The starter suite could not be proposed: the server process running it stopped. Start it again.' };
+  }
+  return state;
+}
+
+/** Past its time limit by this much, a proposal no process runs any more is reported as failed. */
+const STALE_MARGIN_SECONDS = 120;
+
+/** The crawl's time: a few seconds a page; the whole attempt: that, a few seconds more per page measured, and a margin. */
+export const crawlSecondsFor = (pages: number) => Math.min(30 + 3 * pages, 300);
+export const surveySecondsFor = (pages: number) => crawlSecondsFor(pages) + 10 * pages + 60;
+
+export interface ProposeOptions {
+  maxPages: number;
+  makeCurrent: boolean;
+  /** Who asked: an operator's e-mail, or how the call was made. */
+  by: string | null;
+  /** Called once the proposal has ended (the route audits it). */
+  onEnd?: (state: SuiteProposal) => void;
+}
+
+/** Starts a proposal and answers its first state; one at a time per client (409 while one runs). */
+export async function startProposal(deps: EngineDeps, clientId: string, options: ProposeOptions): Promise<SuiteProposal> {
+  await getClient(deps.db, clientId);
+  for (const p of running.values()) {
+    if (p.clientId === clientId) throw new ConflictError(`A starter suite is already being proposed for this client (started ${p.startedAt}): wait for it to end`);
+  }
+  const state: SuiteProposal = {
+    id: randomUUID(),
+    clientId,
+    status: 'crawling',
+    maxPages: options.maxPages,
+    makeCurrent: options.makeCurrent,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    progress: { done: 0, total: options.maxPages, message: 'starting the crawl' },
+    message: 'Crawling the website',
+    version: null,
+    current: false,
+    tests: [],
+    leftOut: [],
+    loggedIn: false,
+    notes: [],
+    error: null,
+  };
+  running.set(state.id, state);
+  await save(deps, state);
+  void propose(deps, state, options).finally(() => {
+    running.delete(state.id);
+    options.onEnd?.(state);
+  });
+  return state;
+}
+
+async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeOptions): Promise<void> {
+  const clientId = state.clientId;
+  const runDir = path.join(deps.paths.runs, clientId, 'proposals', state.id);
+  try {
+    const client = await getClient(deps.db, clientId);
+    // The current suite's login is followed when every secret it names is set (docs/suite-login.md).
+    const login = (await currentSuite(deps.db, clientId))?.manifest.login;
+    const set = new Set((await listSecrets(deps.db, clientId)).map((s) => s.name));
+    const useLogin = login && secretNamesOf(login).every((n) => set.has(n)) ? login : undefined;
+    if (login && !useLogin) state.notes.push(`The suite's login was not followed: its secrets are not all set (${secretNamesOf(login).filter((n) => !set.has(n)).join(', ')}).`);
+
+    const survey = await runSurvey(deps, state, runDir, useLogin);
+    state.status = 'writing';
+    state.message = `Writing the suite from ${survey.pages.length} page(s)`;
+    state.loggedIn = survey.loggedIn;
+    await save(deps, state);
+
+    const date = new Date().toISOString().slice(0, 10);
+    const write = (visual: boolean) => writeStarterSuite(survey, { ...(useLogin ? { login: useLogin } : {}), visual, clientName: client.name, date });
+    const importAs = (files: ReturnType<typeof write>['files']) => importSuite(deps, clientId, files, PROPOSED_BY(options.by), { makeCurrent: options.makeCurrent });
+    let suite = write(true);
+    let imported;
+    try {
+      imported = await importAs(suite.files);
+    } catch (err) {
+      // A server that does not serve visual tests yet refuses them: the rest of the suite is proposed without them.
+      const visualRefused = err instanceof SuiteValidationError && err.issues.every((i) => i.field?.endsWith('.kind') && /visual/i.test(i.reason));
+      if (!visualRefused) throw err;
+      state.notes.push(`No visual tests: ${(err as SuiteValidationError).issues[0]?.reason ?? 'this server does not serve them'}.`);
+      suite = write(false);
+      imported = await importAs(suite.files);
+    }
+    Object.assign(state, {
+      status: 'done',
+      version: imported.version,
+      current: options.makeCurrent,
+      tests: suite.tests,
+      leftOut: suite.leftOut,
+      progress: null,
+      message: options.makeCurrent
+        ? `Suite version ${imported.version} proposed from ${survey.pages.length} page(s) and made current: ${imported.tests} tests`
+        : `Suite version ${imported.version} proposed from ${survey.pages.length} page(s): ${imported.tests} tests (the current version still runs)`,
+    });
+  } catch (err) {
+    state.status = 'failed';
+    state.progress = null;
+    state.error = err instanceof SuiteValidationError ? `the proposed suite is not valid: ${err.message}` : (err as Error).message;
+    state.message = `The starter suite could not be proposed: ${state.error}`;
+    deps.log.warn({ err, clientId }, 'suite proposal failed');
+  } finally {
+    state.finishedAt = new Date().toISOString();
+    await save(deps, state).catch((err: unknown) => deps.log.warn({ err }, 'saving the suite proposal failed'));
+    await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The survey's attempt, in the sandbox with the client's target and (when followed) the login and its secrets. */
+async function runSurvey(deps: EngineDeps, state: SuiteProposal, runDir: string, login: TestDefinition['login']): Promise<SiteSurvey> {
+  await mkdir(runDir, { recursive: true });
+  const test: TestDefinition = {
+    name: 'Site survey',
+    group: 'Proposal',
+    kind: SURVEY_KIND,
+    options: { maxPages: state.maxPages, crawlSeconds: crawlSecondsFor(state.maxPages), exclude: CRAWL_EXCLUDE },
+    ...(login ? { login } : {}),
+  };
+  const controller = new AbortController();
+  const run = await sandboxRun(deps, state.clientId, test, {
+    attemptKey: `proposal-${state.id}`,
+    timeSeconds: surveySecondsFor(state.maxPages),
+    ctx: {
+      runDir,
+      signal: controller.signal,
+      log: (message, data) => deps.log.debug({ proposal: state.id, ...data }, message),
+      progress: (p) => {
+        state.progress = p;
+        if (p.message) state.message = `${p.message[0]!.toUpperCase()}${p.message.slice(1)}`;
+      },
+    },
+  });
+  // Always the survey's own runners module (a test's fake runners module is for its runs, not this); never from
+  // or into the warm pool, which holds the runs' runner processes.
+  const result = await runInSandbox({ ...run, runnersModule: SITE_SURVEY_MODULE, ctx: { ...run.ctx, warmRunners: 0 } });
+  if (result.status === 'error') throw new Error(result.error ?? 'the crawl could not run');
+  return JSON.parse(await readFile(path.join(runDir, SURVEY_FILE), 'utf8')) as SiteSurvey;
+}
