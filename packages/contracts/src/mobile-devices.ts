@@ -13,8 +13,8 @@ export const MOBILE_CAPABILITIES_MAX_CHARS = 8192;
 
 const endpointUrl = text('url')
   .trim()
-  .min(1, { error: 'url is required' })
-  .max(2000, { error: 'url must be at most 2000 characters' })
+  .min(1, { error: 'the Appium URL is required' })
+  .max(2000, { error: 'the Appium URL must be at most 2000 characters' })
   .refine(
     (v) => {
       try {
@@ -24,7 +24,7 @@ const endpointUrl = text('url')
         return false;
       }
     },
-    { error: 'url must be an http(s) URL without credentials, query or fragment (e.g. http://10.0.0.5:4723/)' },
+    { error: 'the Appium URL must be an http(s) URL without credentials, query or fragment (e.g. http://10.0.0.5:4723/)' },
   );
 
 /**

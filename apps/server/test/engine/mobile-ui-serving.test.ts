@@ -98,7 +98,7 @@ describe('mobile UI tests on the client’s device provider', () => {
     // Another origin without the key again: refused, the key is never sent there.
     const moved = await setProvider(c.clientId, { kind: 'appium', url: appium.url.replace('127.0.0.1', 'localhost'), username: 'qa-lab' });
     expect(moved.statusCode).toBe(400);
-    expect(moved.json()).toMatchObject({ field: 'accessKey', message: expect.stringMatching(/^accessKey is required again: the stored key was given for http:\/\/127\.0\.0\.1:\d+ only$/) });
+    expect(moved.json()).toMatchObject({ field: 'accessKey', message: expect.stringMatching(/^the access key is required again: the stored key was given for http:\/\/127\.0\.0\.1:\d+ only$/) });
     // The same origin keeps it.
     const kept = await setProvider(c.clientId, { kind: 'appium', url: appium.url, username: 'qa-lab', capabilities: { app: FAKE_APP } });
     expect(kept.json().provider.accessKeyHint).toBe('••••7f3a');

@@ -77,7 +77,7 @@ export class MobileDevicesService {
     } else if (existing.accessKeyBoundTo === origin) {
       key = { accessKey: existing.accessKey, accessKeyHint: existing.accessKeyHint, accessKeyBoundTo: existing.accessKeyBoundTo };
     } else {
-      throw new ValidationError(`accessKey is required again: the stored key was given for ${existing.accessKeyBoundTo ?? 'another address'} only`, 'accessKey');
+      throw new ValidationError(`the access key is required again: the stored key was given for ${existing.accessKeyBoundTo ?? 'another address'} only`, 'accessKey');
     }
     const row = await upsertMobileProvider(this.deps.db, {
       clientId,
