@@ -4,36 +4,67 @@ import { text } from './text.ts';
 // Where a client's mobile UI tests find their devices (issue 28, decision 0084): one provider per client, set by an
 // operator. An access key goes in and never comes out (a masked hint), and is sent only to the origin it was given for.
 
-/** `appium` now; BrowserStack, Sauce Labs and AWS Device Farm (their Appium endpoints) are the next slice. */
-export const mobileProviderKind = z.enum(['appium'], { error: 'kind must be appium (cloud providers come next)' });
+/**
+ * `appium`: any Appium 2/3 server. `browserstack` (App Automate) and `saucelabs`: their Appium hubs, the build uploaded
+ * to their app storage through their REST API. AWS Device Farm is not offered yet.
+ */
+export const mobileProviderKind = z.enum(['appium', 'browserstack', 'saucelabs'], { error: 'kind must be appium, browserstack or saucelabs' });
 export type MobileProviderKind = z.infer<typeof mobileProviderKind>;
+
+/** The cloud kinds: a hub and a REST API with the build's app storage, a user name and access key required. */
+export const MOBILE_CLOUD_KINDS = ['browserstack', 'saucelabs'] as const;
+export const isMobileCloudKind = (kind: string): kind is (typeof MOBILE_CLOUD_KINDS)[number] => (MOBILE_CLOUD_KINDS as readonly string[]).includes(kind);
+
+/** Sauce Labs' data centers (docs.saucelabs.com/basics/data-center-endpoints). */
+export const SAUCE_REGIONS = ['us-west-1', 'us-east-4', 'eu-central-1'] as const;
+export const sauceRegion = z.enum(SAUCE_REGIONS, { error: `region must be one of ${SAUCE_REGIONS.join(', ')}` });
+export type SauceRegion = z.infer<typeof sauceRegion>;
+
+/**
+ * A cloud's documented Appium hub and REST API base. BrowserStack: hub.browserstack.com and api-cloud.browserstack.com
+ * (browserstack.com/docs/app-automate); Sauce Labs: per data center (docs.saucelabs.com/basics/data-center-endpoints).
+ */
+export function mobileCloudEndpoints(kind: (typeof MOBILE_CLOUD_KINDS)[number], region: SauceRegion = 'us-west-1'): { url: string; apiUrl: string } {
+  return kind === 'browserstack'
+    ? { url: 'https://hub.browserstack.com/wd/hub', apiUrl: 'https://api-cloud.browserstack.com' }
+    : { url: `https://ondemand.${region}.saucelabs.com/wd/hub`, apiUrl: `https://api.${region}.saucelabs.com` };
+}
 
 /** The extra capabilities' JSON, at most this many characters. */
 export const MOBILE_CAPABILITIES_MAX_CHARS = 8192;
 
-const endpointUrl = text('url')
-  .trim()
-  .min(1, { error: 'the Appium URL is required' })
-  .max(2000, { error: 'the Appium URL must be at most 2000 characters' })
-  .refine(
-    (v) => {
-      try {
-        const u = new URL(v);
-        return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'the Appium URL must be an http(s) URL without credentials, query or fragment (e.g. http://10.0.0.5:4723/)' },
-  );
+const httpUrl = (field: string, label: string, example: string) =>
+  text(field)
+    .trim()
+    .min(1, { error: `the ${label} is required` })
+    .max(2000, { error: `the ${label} must be at most 2000 characters` })
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
+        } catch {
+          return false;
+        }
+      },
+      { error: `the ${label} must be an http(s) URL without credentials, query or fragment (e.g. ${example})` },
+    );
+const endpointUrl = httpUrl('url', 'Appium URL', 'http://10.0.0.5:4723/');
+const apiUrl = httpUrl('apiUrl', 'REST API URL', 'https://api-cloud.browserstack.com');
 
 /**
  * PUT /operator/clients/:id/mobile-devices. `accessKey` omitted keeps the stored one while the URL's origin stays
- * (a new origin needs it again: 400 on `accessKey`); null removes it.
+ * (a new origin needs it again: 400 on `accessKey`); null removes it. For a cloud kind `url` and `apiUrl` default to
+ * the provider's documented hub and REST API (Sauce Labs: of `region`), and the user name and key are required.
  */
 export const setMobileProviderBody = z.object({
   kind: mobileProviderKind,
-  url: endpointUrl,
+  /** The Appium endpoint; required for `appium`. */
+  url: endpointUrl.nullish(),
+  /** A cloud's REST API base (its app storage); only for a cloud kind. */
+  apiUrl: apiUrl.nullish(),
+  /** Sauce Labs' data center (default us-west-1); only for `saucelabs`. */
+  region: sauceRegion.nullish(),
   username: text('username').trim().max(200, { error: 'username must be at most 200 characters' }).nullish(),
   accessKey: text('accessKey').min(1, { error: 'accessKey must not be empty (omit it to keep the stored one)' }).max(4096, { error: 'accessKey must be at most 4096 characters' }).nullish(),
   /** Capabilities the provider adds to every session (a JSON object). */
@@ -48,6 +79,10 @@ export type SetMobileProviderBody = z.infer<typeof setMobileProviderBody>;
 export const mobileProvider = z.object({
   kind: mobileProviderKind,
   url: z.string(),
+  /** A cloud's REST API base, null for `appium`. */
+  apiUrl: z.string().nullable(),
+  /** Sauce Labs' data center when the hub is one of its own, else null. */
+  region: sauceRegion.nullable(),
   username: z.string().nullable(),
   /** "••••3f9a", or null when no key is stored. */
   accessKeyHint: z.string().nullable(),

@@ -34,10 +34,16 @@ export async function outboundUrlRefusal(url: string, allowPrivate: boolean): Pr
   }
 }
 
+/** A body streamed from its source (a build being uploaded), never held whole in memory; `length` bytes exactly. */
+export interface OutboundStreamBody {
+  stream: () => NodeJS.ReadableStream;
+  length: number;
+}
+
 interface OutboundOptions {
   method: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | OutboundStreamBody;
   allowPrivate: boolean;
   userAgent?: string;
 }
@@ -89,7 +95,7 @@ async function outboundCall(
   const target = new URL(url);
   const lib = target.protocol === 'https:' ? https : http;
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'FullstopQA-Integrations', accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+  if (options.body !== undefined) headers['content-length'] = String(typeof options.body === 'string' ? Buffer.byteLength(options.body) : options.body.length);
   return new Promise<OutboundResponse>((resolve, reject) => {
     // The signal destroys the socket at the deadline, whether it is connecting, waiting for headers or reading.
     const req = lib.request(target, { method: options.method, headers, lookup: guard.lookup, signal }, (res) => {
@@ -116,6 +122,12 @@ async function outboundCall(
       res.on('error', (err) => reject(new OutboundUnreachableError(err.message)));
     });
     req.on('error', (err) => reject(err instanceof OutboundUnreachableError ? err : new OutboundUnreachableError(err.message)));
+    if (typeof options.body === 'object') {
+      const source = options.body.stream();
+      source.on('error', (err: Error) => req.destroy(new OutboundUnreachableError(`the body could not be read: ${err.message}`)));
+      source.pipe(req);
+      return;
+    }
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });

@@ -81,7 +81,7 @@ describe('mobile UI tests on the client’s device provider', () => {
     const huge = await setProvider(c.clientId, { kind: 'appium', url: appium.url, capabilities: { blob: 'x'.repeat(9000) } });
     expect(huge.statusCode).toBe(400);
     expect(huge.json()).toMatchObject({ field: 'capabilities' });
-    const cloud = await setProvider(c.clientId, { kind: 'browserstack', url: appium.url });
+    const cloud = await setProvider(c.clientId, { kind: 'perfecto', url: appium.url });
     expect(cloud.statusCode).toBe(400);
     expect(cloud.json()).toMatchObject({ field: 'kind' });
     // Only operators set it.

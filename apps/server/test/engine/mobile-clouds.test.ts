@@ -1,0 +1,215 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppiumServer, FAKE_APP, FAKE_CAPABILITIES, FAKE_SUITE, startAppium } from '../../../../packages/engine/test/fixtures/appium-server.ts';
+import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
+import { bearer, buildTestApp, createTestClient, login, type TestClient } from '../helpers/app.ts';
+import { makeZip, multipart } from '../helpers/zip.ts';
+import { importSuite, manifest, OPERATOR_TOKEN, operator, runAndWait } from './helpers.ts';
+
+type Kind = 'browserstack' | 'saucelabs';
+
+interface Upload {
+  field: string;
+  name: string | null;
+  sha256: string;
+  appId: string;
+}
+
+/**
+ * A cloud provider as its documentation says it answers, on loopback. BrowserStack App Automate: `POST
+ * /app-automate/upload`, multipart `file`, basic auth, `{ app_url: "bs://…" }`; Sauce Labs: `POST /v1/storage/upload`,
+ * multipart `payload` and `name`, `{ item: { id } }`. A wrong key gets the provider's 401. Its hub (`/wd/hub`) checks
+ * the same credentials when a session opens and hands the session to a real Appium with the fake driver, the stored app id resolved to the
+ * fake driver's app, as the provider resolves it to its stored file.
+ */
+async function startCloud(kind: Kind, appium: AppiumServer, account: { username: string; accessKey: string }) {
+  const uploads: Upload[] = [];
+  const sessionApps: unknown[] = [];
+  const refused: string[] = [];
+  const stored = new Set<string>();
+  const authorized = (req: http.IncomingMessage) => req.headers.authorization === `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}`;
+  const readBody = async (req: http.IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const uploadPath = kind === 'browserstack' ? '/app-automate/upload' : '/v1/storage/upload';
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      if (req.method === 'POST' && url === uploadPath) {
+        const body = await readBody(req);
+        if (!authorized(req)) {
+          refused.push(url);
+          return kind === 'browserstack' ? json(res, 401, { error: 'Unauthorized' }) : json(res, 401, { detail: 'Authentication credentials were not provided.' });
+        }
+        const form = await new Response(body, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+        const field = kind === 'browserstack' ? 'file' : 'payload';
+        const file = form.get(field);
+        if (!(file instanceof File)) return json(res, 400, { error: `no ${field}` });
+        const sha256 = createHash('sha256').update(Buffer.from(await file.arrayBuffer())).digest('hex');
+        const id = kind === 'browserstack' ? `bs://${sha256.slice(0, 40)}` : randomUUID();
+        const appId = kind === 'browserstack' ? id : `storage:${id}`;
+        stored.add(appId);
+        const name = form.get('name');
+        uploads.push({ field, name: typeof name === 'string' ? name : null, sha256, appId });
+        return kind === 'browserstack' ? json(res, 200, { app_url: id }) : json(res, 201, { item: { id, name, kind: 'android' } });
+      }
+      if (url.startsWith('/wd/hub/')) {
+        // The credentials open a session; its commands then go by the session's id (as WebdriverIO sends them).
+        if (req.method === 'POST' && url === '/wd/hub/session' && !authorized(req)) return json(res, 401, { value: { error: 'invalid argument', message: 'Authorization required' } });
+        let body = await readBody(req);
+        if (req.method === 'POST' && url === '/wd/hub/session') {
+          const payload = JSON.parse(body.toString()) as { capabilities: { alwaysMatch?: Record<string, unknown>; firstMatch?: Record<string, unknown>[] } };
+          const caps = [payload.capabilities.alwaysMatch ?? {}, ...(payload.capabilities.firstMatch ?? [])].find((c) => 'appium:app' in c) ?? {};
+          const app = caps['appium:app'];
+          sessionApps.push(app);
+          if (typeof app !== 'string' || !stored.has(app)) return json(res, 400, { value: { error: 'invalid argument', message: `no app ${String(app)} in storage` } });
+          caps['appium:app'] = FAKE_APP;
+          body = Buffer.from(JSON.stringify(payload));
+        }
+        const upstream = http.request(new URL(url.slice('/wd/hub/'.length), appium.url), { method: req.method, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (up) => {
+          res.writeHead(up.statusCode ?? 502, { 'content-type': 'application/json' });
+          up.pipe(res);
+        });
+        upstream.on('error', () => json(res, 502, { value: { error: 'unknown error', message: 'upstream' } }));
+        upstream.end(body);
+        return;
+      }
+      json(res, 404, { error: 'not found' });
+    })().catch(() => json(res, 500, { error: 'fake provider failed' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${base}/wd/hub`,
+    apiUrl: base,
+    uploads,
+    sessionApps,
+    refused,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const apk = (version: string) =>
+  makeZip({
+    'AndroidManifest.xml': writeAxml({ name: 'manifest', attributes: { package: 'com.acme.shop', versionCode: 7, versionName: version }, children: [{ name: 'application', attributes: { label: 'Acme Shop' } }] }),
+    'classes.dex': 'dex\n035\0',
+  });
+
+/**
+ * Mobile UI tests on BrowserStack App Automate and Sauce Labs (issue 28): the real server uploads the client's build
+ * to the provider's app storage through its REST API, once per build, and the session opens the stored app.
+ */
+describe('mobile UI tests on a cloud device provider', () => {
+  let app: FastifyInstance;
+  let appium: AppiumServer;
+  const clouds: { close(): Promise<void> }[] = [];
+
+  const setProvider = (clientId: string, body: Record<string, unknown>) => app.inject({ method: 'PUT', url: `/operator/clients/${clientId}/mobile-devices`, headers: operator, payload: body });
+  const upload = async (client: TestClient, version: string) => {
+    const body = multipart('shop.apk', await apk(version));
+    const res = await app.inject({ method: 'POST', url: `/upload/android/${client.clientId}`, headers: { ...bearer((await login(app, client.email, client.password)).accessToken), ...body.headers }, payload: body.payload });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const clientWithSuite = async () => {
+    const client = await createTestClient(app);
+    const files = {
+      'suite.json': manifest({ Mobile: [{ name: 'app signs in', kind: 'mobile-ui', options: { specs: 'mobile/sign-in.spec.ts', platform: 'android', capabilities: FAKE_CAPABILITIES, stepTimeoutSeconds: 10, waitforTimeoutSeconds: 1 } }] }),
+      'mobile/sign-in.spec.ts': await readFile(path.join(FAKE_SUITE, 'specs/sign-in.spec.ts'), 'utf8'),
+    };
+    const imported = await importSuite(app, client.clientId, files);
+    expect(imported.statusCode, imported.body).toBe(201);
+    return client;
+  };
+  const runOnce = async (client: TestClient) => {
+    const run = (await runAndWait(app, client, 'all', 90_000)) as { tests: { status: string; error: string | null; attempts?: number }[] };
+    return run.tests[0]!;
+  };
+
+  beforeAll(async () => {
+    appium = await startAppium();
+    app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true } });
+    await app.engine.startWorkers(1);
+  }, 90_000);
+  afterAll(async () => {
+    await app?.close();
+    for (const c of clouds) await c.close();
+    await appium?.close();
+  });
+
+  it('uploads the build to BrowserStack once, again only when it changed, and opens the session on its bs:// app', async () => {
+    const account = { username: 'acme_qa', accessKey: 'bs-access-key-0123456789-9c1d' };
+    const cloud = await startCloud('browserstack', appium, account);
+    clouds.push(cloud);
+    const client = await clientWithSuite();
+
+    // A cloud needs its user name and key.
+    const noUser = await setProvider(client.clientId, { kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, accessKey: account.accessKey });
+    expect(noUser.statusCode).toBe(400);
+    expect(noUser.json()).toMatchObject({ field: 'username' });
+    const set = await setProvider(client.clientId, { kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, ...account });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.body).not.toContain(account.accessKey);
+    expect(set.json().provider).toMatchObject({ kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, region: null, username: 'acme_qa', accessKeyHint: '••••9c1d' });
+
+    await upload(client, '7.1.0');
+    expect(await runOnce(client)).toMatchObject({ status: 'passed', error: null });
+    expect(cloud.uploads).toEqual([{ field: 'file', name: null, sha256: expect.any(String), appId: expect.stringMatching(/^bs:\/\//) }]);
+    expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId]);
+
+    // The same build again: no second upload, the stored app is used.
+    expect(await runOnce(client)).toMatchObject({ status: 'passed' });
+    expect(cloud.uploads).toHaveLength(1);
+    expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId, cloud.uploads[0]!.appId]);
+
+    // A new build: uploaded, and its own app id opens.
+    await upload(client, '7.2.0');
+    expect(await runOnce(client)).toMatchObject({ status: 'passed' });
+    expect(cloud.uploads).toHaveLength(2);
+    expect(cloud.uploads[1]!.sha256).not.toBe(cloud.uploads[0]!.sha256);
+    expect(cloud.sessionApps.at(-1)).toBe(cloud.uploads[1]!.appId);
+  }, 240_000);
+
+  it('uploads to Sauce Labs storage (payload and name) and opens storage:<id>; a wrong key ends the test with a clear error', async () => {
+    const account = { username: 'acme-sauce', accessKey: 'sauce-access-key-5e7a' };
+    const cloud = await startCloud('saucelabs', appium, account);
+    clouds.push(cloud);
+    const client = await clientWithSuite();
+
+    const set = await setProvider(client.clientId, { kind: 'saucelabs', url: cloud.url, apiUrl: cloud.apiUrl, ...account });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().provider).toMatchObject({ kind: 'saucelabs', apiUrl: cloud.apiUrl, username: 'acme-sauce' });
+    // A region is Sauce Labs' only.
+    const misplaced = await setProvider(client.clientId, { kind: 'browserstack', region: 'eu-central-1', url: cloud.url, apiUrl: cloud.apiUrl, ...account });
+    expect(misplaced.statusCode).toBe(400);
+    expect(misplaced.json()).toMatchObject({ field: 'region' });
+
+    await upload(client, '8.0.0');
+    expect(await runOnce(client)).toMatchObject({ status: 'passed', error: null });
+    expect(cloud.uploads).toEqual([{ field: 'payload', name: expect.stringMatching(/\.apk$/), sha256: expect.any(String), appId: expect.stringMatching(/^storage:[0-9a-f-]{36}$/) }]);
+    expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId]);
+
+    // A wrong key on a new build: the provider's 401, our error, and no retry of what would only fail again.
+    const wrong = await setProvider(client.clientId, { kind: 'saucelabs', url: cloud.url, apiUrl: cloud.apiUrl, username: account.username, accessKey: 'not-the-key' });
+    expect(wrong.statusCode).toBe(200);
+    await upload(client, '8.0.1');
+    const failed = await runOnce(client);
+    expect(failed).toMatchObject({
+      status: 'error',
+      error: 'Sauce Labs refused the user name and access key (401) when the build was uploaded: an operator must check the client’s device provider',
+    });
+    // One refused upload: the attempt was not retried.
+    expect(cloud.refused).toEqual(['/v1/storage/upload']);
+    expect(cloud.uploads).toHaveLength(1);
+  }, 240_000);
+});
