@@ -1,6 +1,6 @@
 import { apiPaths, paths, type LoginResponse } from '@fullstop/contracts';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { createClient, type E2eClient } from './operator.ts';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { createClient, type E2eClient, operatorToken } from './operator.ts';
 
 /** Created by the server at start-up on a fresh data directory. */
 export const DEMO = { email: 'demo@fullstop.test', password: 'fullstop-demo' } as const;
@@ -57,6 +57,21 @@ interface PortalFixtures {
   demoSession: LoginResponse;
   /** A page logged in as the demo client. */
   demoPage: Page;
+}
+
+/**
+ * An operator of our QA team in a browser context of its own: a new user with the role operator (made with the
+ * operator token), logged in on the same /login, the cookie banner answered as the `page` fixture does.
+ */
+export async function operatorPage(browser: Browser, baseURL: string, label = 'ops', username = 'E2E Operator'): Promise<{ page: Page; context: BrowserContext }> {
+  const operator = { email: `${label}-${process.pid}-${Date.now()}@e2e.test`, password: 'e2e-operator-123', username };
+  const context = await browser.newContext({ baseURL });
+  const res = await context.request.post('/operator/users', { headers: { authorization: `Bearer ${operatorToken()}` }, data: { ...operator, role: 'operator' } });
+  expect(res.status(), await res.text()).toBe(201);
+  await context.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
+  const page = await context.newPage();
+  await loginThroughForm(page, operator, /\/ops\/clients$/);
+  return { page, context };
 }
 
 export const test = base.extend<PortalFixtures>({

@@ -1,7 +1,6 @@
 import { apiPaths, paths } from '@fullstop/contracts';
-import type { Browser } from '@playwright/test';
 import { createClient, importSuite, operatorToken } from '../../support/operator.ts';
-import { expect, loginThroughApi, loginThroughForm, test } from '../../support/portal.ts';
+import { expect, loginThroughApi, operatorPage, test } from '../../support/portal.ts';
 import { shots } from '../../support/screenshots.ts';
 
 /** One quick API test against a site that does not exist: it fails at once, and fails again on every retest. */
@@ -10,23 +9,6 @@ const SUITE = {
   name: 'Managed loop e2e',
   groups: [{ name: 'Frontend', tests: [{ name: 'Checkout page', kind: 'api', retries: 0, options: { requests: [{ name: 'checkout', path: '/checkout' }] } }] }],
 };
-
-/** An operator of our QA team: a user with the role operator, logging in on the same /login. */
-async function operatorPage(browser: Browser, baseURL: string) {
-  const unique = `${process.pid}-${Date.now()}`;
-  const operator = { email: `ops-${unique}@e2e.test`, password: 'e2e-operator-123', username: 'E2E Operator' };
-  const context = await browser.newContext({ baseURL });
-  const res = await context.request.post('/operator/users', {
-    headers: { authorization: `Bearer ${operatorToken()}` },
-    data: { ...operator, role: 'operator' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  // The cookie banner answered, as the `page` fixture does for the client's page.
-  await context.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
-  const page = await context.newPage();
-  await loginThroughForm(page, operator, /\/ops\/clients$/);
-  return { page, context };
-}
 
 test.describe('the managed loop', () => {
   test('an operator turns a failed test into a bug; the client marks it fixed, asks for the free retest and sees it reopened', async ({
@@ -42,7 +24,7 @@ test.describe('the managed loop', () => {
     expect(run.status(), await run.text()).toBe(200);
 
     // The operator lands on the console, finds the failure in the runs feed and makes a bug of it.
-    const ops = await operatorPage(browser, baseURL!);
+    const ops = await operatorPage(browser, baseURL!, 'ops', 'E2E Operator');
     await expect(ops.page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
     await ops.page.goto(`${paths.opsRuns}?clientId=${client.clientId}`);
     await ops.page.getByRole('link', { name: /Create bug/ }).first().click();
@@ -88,7 +70,7 @@ test.describe('the managed loop', () => {
   });
 
   test('the console’s System page shows the server process running and where artifacts go', async ({ browser, baseURL }) => {
-    const ops = await operatorPage(browser, baseURL!);
+    const ops = await operatorPage(browser, baseURL!, 'ops', 'E2E Operator');
     await ops.page.getByRole('link', { name: 'System' }).click();
     await expect(ops.page.getByRole('heading', { name: 'System', level: 1 })).toBeVisible();
     const table = ops.page.getByRole('table', { name: 'Server processes, running ones first' });

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { opsClientPath, paths } from '@fullstop/contracts';
-import type { Browser } from '@playwright/test';
 import { type AppiumServer, FAKE_APP, FAKE_CAPABILITIES, FAKE_SUITE, startAppium } from '../../../packages/engine/test/fixtures/appium-server.ts';
 import { writeAxml } from '../../../packages/engine/test/fixtures/axml-writer.ts';
 import { operatorToken } from '../../support/operator.ts';
-import { expect, loginThroughForm, test } from '../../support/portal.ts';
+import { expect, operatorPage, test } from '../../support/portal.ts';
 import { zip } from '../../support/zip.ts';
 
 // Issue 28, decision 0084: the whole mobile UI path, as people do it. A real Appium 3 with Appium's fake driver
@@ -45,18 +44,6 @@ async function suiteZip(names: { passing: string; failing: string }): Promise<Bu
   });
 }
 
-async function operatorPage(browser: Browser, baseURL: string) {
-  const unique = `${process.pid}-${Date.now()}`;
-  const operator = { email: `mobile-ops-${unique}@e2e.test`, password: 'e2e-operator-123', username: 'E2E Mobile Operator' };
-  const context = await browser.newContext({ baseURL });
-  const res = await context.request.post('/operator/users', { headers: opsHeaders(), data: { ...operator, role: 'operator' } });
-  expect(res.status(), await res.text()).toBe(201);
-  await context.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
-  const page = await context.newPage();
-  await loginThroughForm(page, operator, /\/ops\/clients$/);
-  return { page, context };
-}
-
 test.describe('mobile UI tests on a device provider', () => {
   let appium: AppiumServer | undefined;
   let providerOf: string | undefined;
@@ -81,7 +68,7 @@ test.describe('mobile UI tests on a device provider', () => {
     const names = { passing: `App signs in ${unique}`, failing: `App checks out ${unique}` };
 
     // 1. The operator points the client's Mobile devices card at the Appium server, with the fake app to open.
-    const ops = await operatorPage(browser, baseURL!);
+    const ops = await operatorPage(browser, baseURL!, 'mobile-ops', 'E2E Mobile Operator');
     await ops.page.goto(opsClientPath(clientId));
     const card = ops.page.getByRole('region', { name: 'Mobile devices' });
     await card.getByLabel('Provider', { exact: true }).selectOption('appium');

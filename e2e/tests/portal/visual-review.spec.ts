@@ -1,7 +1,7 @@
 import { paths, visualReviewPaths } from '@fullstop/contracts';
-import type { APIRequestContext, Browser } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { operatorToken } from '../../support/operator.ts';
-import { expect, loginThroughForm, test } from '../../support/portal.ts';
+import { expect, operatorPage, test } from '../../support/portal.ts';
 import { shots } from '../../support/screenshots.ts';
 
 // Issue 27, decision 0082: an operator approves visual shots in the console; the client sees the review read-only.
@@ -40,18 +40,6 @@ async function tryVersion(request: APIRequestContext, clientId: string, version:
   return { runId, status };
 }
 
-async function operatorPage(browser: Browser, baseURL: string) {
-  const unique = `${process.pid}-${Date.now()}`;
-  const operator = { email: `visual-ops-${unique}@e2e.test`, password: 'e2e-operator-123', username: 'E2E Reviewer' };
-  const context = await browser.newContext({ baseURL });
-  const res = await context.request.post('/operator/users', { headers: opsHeaders(), data: { ...operator, role: 'operator' } });
-  expect(res.status(), await res.text()).toBe(201);
-  await context.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
-  const page = await context.newPage();
-  await loginThroughForm(page, operator, /\/ops\/clients$/);
-  return { page, context };
-}
-
 test('an operator approves a new shot, then a changed one with "Approve all"; the next run passes and the client reads the review', async ({
   browser,
   baseURL,
@@ -66,7 +54,7 @@ test('an operator approves a new shot, then a changed one with "Approve all"; th
   expect(first.status).toBe('passed');
 
   // The first shot is new: the operator makes it the baseline.
-  const ops = await operatorPage(browser, baseURL!);
+  const ops = await operatorPage(browser, baseURL!, 'visual-ops', 'E2E Reviewer');
   await ops.page.goto(visualReviewPaths.opsPage(clientId, first.runId));
   await expect(ops.page.getByRole('heading', { name: 'Visual review', level: 1 })).toBeVisible();
   const newShot = ops.page.getByRole('listitem', { name: 'Page on Chromium · desktop' });
