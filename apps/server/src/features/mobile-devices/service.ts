@@ -6,6 +6,7 @@ import { openApiKey, sealApiKey } from '../../lib/api-keys.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { OutboundUnreachableError, outboundRequest, outboundUrlRefusal } from '../../lib/outbound-http.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
+import { currentBuild } from '../uploads/index.ts';
 import { CloudStorageError, fileSha256, uploadToCloud } from './clouds/storage.ts';
 import { deleteMobileProvider, findAppUpload, findMobileProvider, type MobileProviderRow, saveAppUpload, upsertMobileProvider } from './repository.ts';
 
@@ -52,6 +53,7 @@ function storedKey(keys: ServerKeys, row: MobileProviderRow): string | null {
 /** The build a mobile UI test runs: its file on this machine (null when none is uploaded) and the target policy. */
 export interface MobileBuild {
   file: string | null;
+  platform: 'android' | 'ios';
   allowPrivate: boolean;
   log?: (message: string) => void;
 }
@@ -87,7 +89,8 @@ async function cloudAppId(
   file: string,
   build: MobileBuild,
 ): Promise<string> {
-  const sha256 = await fileSha256(file);
+  // The upload recorded the build's sha256: a build of hundreds of MB is not read again for every attempt.
+  const sha256 = (await currentBuild(db, account.clientId, build.platform))?.sha256 ?? (await fileSha256(file));
   const storage = `${account.kind} ${originOf(account.apiUrl)} ${account.username}`;
   const known = await findAppUpload(db, account.clientId, storage, sha256, new Date(Date.now() - APP_ID_REUSE_MS));
   if (known) {

@@ -53,8 +53,9 @@ export async function sandboxRun(
   // A mobile UI test's devices: the client's provider, its key opened for this run only; on a cloud the build goes to
   // its app storage first, when it changed (issue 28).
   if (test.kind === 'mobile-ui') {
-    const file = (test.options.platform === 'ios' ? target.iosApp : target.androidApp) ?? null;
-    target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log });
+    const platform = test.options.platform === 'ios' ? 'ios' : 'android';
+    const file = (platform === 'ios' ? target.iosApp : target.androidApp) ?? null;
+    target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, platform, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log });
   }
   // The login's secrets go to the runner in its run request only (decision 0060).
   const secrets = test.login ? await readSecrets(deps.db, deps.keys, clientId, secretNamesOf(test.login)) : undefined;

@@ -26,6 +26,8 @@ export async function recordUpload(db: Db, upload: AcceptedUpload): Promise<void
 
 export interface CurrentBuild {
   sizeBytes: number;
+  /** Of the file's bytes, computed as it was stored. */
+  sha256: string;
   /** Null for a build uploaded before the upload read it. */
   appInfo: AppInfo | null;
 }
@@ -33,7 +35,7 @@ export interface CurrentBuild {
 /** The client's current build of a platform (its newest accepted upload), or null. */
 export async function currentBuild(db: Db, clientId: string, platform: UploadPlatform): Promise<CurrentBuild | null> {
   const [row] = await db
-    .select({ sizeBytes: uploads.sizeBytes, appInfo: uploads.appInfo })
+    .select({ sizeBytes: uploads.sizeBytes, sha256: uploads.sha256, appInfo: uploads.appInfo })
     .from(uploads)
     .where(and(eq(uploads.clientId, clientId), eq(uploads.platform, platform)))
     .orderBy(desc(uploads.createdAt))
