@@ -85,6 +85,21 @@ describe('load runner', () => {
     expect(result.summary.load.dataSentBytes).toBeGreaterThan(20 * body.length);
   });
 
+  it('paces a run at the requests a second it was given, whatever the site could answer', async () => {
+    server.resetCounters();
+    const rate = 30;
+    const durationSeconds = 2;
+    const result = await loadRunner.run(testOf('load', { requests: [{ path: '/' }], connections: 4, durationSeconds, rate }), localTarget(server.url), await makeContext());
+    if (result.summary.kind !== 'load') throw new Error(result.error);
+    const { load, perSecond = [] } = result.summary;
+    expect(load.totalRequests).toBe(server.requests);
+    // Each connection sends its share (8, 8, 7, 7) every second: 60 in two seconds, one more second's worth at most
+    // when the graceful stop crosses a second; an unpaced run on this server makes thousands.
+    expect(load.totalRequests).toBeGreaterThanOrEqual(rate * (durationSeconds - 1));
+    expect(load.totalRequests).toBeLessThanOrEqual(rate * (durationSeconds + 1));
+    for (const s of perSecond) expect(s.requests).toBeLessThanOrEqual(rate);
+  });
+
   it('reports second by second what a time-boxed run did', async () => {
     server.resetCounters();
     const durationSeconds = 3;
@@ -285,6 +300,14 @@ describe('load runner totals and stages', () => {
       ['maxFailedRate', true],
     ]);
     expect(summary.load.totalRequests).toBe(site.requests);
+  });
+
+  it('refuses a rate it cannot keep, saying which field and why', () => {
+    const check = (options: Record<string, unknown>) => () => loadRunner.validate(testOf('load', options));
+    expect(check({ connections: 10, rate: 50 })).not.toThrow();
+    expect(check({ connections: 10, rate: 5 })).toThrow(/options\.rate.*at least the connections \(10\)/);
+    expect(check({ rate: 2.5 })).toThrow(/options\.rate.*whole number of requests a second/);
+    expect(check({ stages: [{ duration: '10s', target: 5 }], rate: 50 })).toThrow(/options\.rate.*cannot be set together with stages/);
   });
 
   it('refuses stages it cannot follow, saying which field and why', () => {

@@ -24,6 +24,8 @@ declare module '../../types.ts' {
         error?: string;
         /** The top savings Lighthouse suggests. */
         opportunities?: { title: string; savingsMs?: number; savingsBytes?: number }[];
+        /** Lighthouse lost its trace on the first audit (its code): the scores are a second audit's. */
+        auditedAgain?: string;
       }[];
     };
   }

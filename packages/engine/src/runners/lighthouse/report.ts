@@ -34,6 +34,7 @@ function pageBlock(p: Summary['pages'][number], opts: RenderOptions): string {
   return (
     `<div class="box t-${status}"><div class="box-head">${statusBadge(status)}<span class="name">${e(p.url)}</span></div>` +
     gauges +
+    (p.auditedAgain ? `<p class="muted small">Lighthouse lost this page load’s trace (${e(String(p.auditedAgain))}) on its first audit; these scores are from a second audit in a new browser.</p>` : '') +
     missed +
     (p.error ? pre(p.error, 2000) : '') +
     opportunities +

@@ -14,6 +14,7 @@
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { RunAbortedError } from '../../errors.ts';
+import { shareOf } from './generators.ts';
 import { connectionsAt, stagesSeconds, type Stage } from './stages.ts';
 
 /** The parts of autocannon's client (autocannon/lib/httpClient.js, autocannon 8.0.0) used here. */
@@ -47,7 +48,8 @@ export interface LoadClientOptions {
 type ClientConstructor = new (options: Record<string, unknown>) => LoadClient;
 const Client = createRequire(import.meta.url)('autocannon/lib/httpClient.js') as ClientConstructor;
 
-export type LoadPlan = { amount: number; connections: number } | { stages: Stage[] };
+/** `rate`: at most this many requests a second in all (a constant or `amount` plan), shared by the connections. */
+export type LoadPlan = ({ amount: number; connections: number } | { stages: Stage[] }) & { rate?: number };
 
 export interface LoadEvents {
   /** A response: autocannon's status, bytes received and sub-millisecond time from write to the last byte. */
@@ -105,8 +107,13 @@ export function driveLoad(options: LoadClientOptions, plan: LoadPlan, events: Lo
       events.connections(open());
       if ((stopping || 'amount' in plan) && open() === 0) end();
     };
+    // A paced plan: connection n of the plan's gets its share of the rate (autocannon's per-client `rate`: that many
+    // requests each second, then it waits for the next). The rate is at least the connections, so no share is 0.
+    const paced = plan.rate ? { rate: plan.rate, connections: 'amount' in plan ? Math.min(plan.connections, plan.amount) : Math.max(...plan.stages.map((s) => s.target)) } : null;
+    let opened = 0;
     const start = (responseMax?: number) => {
-      const client = new Client(responseMax ? { ...base, responseMax } : base);
+      const rate = paced ? Math.max(1, shareOf(paced.rate, opened++ % paced.connections, paced.connections)) : undefined;
+      const client = new Client({ ...base, ...(responseMax ? { responseMax } : {}), ...(rate ? { rate } : {}) });
       client.on('response', (status: number, bytes: number, ms: number) => events.response(client, status, bytes, ms));
       client.on('connError', () => events.error());
       client.on('timeout', () => events.error());

@@ -92,6 +92,8 @@ export const loadRunner = defineRunner({
         ? { amount: share(options.amount), connections }
         : // Constant connections: all open at once, for the duration.
           { stages: [{ durationSeconds: 0, target: connections }, { durationSeconds: options.durationSeconds ?? DEFAULT_DURATION_SECONDS, target: connections }] };
+    // A paced run: this generator's share of the requests a second, shared again by its connections in the driver.
+    if (options.rate !== undefined) plan.rate = share(options.rate);
 
     if (generator) {
       ctx.log('load generator waiting for the common start', { generator: generator.index + 1, of: generator.count, startAt: new Date(generator.startAtMs).toISOString() });
@@ -99,7 +101,7 @@ export const loadRunner = defineRunner({
     }
     const started = performance.now();
     const now = () => secondOf(started, performance.now());
-    ctx.log('load started', { url: origin, connections: options.stages ? undefined : connections, amount: options.amount, stages: options.stages?.length });
+    ctx.log('load started', { url: origin, connections: options.stages ? undefined : connections, amount: options.amount, rate: plan.rate, stages: options.stages?.length });
     samples.elapsedSeconds = await driveLoad(
       {
         protocol: base.protocol === 'https:' ? 'https:' : 'http:',

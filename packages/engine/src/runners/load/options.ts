@@ -62,6 +62,16 @@ export const loadInput = z.object({
       connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
       /** How long the run sends requests (default 10 s); not with `stages` or `amount`. */
       durationSeconds: z.number().positive().max(MAX_DURATION_SECONDS).optional(),
+      /**
+       * At most this many requests a second in all, shared by the connections (each sends its share every second,
+       * then waits for the next): a visitors' pace instead of as fast as the site answers. Not with `stages`.
+       */
+      rate: z
+        .number({ error: 'must be a number of requests a second' })
+        .int('must be a whole number of requests a second')
+        .min(1, 'must be at least 1 request a second')
+        .max(1_000_000, 'must be at most 1000000 requests a second')
+        .optional(),
       /** When set, the run ends after exactly this many requests instead of after a duration. */
       amount: z.number().int().min(1).max(10_000_000).optional(),
       /** k6-style stages: connections ramp from each stage's start to its target over its duration. */
@@ -99,10 +109,20 @@ export const loadInput = z.object({
           message: `must be at most ${what} (${shared}): each generator needs at least one connection; lower generators or raise ${what}`,
         });
       }
+      // Each connection sends at least one request a second: a share of 0 would be no limit at all.
+      const connections = Math.min(options.connections ?? DEFAULT_CONNECTIONS, options.amount ?? Infinity);
+      if (options.rate !== undefined && !options.stages && options.rate < connections) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rate'],
+          message: `must be at least the connections (${connections}): each connection sends at least one request a second; lower connections or raise rate`,
+        });
+      }
       if (!options.stages) return;
-      for (const field of ['connections', 'durationSeconds', 'amount'] as const) {
+      for (const field of ['connections', 'durationSeconds', 'amount', 'rate'] as const) {
         if (options[field] === undefined) continue;
-        const reason = field === 'connections' ? 'each stage sets its own target connections' : 'the stages set how long the run lasts';
+        const reason =
+          field === 'connections' ? 'each stage sets its own target connections' : field === 'rate' ? 'the stages set the pace by their connections' : 'the stages set how long the run lasts';
         ctx.addIssue({ code: 'custom', path: [field], message: `cannot be set together with stages: ${reason}` });
       }
     }),
