@@ -17,11 +17,24 @@ const cellWeight = (engine: string) => CELL_WEIGHTS[engine] ?? HEAVIEST;
 const lengthOf = (list: unknown) => (Array.isArray(list) && list.length > 0 ? list.length : 1);
 
 /**
+ * Whether a test's cells run strictly one after another, one browser at a time: accessibility and visual tests
+ * always, a browser test that has page checks and no spec files (decision 0086). Only spec files run cells side by
+ * side (Playwright's workers). Without the kind, the answer is no: the weight of every cell is counted.
+ */
+export function cellsRunOneAtATime(options: Readonly<Record<string, unknown>> | null | undefined, kind?: string): boolean {
+  if (kind === 'accessibility' || kind === 'visual') return true;
+  return kind === 'browser' && options?.pages !== undefined && options?.specs === undefined;
+}
+
+/**
  * The weight a test's raw manifest options add to its kind's: 0 for a test on one Chromium cell (its weight stays
  * what it was), more for each further cell, more for a Firefox cell than a Chromium one. Any kind's options may be
- * given: a kind without the matrix has none of its fields.
+ * given: a kind without the matrix has none of its fields. A test whose cells run one at a time (`kind` given,
+ * `cellsRunOneAtATime`) adds nothing: it keeps one browser's cores busy, for longer, within its own time limit; the
+ * demo's page checks on Chromium, Firefox and WebKit kept 1.09 cores busy alone (decision 0086).
  */
-export function cellWeightOf(options: Readonly<Record<string, unknown>> | null | undefined): number {
+export function cellWeightOf(options: Readonly<Record<string, unknown>> | null | undefined, kind?: string): number {
+  if (cellsRunOneAtATime(options, kind)) return 0;
   const raw = options?.engines;
   const engines = Array.isArray(raw) && raw.length > 0 ? raw.filter((e): e is string => typeof e === 'string') : ['chromium'];
   const perEngine = lengthOf(options?.devices) * lengthOf(options?.networks);

@@ -44,6 +44,21 @@ describe('a test weighs its cells', () => {
     expect(twoCores().weightOf('browser', chromiumPhone) + 0.25).toBeLessThanOrEqual(2);
   });
 
+  it('weighs a test whose cells run one at a time as one cell, so it can run beside another browser test', () => {
+    const capacity = twoCores();
+    const everyEngine = { engines: ['chromium', 'firefox', 'webkit'], devices: ['phone'] };
+    // The demo's page checks on three engines: one browser at a time (decision 0086).
+    const pageChecks = cellWeightOf({ ...everyEngine, pages: [{ path: '/' }] }, 'browser');
+    expect(pageChecks).toBe(0);
+    expect(capacity.weightOf('browser', pageChecks) + capacity.weightOf('browser')).toBeLessThanOrEqual(capacity.total);
+    for (const kind of ['accessibility', 'visual']) expect(cellWeightOf({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'] }, kind)).toBe(0);
+    // Spec files run their cells side by side in Playwright's workers: each cell still counts, with or without pages.
+    expect(cellWeightOf({ ...everyEngine, specs: 'a.spec.ts', pages: [{ path: '/' }] }, 'browser')).toBeGreaterThan(1);
+    expect(cellWeightOf(everyEngine, 'browser')).toBeGreaterThan(1);
+    // Without the kind, every cell counts.
+    expect(cellWeightOf({ ...everyEngine, pages: [{ path: '/' }] })).toBeGreaterThan(1);
+  });
+
   it('gives back exactly what it held', () => {
     const capacity = twoCores();
     const release = capacity.hold('browser', cellWeightOf({ engines: ['chromium', 'firefox'] }));

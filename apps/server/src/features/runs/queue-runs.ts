@@ -47,8 +47,9 @@ export function planRunTests(deps: EngineDeps, clientId: string, runId: string, 
   return tests.map((t) => {
     const retries = t.retries ?? deps.config.retries;
     const row = { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: randomUUID(), maxAttempts: retries + 1 };
-    // A test on several cells weighs more in the queue's capacity (queue/capacity.ts, decision 0078).
-    const cellWeight = cellWeightOf(t.options);
+    // A test on several cells side by side weighs more in the queue's capacity (queue/capacity.ts, decisions 0078,
+    // 0086); one whose cells run one at a time weighs one cell.
+    const cellWeight = cellWeightOf(t.options, t.kind);
     const data: RunJobData = { runTestId: row.id, clientId, ...(cellWeight > 0 ? { cellWeight } : {}) };
     return {
       row,

@@ -5,7 +5,7 @@
  * WebDriver, lib/webkit.ts), chosen in `openCellSession`, and its name added to ACCESSIBILITY_ENGINES.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { RunContext } from '../../types.ts';
@@ -37,7 +37,11 @@ export interface CellSession {
 
 type PlaywrightCell = Cell & { engine: 'chromium' | 'firefox' };
 
-/** A session on a Playwright engine (Chromium, or Firefox over BiDi): one context with the cell's device, a page per URL. */
+/**
+ * A session on a Playwright engine (Chromium, or Firefox over BiDi): one context with the cell's device and one tab
+ * that navigates from page to page, as the page checks' (a new tab a page cost Chromium a renderer and compiling the
+ * site's scripts again); after a page that threw, the next gets a new tab.
+ */
 async function playwrightSession(cell: PlaywrightCell, guard: TargetGuard, ctx: RunContext, home: string | undefined): Promise<CellSession> {
   const guarded = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(home ? { home } : {}) });
   let context: BrowserContext;
@@ -47,17 +51,25 @@ async function playwrightSession(cell: PlaywrightCell, guard: TargetGuard, ctx: 
     await guarded.close();
     throw error;
   }
+  let tab: Page | null = null;
   return {
     guarded,
     async audit(url, options) {
-      const page = await context.newPage();
+      if (!tab) {
+        tab = await context.newPage();
+        // A page that asks before it is left must not hold the tab: the next page's navigation goes ahead.
+        tab.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
+      }
+      const page = tab;
       try {
         const response = await page.goto(url, { waitUntil: 'load', timeout: options.pageTimeoutMs });
         if (!response) throw new Error('no response');
         const results = await new AxeBuilder({ page }).withTags(options.tags).disableRules(options.disableRules).analyze();
         return { status: response.status(), results };
-      } finally {
+      } catch (error) {
+        tab = null;
         await page.close().catch(() => undefined);
+        throw error;
       }
     },
     close: () => guarded.close(),

@@ -3,7 +3,7 @@ import type { CaseResult } from '../../types.ts';
 import { enginesIn } from '../browser/matrix.ts';
 
 // Heavier: one Chromium, its pages one after another, axe's analysis in each (the demo's alone: 0.6-1.1 cores).
-// A matrix adds its cells' weight (lib/cell-weight.ts): cells run one after another, a browser each.
+// A matrix adds no weight (lib/cell-weight.ts, decision 0086): cells run one after another, a browser each.
 export const facts = defineKind(
   'accessibility',
   {

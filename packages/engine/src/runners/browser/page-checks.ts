@@ -132,11 +132,15 @@ export interface PageDriver {
   /** Runs a script's source in the page (axe-core's). */
   inject(source: string): Promise<void>;
   screenshot(): Promise<Buffer>;
-  /** After each page: a Playwright page is closed (a fresh one per page); a WebKit session navigates on. */
-  done(): Promise<void>;
+  /**
+   * After each page. The cell's tab navigates on to the next page, as a visitor's would: the site's scripts are
+   * compiled once a cell, not once a page (a new tab cost Chromium a renderer and a compile a page). After a page
+   * that failed, a Playwright tab is closed, so the next page starts in a fresh one; a WebKit session navigates on.
+   */
+  done(failed: boolean): Promise<void>;
 }
 
-/** A Playwright page as a PageDriver. */
+/** A Playwright tab as a PageDriver: one a cell, replaced after a page that failed. */
 function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): PageDriver {
   let page: Page | null = null;
   const current = () => {
@@ -145,7 +149,11 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
   };
   return {
     async open(url) {
-      page = await newPage();
+      if (!page) {
+        page = await newPage();
+        // A page that asks before it is left must not hold the tab: the next page's navigation goes ahead.
+        page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
+      }
       await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     },
     call: <T>(fn: string, args: unknown[]) => current().evaluate(`(${fn})(...${JSON.stringify(args)})`) as Promise<T>,
@@ -153,7 +161,8 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
       await current().evaluate(source);
     },
     screenshot: () => current().screenshot(),
-    async done() {
+    async done(failed) {
+      if (!failed) return;
       await page?.close().catch(() => undefined);
       page = null;
     },
@@ -341,7 +350,7 @@ export async function runPageChecks(
         if (ctx.signal.aborted || error instanceof RunAbortedError) throw new RunAbortedError();
         failures.push(errorMessage(error));
       } finally {
-        await driver.done();
+        await driver.done(failures.length > 0);
       }
     }
     record.failures = failures;
