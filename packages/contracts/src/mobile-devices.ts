@@ -6,13 +6,17 @@ import { text } from './text.ts';
 
 /**
  * `appium`: any Appium 2/3 server. `browserstack` (App Automate) and `saucelabs`: their Appium hubs, the build uploaded
- * to their app storage through their REST API. AWS Device Farm is not offered yet.
+ * to their app storage through their REST API. `devicefarm` (AWS Device Farm): the build uploaded to the project, and
+ * for each device a remote access session whose managed Appium endpoint the device's session goes to (decision 0085).
  */
-export const mobileProviderKind = z.enum(['appium', 'browserstack', 'saucelabs'], { error: 'kind must be appium, browserstack or saucelabs' });
+export const mobileProviderKind = z.enum(['appium', 'browserstack', 'saucelabs', 'devicefarm'], { error: 'kind must be appium, browserstack, saucelabs or devicefarm' });
 export type MobileProviderKind = z.infer<typeof mobileProviderKind>;
 
-/** The cloud kinds: a hub and a REST API with the build's app storage, a user name and access key required. */
-export const MOBILE_CLOUD_KINDS = ['browserstack', 'saucelabs'] as const;
+/**
+ * The cloud kinds: a REST API with the build's storage, credentials required (for `devicefarm` the user name is the
+ * AWS access key ID and the access key its secret access key).
+ */
+export const MOBILE_CLOUD_KINDS = ['browserstack', 'saucelabs', 'devicefarm'] as const;
 export const isMobileCloudKind = (kind: string): kind is (typeof MOBILE_CLOUD_KINDS)[number] => (MOBILE_CLOUD_KINDS as readonly string[]).includes(kind);
 
 /** Sauce Labs' data centers (docs.saucelabs.com/basics/data-center-endpoints). */
@@ -20,11 +24,20 @@ export const SAUCE_REGIONS = ['us-west-1', 'us-east-4', 'eu-central-1'] as const
 export const sauceRegion = z.enum(SAUCE_REGIONS, { error: `region must be one of ${SAUCE_REGIONS.join(', ')}` });
 export type SauceRegion = z.infer<typeof sauceRegion>;
 
+/** AWS Device Farm's only region (docs.aws.amazon.com/general/latest/gr/devicefarm.html). */
+export const DEVICE_FARM_REGION = 'us-west-2';
+/** A Device Farm project's ARN: `arn:aws:devicefarm:us-west-2:<12-digit account>:project:<id>`. */
+export const DEVICE_FARM_PROJECT_ARN = /^arn:aws:devicefarm:us-west-2:\d{12}:project:[A-Za-z0-9-]{1,128}$/;
+/** An AWS access key ID (the user name of a `devicefarm` provider). */
+export const AWS_ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
+
 /**
  * A cloud's documented Appium hub and REST API base. BrowserStack: hub.browserstack.com and api-cloud.browserstack.com
- * (browserstack.com/docs/app-automate); Sauce Labs: per data center (docs.saucelabs.com/basics/data-center-endpoints).
+ * (browserstack.com/docs/app-automate); Sauce Labs: per data center (docs.saucelabs.com/basics/data-center-endpoints);
+ * AWS Device Farm: its API in us-west-2 for both (each device's Appium endpoint is its remote access session's).
  */
 export function mobileCloudEndpoints(kind: (typeof MOBILE_CLOUD_KINDS)[number], region: SauceRegion = 'us-west-1'): { url: string; apiUrl: string } {
+  if (kind === 'devicefarm') return { url: `https://devicefarm.${DEVICE_FARM_REGION}.amazonaws.com`, apiUrl: `https://devicefarm.${DEVICE_FARM_REGION}.amazonaws.com` };
   return kind === 'browserstack'
     ? { url: 'https://hub.browserstack.com/wd/hub', apiUrl: 'https://api-cloud.browserstack.com' }
     : { url: `https://ondemand.${region}.saucelabs.com/wd/hub`, apiUrl: `https://api.${region}.saucelabs.com` };
@@ -65,7 +78,13 @@ export const setMobileProviderBody = z.object({
   apiUrl: apiUrl.nullish(),
   /** Sauce Labs' data center (default us-west-1); only for `saucelabs`. */
   region: sauceRegion.nullish(),
+  /** The account's user name; for `devicefarm` the AWS access key ID. */
   username: text('username').trim().max(200, { error: 'username must be at most 200 characters' }).nullish(),
+  /** AWS Device Farm's project; only (and required) for `devicefarm`. */
+  projectArn: text('projectArn')
+    .trim()
+    .regex(DEVICE_FARM_PROJECT_ARN, { error: 'projectArn must be a Device Farm project ARN in us-west-2: arn:aws:devicefarm:us-west-2:<12-digit account>:project:<id>' })
+    .nullish(),
   accessKey: text('accessKey').min(1, { error: 'accessKey must not be empty (omit it to keep the stored one)' }).max(4096, { error: 'accessKey must be at most 4096 characters' }).nullish(),
   /** Capabilities the provider adds to every session (a JSON object). */
   capabilities: z
@@ -84,6 +103,8 @@ export const mobileProvider = z.object({
   /** Sauce Labs' data center when the hub is one of its own, else null. */
   region: sauceRegion.nullable(),
   username: z.string().nullable(),
+  /** AWS Device Farm's project ARN, null for the others. */
+  projectArn: z.string().nullable(),
   /** "••••3f9a", or null when no key is stored. */
   accessKeyHint: z.string().nullable(),
   capabilities: z.record(z.string(), z.unknown()).nullable(),

@@ -66,6 +66,23 @@ export interface AppiumEndpoint {
   accessKey?: string;
   /** Capabilities the provider adds to every session (e.g. `bstack:options`); the suite's own win over none of the app's. */
   capabilities?: Record<string, unknown>;
+  /**
+   * Each device is a session the server opens for it (AWS Device Farm's remote access session, decision 0085): the
+   * runner asks for it (`RunContext.openDevice`) before the device's specs and lets it go after (`closeDevice`); its
+   * Appium URL is the opened one's, `url` is not used, and the provider installs the app (no `appium:app`).
+   */
+  sessionPerDevice?: boolean;
+}
+
+/** What the runner asks the server to open for one device of a mobile UI test (AppiumEndpoint.sessionPerDevice). */
+export interface DeviceSessionRequest {
+  /** The device's place in the test's list (0-based): its session is let go by it. */
+  index: number;
+  label: string;
+  /** The device's capabilities as the runner would send them (platform, device name, OS version, a device ARN). */
+  capabilities: Record<string, unknown>;
+  /** When the test's time is up (epoch ms): a device not ready by then is not opened. */
+  deadline: number;
 }
 
 export interface RunContext {
@@ -87,6 +104,12 @@ export interface RunContext {
   /** How the target guard resolves names and judges addresses; unset: the system's DNS and the private ranges. */
   network?: TargetGuardOptions;
   progress?: (p: { done: number; total: number; message?: string }) => void;
+  /**
+   * A device's session opened by the server (AppiumEndpoint.sessionPerDevice): its Appium URL, once the device is
+   * ready. `closeDevice` lets it go (the server stops it; it also stops every one it opened when the attempt ends).
+   */
+  openDevice?: (request: DeviceSessionRequest) => Promise<{ url: string }>;
+  closeDevice?: (index: number) => Promise<void>;
   /** The logged-in session of this attempt (resolved once, before the runner starts): every request carries it. */
   login?: LoginSession;
   /** A load test run by several generators: which one this is, and when they all start (issue 12). */

@@ -49,6 +49,8 @@ describe('mobile-ui runner (Appium fake driver)', () => {
       expect.objectContaining({ label: 'Fake Pixel (14)', platformName: 'Fake', deviceName: 'Fake Pixel', platformVersion: '14', appVersion: null, performanceNote: 'not reported by this device' }),
     ]);
     expect(s.devices[0]!.coldStartMs).toBeGreaterThan(0);
+    // The session's id, by which a cloud finds its video and logs (the server adds their links).
+    expect(s.devices[0]!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(s.pageSources).toEqual([]);
     expect(await appium.sessions()).toEqual([]);
   });
@@ -72,7 +74,7 @@ describe('mobile-ui runner (Appium fake driver)', () => {
     expect(html).toContain('<h2>Page source at the failure</h2>');
     expect(html).toContain('&lt;MockButton id=&quot;sign-in&quot;');
     expect(html).toContain('<h2>Screenshots after each step (3)</h2>');
-    expect(html).toMatch(/<td>Fake Pixel \(14\)<\/td><td>Fake Pixel, Fake 14<\/td><td>unknown<\/td>/);
+    expect(html).toMatch(/<td>Fake Pixel \(14\)<div class="muted small">Session <code>[0-9a-f-]{36}<\/code><\/div><\/td><td>Fake Pixel, Fake 14<\/td><td>unknown<\/td>/);
     expect(await appium.sessions()).toEqual([]);
   });
 

@@ -8,6 +8,8 @@ import { createTargetGuard } from '@fullstop/engine';
 /** What a call answered: its status and (at most 1 MiB of) its body. */
 export interface OutboundResponse {
   status: number;
+  /** The response's headers, lower-case names, repeated ones joined with ", ". */
+  headers: Record<string, string>;
   body: string;
   json<T>(): T | null;
 }
@@ -109,6 +111,7 @@ async function outboundCall(
         const body = Buffer.concat(chunks).toString('utf8');
         resolve({
           status: res.statusCode ?? 0,
+          headers: Object.fromEntries(Object.entries(res.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]]))),
           body,
           json<T>() {
             try {

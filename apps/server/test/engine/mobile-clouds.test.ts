@@ -9,7 +9,7 @@ import { type AppiumServer, FAKE_APP, FAKE_CAPABILITIES, FAKE_SUITE, startAppium
 import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
 import { bearer, buildTestApp, createTestClient, login, type TestClient } from '../helpers/app.ts';
 import { makeZip, multipart } from '../helpers/zip.ts';
-import { importSuite, manifest, OPERATOR_TOKEN, operator, runAndWait } from './helpers.ts';
+import { importSuite, key, manifest, OPERATOR_TOKEN, operator, runAndWait } from './helpers.ts';
 
 type Kind = 'browserstack' | 'saucelabs';
 
@@ -32,6 +32,11 @@ async function startCloud(kind: Kind, appium: AppiumServer, account: { username:
   const sessionApps: unknown[] = [];
   const refused: string[] = [];
   const stored = new Set<string>();
+  /** Sessions that went through the hub (by the ids in their command URLs), and the details calls by session id. */
+  const sessions = new Set<string>();
+  const detailsAsked: string[] = [];
+  /** What the session details answer: as documented, or (a provider with nothing useful) a 404. */
+  const details = { answer: 'documented' as 'documented' | 'not-found' };
   const authorized = (req: http.IncomingMessage) => req.headers.authorization === `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}`;
   const readBody = async (req: http.IncomingMessage) => {
     const chunks: Buffer[] = [];
@@ -64,7 +69,50 @@ async function startCloud(kind: Kind, appium: AppiumServer, account: { username:
         uploads.push({ field, name: typeof name === 'string' ? name : null, sha256, appId });
         return kind === 'browserstack' ? json(res, 200, { app_url: id }) : json(res, 201, { item: { id, name, kind: 'android' } });
       }
+      // BrowserStack: GET /app-automate/sessions/<id>.json answers `automation_session` with the session's pages.
+      const bsSession = kind === 'browserstack' && req.method === 'GET' ? /^\/app-automate\/sessions\/([^/]+)\.json$/.exec(url) : null;
+      // Sauce Labs: GET /rest/v1/<username>/jobs/<id> answers the job with `video_url` and `log_url`.
+      const sauceJob = kind === 'saucelabs' && req.method === 'GET' ? /^\/rest\/v1\/([^/]+)\/jobs\/([^/]+)$/.exec(url) : null;
+      if (bsSession || sauceJob) {
+        if (!authorized(req)) return json(res, 401, { error: 'Unauthorized' });
+        const id = decodeURIComponent((bsSession?.[1] ?? sauceJob?.[2])!);
+        detailsAsked.push(id);
+        if (details.answer === 'not-found' || !sessions.has(id) || (sauceJob && decodeURIComponent(sauceJob[1]!) !== account.username)) {
+          return kind === 'browserstack' ? json(res, 404, { message: 'Session not found' }) : json(res, 404, { detail: 'Not found.' });
+        }
+        if (bsSession) {
+          const build = 'g0726012b6rb0a4c79122d6048c7b8767677ad61';
+          return json(res, 200, {
+            automation_session: {
+              name: 'app signs in',
+              duration: 12,
+              os: 'android',
+              os_version: '14.0',
+              device: 'Google Pixel 8',
+              status: 'done',
+              hashed_id: id,
+              reason: 'CLIENT_STOPPED_SESSION',
+              logs: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}/logs`,
+              browser_url: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}`,
+              public_url: `https://app-automate.browserstack.com/dashboard/v2/public-build/x?redirect=true&session=${id}`,
+              appium_logs_url: `https://api.browserstack.com/app-automate/builds/${build}/sessions/${id}/appiumlogs`,
+              video_url: `https://app-automate.browserstack.com/sessions/${id}/video?token=abc&source=rest_api`,
+              device_logs_url: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}/devicelogs`,
+            },
+          });
+        }
+        return json(res, 200, {
+          id,
+          owner: account.username,
+          status: 'complete',
+          passed: null,
+          video_url: `https://assets.saucelabs.com/jobs/${id}/video.mp4`,
+          log_url: `https://assets.saucelabs.com/jobs/${id}/selenium-server.log`,
+        });
+      }
       if (url.startsWith('/wd/hub/')) {
+        const sessionInUrl = /^\/wd\/hub\/session\/([^/]+)/.exec(url)?.[1];
+        if (sessionInUrl) sessions.add(sessionInUrl);
         // The credentials open a session; its commands then go by the session's id (as WebdriverIO sends them).
         if (req.method === 'POST' && url === '/wd/hub/session' && !authorized(req)) return json(res, 401, { value: { error: 'invalid argument', message: 'Authorization required' } });
         let body = await readBody(req);
@@ -96,6 +144,9 @@ async function startCloud(kind: Kind, appium: AppiumServer, account: { username:
     uploads,
     sessionApps,
     refused,
+    sessions,
+    detailsAsked,
+    details,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -136,6 +187,17 @@ describe('mobile UI tests on a cloud device provider', () => {
     return run.tests[0]!;
   };
 
+  type Device = { label: string; sessionId?: string | null; providerLinks?: { label: string; url: string }[]; providerNote?: string };
+  /** The test's report as JSON (its summary's devices) and as HTML. */
+  const reportOf = async (client: TestClient) => {
+    const jsonReport = await app.inject({ url: `/report/fetch/${encodeURIComponent('app signs in')}/json`, headers: key(client) });
+    expect(jsonReport.statusCode, jsonReport.body).toBe(200);
+    const html = await app.inject({ url: `/report/fetch/${encodeURIComponent('app signs in')}/html`, headers: key(client) });
+    expect(html.statusCode).toBe(200);
+    return { devices: (jsonReport.json().summary as { devices: Device[] }).devices, json: jsonReport.body, html: html.body };
+  };
+  const attr = (url: string) => url.replace(/&/g, '&amp;');
+
   beforeAll(async () => {
     appium = await startAppium();
     app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true } });
@@ -167,10 +229,36 @@ describe('mobile UI tests on a cloud device provider', () => {
     expect(cloud.uploads).toEqual([{ field: 'file', name: null, sha256: expect.any(String), appId: expect.stringMatching(/^bs:\/\//) }]);
     expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId]);
 
+    // The session's pages on BrowserStack, from its REST API by the Appium session's id, in the report's header.
+    const first = await reportOf(client);
+    const device = first.devices[0]!;
+    expect(device.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cloud.sessions.has(device.sessionId!)).toBe(true);
+    expect(cloud.detailsAsked).toEqual([device.sessionId]);
+    const id = device.sessionId!;
+    expect(device.providerLinks).toEqual([
+      { label: 'Session on BrowserStack', url: `https://app-automate.browserstack.com/dashboard/v2/public-build/x?redirect=true&session=${id}` },
+      { label: 'Video', url: `https://app-automate.browserstack.com/sessions/${id}/video?token=abc&source=rest_api` },
+      { label: 'Appium log', url: expect.stringMatching(new RegExp(`/sessions/${id}/appiumlogs$`)) },
+      { label: 'Device log', url: expect.stringMatching(new RegExp(`/sessions/${id}/devicelogs$`)) },
+    ]);
+    expect(device.providerNote).toBeUndefined();
+    for (const link of device.providerLinks!) expect(first.html).toContain(`<a href="${attr(link.url)}" rel="noreferrer noopener" target="_blank">${link.label}</a>`);
+    expect(first.html).toContain(id);
+    for (const text of [first.json, first.html]) expect(text).not.toContain(account.accessKey);
+
+    // A provider that answers nothing useful: one line says so, and the test still passes.
+    cloud.details.answer = 'not-found';
+    expect(await runOnce(client)).toMatchObject({ status: 'passed', error: null });
+    const bare = (await reportOf(client)).devices[0]!;
+    expect(bare.providerLinks).toBeUndefined();
+    expect(bare.providerNote).toBe("BrowserStack answered 404 when asked for the session's details: no video or log links");
+    cloud.details.answer = 'documented';
+
     // The same build again: no second upload, the stored app is used.
     expect(await runOnce(client)).toMatchObject({ status: 'passed' });
     expect(cloud.uploads).toHaveLength(1);
-    expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId, cloud.uploads[0]!.appId]);
+    expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId, cloud.uploads[0]!.appId, cloud.uploads[0]!.appId]);
 
     // A new build: uploaded, and its own app id opens.
     await upload(client, '7.2.0');
@@ -198,6 +286,18 @@ describe('mobile UI tests on a cloud device provider', () => {
     expect(await runOnce(client)).toMatchObject({ status: 'passed', error: null });
     expect(cloud.uploads).toEqual([{ field: 'payload', name: expect.stringMatching(/\.apk$/), sha256: expect.any(String), appId: expect.stringMatching(/^storage:[0-9a-f-]{36}$/) }]);
     expect(cloud.sessionApps).toEqual([cloud.uploads[0]!.appId]);
+
+    // The job's page on Sauce Labs (known from its id), its video and log from the REST API.
+    const { devices, html, json } = await reportOf(client);
+    const id = devices[0]!.sessionId!;
+    expect(cloud.detailsAsked).toEqual([id]);
+    expect(devices[0]!.providerLinks).toEqual([
+      { label: 'Session on Sauce Labs', url: `https://app.saucelabs.com/tests/${id}` },
+      { label: 'Video', url: `https://assets.saucelabs.com/jobs/${id}/video.mp4` },
+      { label: 'Appium log', url: `https://assets.saucelabs.com/jobs/${id}/selenium-server.log` },
+    ]);
+    expect(html).toContain(`<a href="https://app.saucelabs.com/tests/${id}" rel="noreferrer noopener" target="_blank">Session on Sauce Labs</a>`);
+    for (const text of [json, html]) expect(text).not.toContain(account.accessKey);
 
     // A wrong key on a new build: the provider's 401, our error, and no retry of what would only fail again.
     const wrong = await setProvider(client.clientId, { kind: 'saucelabs', url: cloud.url, apiUrl: cloud.apiUrl, username: account.username, accessKey: 'not-the-key' });

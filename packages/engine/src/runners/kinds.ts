@@ -29,3 +29,6 @@ export function factsOf(kind: string): KindFacts | undefined {
 
 /** What a test's matrix (engines × devices × networks) adds to its kind's weight: the server's queue weighs jobs by it. */
 export { cellWeightOf } from '../lib/cell-weight.ts';
+
+/** How many devices a mobile UI test may list: the server bounds a provider's sessions of one attempt by it. */
+export { MAX_DEVICES_PER_TEST } from './mobile-ui/options.ts';

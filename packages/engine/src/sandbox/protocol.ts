@@ -1,4 +1,4 @@
-import type { RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+import type { DeviceSessionRequest, RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 
 /**
  * The argument (`process.argv[2]`) asking a pre-forked runner process to load, while it waits, what every runner
@@ -26,7 +26,9 @@ export type HostRequest =
       /** The values of the secrets the test's login names, by name (decision 0060): never in env vars or files. */
       secrets?: Record<string, string>;
     }
-  | { type: 'abort'; reason: string };
+  | { type: 'abort'; reason: string }
+  /** The answer to a `device-open` (its Appium URL, or why not) or a `device-close` (neither). */
+  | { type: 'device'; id: number; url?: string; error?: string; code?: string };
 
 /** What the runner process answers. */
 export type HostMessage =
@@ -37,6 +39,9 @@ export type HostMessage =
   | { type: 'masks'; values: string[] }
   | { type: 'log'; message: string; data?: Record<string, unknown> }
   | { type: 'progress'; progress: { done: number; total: number; message?: string } }
+  /** A mobile UI test's device needs its session opened by the server (RunContext.openDevice), or let go (closeDevice). */
+  | { type: 'device-open'; id: number; request: DeviceSessionRequest }
+  | { type: 'device-close'; id: number; index: number }
   | { type: 'result'; result: RunnerResult }
   /** The runner threw instead of answering a result (the engine's runners never do; fakes may). */
   | { type: 'threw'; message: string; code?: string }

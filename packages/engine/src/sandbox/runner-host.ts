@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoginSession } from '../lib/login-session.ts';
 import type * as Masking from '../lib/mask-secrets.ts';
 import { errorMessage, NO_TOTALS } from '../lib/result.ts';
-import type { Runner, TestKind } from '../types.ts';
+import type { DeviceSessionRequest, Runner, TestKind } from '../types.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
 import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
@@ -91,6 +91,27 @@ async function preload(what: string | undefined): Promise<void> {
   }
 }
 
+/** The device sessions asked of the supervisor and not answered yet, by the request's id. */
+const deviceCalls = new Map<number, { resolve: (url: string | undefined) => void; reject: (error: Error) => void }>();
+let deviceCallSeq = 0;
+
+/** Asks the supervisor (the server) to open or let go a mobile UI test's device session, and waits for its answer. */
+function deviceCall(message: { type: 'device-open'; request: DeviceSessionRequest } | { type: 'device-close'; index: number }): Promise<string | undefined> {
+  const id = ++deviceCallSeq;
+  return new Promise((resolve, reject) => {
+    deviceCalls.set(id, { resolve, reject });
+    send({ ...message, id });
+  });
+}
+
+function deviceAnswer(answer: Extract<HostRequest, { type: 'device' }>): void {
+  const call = deviceCalls.get(answer.id);
+  if (!call) return;
+  deviceCalls.delete(answer.id);
+  if (answer.error) call.reject(Object.assign(new Error(answer.error), answer.code ? { code: answer.code } : {}));
+  else call.resolve(answer.url);
+}
+
 async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void> {
   const secrets = request.secrets ?? {};
   let values = Object.values(secrets).filter((v) => v.length > 0);
@@ -107,6 +128,14 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
     signal: controller.signal,
     log: (message: string, data?: Record<string, unknown>) => send(data === undefined ? { type: 'log', message } : { type: 'log', message, data }),
     progress: (progress: { done: number; total: number; message?: string }) => send({ type: 'progress', progress }),
+    openDevice: async (device: DeviceSessionRequest) => {
+      const url = await deviceCall({ type: 'device-open', request: device });
+      if (!url) throw new Error('the server answered no Appium URL for the device');
+      return { url };
+    },
+    closeDevice: async (index: number) => {
+      await deviceCall({ type: 'device-close', index });
+    },
   };
   try {
     const runner = await loadRunner(request.kind, request.runnersModule);
@@ -152,5 +181,6 @@ process.on('message', (request: HostRequest) => {
     given = true;
     void run(request);
   } else if (request.type === 'abort') controller.abort(new Error(request.reason));
+  else if (request.type === 'device') deviceAnswer(request);
 });
 void preload(process.argv[2]).finally(() => send({ type: 'ready' }));

@@ -56,7 +56,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir'> & {
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'openDevice' | 'closeDevice'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
     /**
@@ -284,6 +284,24 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
         case 'progress':
           ctx.progress?.(message.progress);
           break;
+        case 'device-open':
+        case 'device-close': {
+          // A mobile UI test's device session, opened or let go by the server (AppiumEndpoint.sessionPerDevice).
+          const answer = (reply: Omit<Extract<HostRequest, { type: 'device' }>, 'type' | 'id'>) => {
+            if (child.connected) child.send({ type: 'device', id: message.id, ...reply } satisfies HostRequest, () => {});
+          };
+          const call =
+            message.type === 'device-open'
+              ? ctx.openDevice
+                ? ctx.openDevice(message.request).then((opened) => answer({ url: opened.url }))
+                : Promise.reject(new Error('this server opens no device sessions'))
+              : Promise.resolve(ctx.closeDevice?.(message.index)).then(() => answer({}));
+          call.catch((error: unknown) => {
+            const code = (error as { code?: unknown }).code;
+            answer({ error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) });
+          });
+          break;
+        }
         case 'result':
           outcome ??= isRunnerResult(message.result) ? { result: message.result } : { error: new SandboxError('crashed', 'the runner process answered something that is not a result') };
           break;

@@ -21,6 +21,8 @@ export const mobileDeviceProviders = pgTable(
     accessKeyHint: text('access_key_hint'),
     /** The origins the key was given for (decision 0076): the hub's, and a cloud's REST API's after a space. */
     accessKeyBoundTo: text('access_key_bound_to'),
+    /** AWS Device Farm's project (`arn:aws:devicefarm:us-west-2:<account>:project:<id>`): its uploads and sessions; null for the others. */
+    projectArn: text('project_arn'),
     /** Capabilities the provider adds to every session. */
     capabilities: jsonb('capabilities').$type<Record<string, unknown>>(),
     createdAt: createdAtColumn(),

@@ -1,2 +1,2 @@
 // The mobile devices feature's face: what other features may use of it. Everything else in this folder is its own.
-export { appiumEndpointFor } from './service.ts';
+export { addProviderLinks, appiumEndpointFor, deviceSessionsFor, endMobileAttempt } from './service.ts';

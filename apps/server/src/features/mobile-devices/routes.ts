@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncZod<{ service: MobileDevicesService }> = async (
 
   app.put(
     '/operator/clients/:id/mobile-devices',
-    operatorRoute('Set the client’s device provider (an Appium endpoint, BrowserStack or Sauce Labs); the access key is write-only and bound to the hub’s and REST API’s origins', {
+    operatorRoute('Set the client’s device provider (an Appium endpoint, BrowserStack, Sauce Labs or AWS Device Farm); the access key is write-only and bound to the hub’s and REST API’s origins', {
       body: setMobileProviderBody,
       response: { 200: mobileProviderResponse, ...errorResponses(400, 401, 403, 404) },
     }),
@@ -47,7 +47,7 @@ const routes: FastifyPluginAsyncZod<{ service: MobileDevicesService }> = async (
         clientId: client.id,
         userId: request.principal?.userId,
         address: request.ip,
-        details: { kind: provider.kind, origin: new URL(provider.url).origin, apiOrigin: provider.apiUrl ? new URL(provider.apiUrl).origin : null, username: provider.username, newKey, keyStored: provider.accessKeyHint !== null },
+        details: { kind: provider.kind, origin: new URL(provider.url).origin, apiOrigin: provider.apiUrl ? new URL(provider.apiUrl).origin : null, username: provider.username, projectArn: provider.projectArn, newKey, keyStored: provider.accessKeyHint !== null },
       });
       return { provider };
     },
@@ -66,7 +66,7 @@ const routes: FastifyPluginAsyncZod<{ service: MobileDevicesService }> = async (
 
   app.post(
     '/operator/clients/:id/mobile-devices/test',
-    operatorRoute('Ask the provider’s endpoint for its status (GET <url>/status) and say what it answered', { response: { 200: mobileProviderTestResponse, ...errorResponses(401, 403, 404) } }),
+    operatorRoute('Ask the provider’s endpoint for its status (GET <url>/status; AWS Device Farm: its project) and say what it answered', { response: { 200: mobileProviderTestResponse, ...errorResponses(401, 403, 404) } }),
     async (request) => {
       const client = await getClient(app.db, request.params.id);
       const row = await findMobileProvider(app.db, client.id);

@@ -10,7 +10,7 @@ import { readSecrets } from '../secrets/index.ts';
 import { suiteOfRun } from '../suites/index.ts';
 import { localSuite } from '../suites/index.ts';
 import { runTargetFor } from '../targets/index.ts';
-import { appiumEndpointFor } from '../mobile-devices/index.ts';
+import { addProviderLinks, appiumEndpointFor, deviceSessionsFor, endMobileAttempt } from '../mobile-devices/index.ts';
 import { prepareBaselineDir, recordVisualCandidates, removeBaselineDir } from '../visual/index.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/index.ts';
@@ -55,8 +55,10 @@ export async function sandboxRun(
   if (test.kind === 'mobile-ui') {
     const platform = test.options.platform === 'ios' ? 'ios' : 'android';
     const file = (platform === 'ios' ? target.iosApp : target.androidApp) ?? null;
-    target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, platform, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log });
+    target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, platform, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log, attemptKey: options.attemptKey, signal: options.ctx.signal });
   }
+  // AWS Device Farm: the runner asks for each device's session when it reaches it (stopped by endMobileAttempt at the latest).
+  const devices = test.kind === 'mobile-ui' ? deviceSessionsFor(options.attemptKey) : {};
   // The login's secrets go to the runner in its run request only (decision 0060).
   const secrets = test.login ? await readSecrets(deps.db, deps.keys, clientId, secretNamesOf(test.login)) : undefined;
   return {
@@ -66,7 +68,7 @@ export async function sandboxRun(
     limits: { timeSeconds: options.timeSeconds, memoryMb: deps.config.runMemoryMb },
     ...(deps.runnersModule ? { runnersModule: deps.runnersModule } : {}),
     ...(secrets ? { secrets } : {}),
-    ctx: { ...options.ctx, ...sandboxTools(deps) },
+    ctx: { ...options.ctx, ...devices, ...sandboxTools(deps) },
   };
 }
 
@@ -168,6 +170,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
             }`,
           ),
       );
+      // A cloud's video and log pages of each device's session, in the report's header (issue 28); never fails the attempt.
+      if (def.kind === 'mobile-ui') await addProviderLinks(db, deps.keys, rt.clientId, result.summary, { allowPrivate: deps.config.allowPrivateTargets || rt.clientId === deps.demoClientId, attemptKey: attemptRow.id, log });
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
         error = result.error ?? 'the runner could not run the test';
@@ -182,6 +186,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   } finally {
     clearInterval(heartbeat);
     shutdown.removeEventListener('abort', onShutdown);
+    // Every device session the attempt opened is stopped, whatever happened (a running one bills the client).
+    await endMobileAttempt(attemptRow.id).catch((err: unknown) => log('stopping the device sessions failed', { error: (err as Error).message }));
     for (const platform of ['android.apk', 'ios.ipa']) await rm(`${buildsScratch}-${platform}`, { force: true });
     if (baselineDir) await removeBaselineDir(baselineDir);
   }

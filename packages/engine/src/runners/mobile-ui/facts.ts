@@ -19,6 +19,18 @@ export interface MobileDevice {
   performanceNote: string | null;
   /** Why the device did not run its specs (the session did not start, a spec file would not load). */
   error?: string;
+  /** The Appium session's id as the endpoint answered it (a cloud's session, its video and logs are found by it). */
+  sessionId?: string | null;
+  /** The provider's pages of the session (video, logs), added by the server after the run where the provider gives them. */
+  providerLinks?: ProviderLink[];
+  /** Why there are no provider links when there could be (the provider answered nothing useful), in one line. */
+  providerNote?: string;
+}
+
+/** A provider's page of a device's session: "Video", "Appium log", "Device log", "Session on BrowserStack". */
+export interface ProviderLink {
+  label: string;
+  url: string;
 }
 
 /** The page source at a failed step, inlined in the report (its first part) and kept whole as an artifact. */

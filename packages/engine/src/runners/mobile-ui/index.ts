@@ -156,6 +156,7 @@ async function runDevice(p: {
     const note = await readFile(config.sessionFile, 'utf8')
       .then((text) => JSON.parse(text) as SessionNote)
       .catch(() => null);
+    device.sessionId = note?.sessionId ?? null;
     if (note && !note.ended) {
       const ended = await endSession({ url: p.url, sessionId: note.sessionId, endpoint: p.endpoint, lookup: p.lookup });
       ctx.log('mobile UI session ended by the runner', { device: p.label, sessionId: note.sessionId, ended });
@@ -217,9 +218,15 @@ export const mobileUiRunner = defineRunner({
     const endpoint = target.appium;
     if (!endpoint) throw new MobileUiError('no_appium_endpoint', 'no device provider is set for this client: an operator sets its Appium endpoint (docs/mobile-ui.md)');
     // The endpoint is an outbound address like any other: http(s), and not private unless the target allows it.
-    const endpointGuard = createTargetGuard({ baseUrl: endpoint.url, allowedOrigins: [], allowPrivateAddresses: target.allowPrivateAddresses }, ctx.network);
-    const url = await endpointGuard.check(endpoint.url);
-    const addresses = (await endpointGuard.addresses(url.hostname)).map((a) => ({ address: a.address, family: a.family }));
+    // A session per device (Device Farm): each device's own endpoint is judged when the server has opened it.
+    const judge = async (endpointUrl: string) => {
+      const guard = createTargetGuard({ baseUrl: endpointUrl, allowedOrigins: [], allowPrivateAddresses: target.allowPrivateAddresses }, ctx.network);
+      const url = await guard.check(endpointUrl);
+      const addresses = (await guard.addresses(url.hostname)).map((a) => ({ address: a.address, family: a.family }));
+      return { url, addresses, lookup: guard.lookup };
+    };
+    const shared = endpoint.sessionPerDevice ? null : await judge(endpoint.url);
+    if (endpoint.sessionPerDevice && (!ctx.openDevice || !ctx.closeDevice)) throw new MobileUiError('no_appium_endpoint', 'the device provider opens a session per device, which this runner cannot ask for');
     const specFiles = await specFilesOf(test.suiteDir, options.specs);
     if (specFiles.length === 0) throw new ValidationError({ field: 'options.specs', reason: `no spec file matches ${JSON.stringify(options.specs)} in the suite` });
     const appVersion = await appVersionOf(app, options.platform, ctx.signal);
@@ -242,7 +249,26 @@ export const mobileUiRunner = defineRunner({
         continue;
       }
       ctx.progress?.({ done: index, total: options.devices.length, message: label });
-      const outcome = await runDevice({ index, label, capabilities, specFiles, suiteDir: test.suiteDir, endpoint, url, addresses, options, appVersion, timeoutMs: left, ctx, lookup: endpointGuard.lookup });
+      let outcome: DeviceOutcome;
+      if (shared) {
+        outcome = await runDevice({ index, label, capabilities, specFiles, suiteDir: test.suiteDir, endpoint, ...shared, options, appVersion, timeoutMs: left, ctx });
+      } else {
+        // The provider installs the app in the device's session; the session always goes, whatever happened.
+        delete capabilities['appium:app'];
+        try {
+          let opened: Awaited<ReturnType<typeof judge>>;
+          try {
+            opened = await judge((await ctx.openDevice!({ index, label, capabilities, deadline })).url);
+          } catch (error) {
+            devices.push({ label, platformName: str(capabilities.platformName), deviceName: str(capabilities['appium:deviceName']), platformVersion: str(capabilities['appium:platformVersion']), appVersion, coldStartMs: null, memoryKb: null, cpuPercent: null, performanceNote: null, error: `the device's session could not be opened: ${(error as Error).message}` });
+            if (Date.now() >= deadline) timedOut = true;
+            continue;
+          }
+          outcome = await runDevice({ index, label, capabilities, specFiles, suiteDir: test.suiteDir, endpoint, ...opened, options, appVersion, timeoutMs: Math.max(1, deadline - Date.now()), ctx });
+        } finally {
+          await ctx.closeDevice!(index).catch((error: unknown) => ctx.log('the device session could not be let go', { device: label, error: (error as Error).message }));
+        }
+      }
       devices.push(outcome.device);
       cases.push(...outcome.cases.map((c) => (several ? { ...c, name: `${label} › ${c.name}`, cell: label } : c)));
       pageSources.push(...outcome.pageSources.map((s) => (several ? { ...s, case: `${label} › ${s.case}` } : s)));

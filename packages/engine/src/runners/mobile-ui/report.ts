@@ -1,6 +1,6 @@
 /** Mobile UI tests in a report: the devices (device, OS, app version, cold start, memory, CPU), the steps, the page source at each failure. */
 import { formatBytes, formatDuration } from '../../reporters/format.ts';
-import { escapeHtml as e } from '../../reporters/html/escape.ts';
+import { escapeHtml as e, safeLink } from '../../reporters/html/escape.ts';
 import { casesReport } from '../../reporters/html/kind-cases.ts';
 import { pre, section, table } from '../../reporters/html/parts.ts';
 import type { RenderOptions } from '../../reporters/html/render-options.ts';
@@ -15,11 +15,18 @@ function performanceOf(d: MobileDevice): string {
   return parts.length ? parts.join(', ') : (d.performanceNote ?? NOT_REPORTED);
 }
 
+/** The provider's pages of the device's session (video, logs; they may ask for the provider's login), or why there are none. */
+function providerOf(d: MobileDevice): string {
+  const links = (d.providerLinks ?? []).map((l) => safeLink(l.url, l.label)).join(' · ');
+  const session = d.sessionId ? `<div class="muted small">Session <code>${e(d.sessionId)}</code></div>` : '';
+  return session + (links ? `<div class="small">${links}</div>` : '') + (d.providerNote ? `<div class="muted small">${e(d.providerNote)}</div>` : '');
+}
+
 /** The header of a mobile UI test: one row per device. */
 export function devicesSection(s: MobileUiSummary): string {
   if (!s.devices?.length) return '';
   const rows = s.devices.map((d) => [
-    e(d.label) + (d.error ? `<div class="muted small">${e(d.error)}</div>` : ''),
+    e(d.label) + (d.error ? `<div class="muted small">${e(d.error)}</div>` : '') + providerOf(d),
     e([d.deviceName, d.platformName && d.platformVersion ? `${d.platformName} ${d.platformVersion}` : d.platformName].filter(Boolean).join(', ') || '–'),
     e(d.appVersion ?? 'unknown'),
     e(d.coldStartMs !== null ? formatDuration(d.coldStartMs) : '–'),

@@ -13,7 +13,15 @@ export function sample(): RunReport {
     summary: {
       kind: 'mobile-ui',
       devices: [
-        { label: 'Pixel 8 (14)', platformName: 'Android', deviceName: 'Pixel 8', platformVersion: '14', appVersion: '2.4.1', coldStartMs: 3_412, memoryKb: 182_344, cpuPercent: 12, performanceNote: null },
+        { label: 'Pixel 8 (14)', platformName: 'Android', deviceName: 'Pixel 8', platformVersion: '14', appVersion: '2.4.1', coldStartMs: 3_412, memoryKb: 182_344, cpuPercent: 12, performanceNote: null,
+          sessionId: '22dbfb187486090d974a11ac91t65722988e0705',
+          providerLinks: [
+            { label: 'Session on BrowserStack', url: 'https://app-automate.browserstack.com/builds/g0726012b6rb0a4c79122d6048c7b8767677ad61/sessions/22dbfb187486090d974a11ac91t65722988e0705' },
+            { label: 'Video', url: 'https://app-automate.browserstack.com/sessions/22dbfb187486090d974a11ac91t65722988e0705/video' },
+            { label: 'Appium log', url: 'https://api.browserstack.com/app-automate/builds/g0726012b6rb0a4c79122d6048c7b8767677ad61/sessions/22dbfb187486090d974a11ac91t65722988e0705/appiumlogs' },
+            { label: 'Device log', url: 'https://api.browserstack.com/app-automate/builds/g0726012b6rb0a4c79122d6048c7b8767677ad61/sessions/22dbfb187486090d974a11ac91t65722988e0705/devicelogs' },
+          ],
+        },
       ],
       cases: [
         { name: 'sign-in.spec.ts › Sign in › shows the welcome text', status: 'passed', durationMs: 640, screenshot: 'mobile-ui/device-1/001.png' },

@@ -1,4 +1,5 @@
 import {
+  DEVICE_FARM_PROJECT_ARN,
   isMobileCloudKind,
   MOBILE_CAPABILITIES_MAX_CHARS,
   mobileCloudEndpoints,
@@ -40,21 +41,31 @@ const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsMobileDevices'] }).in
   }),
 });
 
-type Field = 'url' | 'apiUrl' | 'username' | 'accessKey' | 'capabilities';
+type Field = 'url' | 'apiUrl' | 'username' | 'accessKey' | 'projectArn' | 'capabilities';
 /** The fields a 400 can name that show their error under them (a region's goes to the notice). */
-const FIELDS: readonly string[] = ['url', 'apiUrl', 'username', 'accessKey', 'capabilities'];
+const FIELDS: readonly string[] = ['url', 'apiUrl', 'username', 'accessKey', 'projectArn', 'capabilities'];
 const KIND_OPTIONS = [
   { value: 'appium', label: 'Appium server (a device lab, an emulator host)' },
   { value: 'browserstack', label: 'BrowserStack App Automate' },
   { value: 'saucelabs', label: 'Sauce Labs' },
+  { value: 'devicefarm', label: 'AWS Device Farm' },
 ] as const;
-const KIND_NAMES: Record<MobileProviderKind, string> = { appium: 'Appium', browserstack: 'BrowserStack', saucelabs: 'Sauce Labs' };
+const KIND_NAMES: Record<MobileProviderKind, string> = { appium: 'Appium', browserstack: 'BrowserStack', saucelabs: 'Sauce Labs', devicefarm: 'AWS Device Farm' };
 const REGION_OPTIONS = SAUCE_REGIONS.map((r) => ({ value: r, label: r }));
 /** Where an operator finds a cloud's user name and access key. */
 const KEY_HINTS: Record<MobileProviderKind, string> = {
   appium: 'Only if the server asks for them (HTTP basic auth).',
   browserstack: 'In BrowserStack: App Automate dashboard › Access Key (the user name and key shown there). Each build is uploaded to its app storage once.',
   saucelabs: 'In Sauce Labs: User settings › Access Key, and the user name beside it. Choose the data center the account is in.',
+  devicefarm:
+    'In AWS IAM: an access key of a user allowed the Device Farm calls (CreateUpload, GetUpload, ListDevices, CreateRemoteAccessSession, GetRemoteAccessSession, StopRemoteAccessSession, ListArtifacts, GetProject). The project ARN is in the Device Farm console › the project › Project settings (us-west-2). Each build is uploaded to the project once.',
+};
+/** What each provider costs the client's account per run. */
+const COST_HINTS: Record<MobileProviderKind, string> = {
+  appium: 'Runs on the devices of that server: nothing is billed by us or a cloud.',
+  browserstack: 'Runs on BrowserStack’s real devices, billed to its account (its plan’s parallel sessions and minutes).',
+  saucelabs: 'Runs on Sauce Labs’ real devices, billed to its account (its plan’s concurrency and minutes).',
+  devicefarm: 'Runs on Device Farm’s real devices in us-west-2, billed in device minutes from each device’s session start to its stop (stopped as soon as its specs end).',
 };
 
 /** The field a 400 names (`{ field }` in the server's answer), when it is one of the form's. */
@@ -71,7 +82,12 @@ function fieldOf(failure: unknown): Field | null {
 /** The stored provider in words, or that there is none. */
 function Current({ provider }: { provider: MobileProvider | null }) {
   if (!provider) return <p className="portal-muted">No device provider is set: this client’s mobile UI tests end in an error saying so.</p>;
-  const parts = [provider.username ? `user ${provider.username}` : null, provider.accessKeyHint ? `access key ${provider.accessKeyHint}` : 'no access key'].filter(Boolean);
+  const farm = provider.kind === 'devicefarm';
+  const parts = [
+    provider.username ? `${farm ? 'access key ID' : 'user'} ${provider.username}` : null,
+    provider.accessKeyHint ? `${farm ? 'secret access key' : 'access key'} ${provider.accessKeyHint}` : 'no access key',
+    provider.projectArn ? `project ${provider.projectArn}` : null,
+  ].filter(Boolean);
   return (
     <p className="portal-muted">
       {KIND_NAMES[provider.kind]} at <span className="portal-mono ops-wrap">{provider.url}</span>
@@ -93,6 +109,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
   const [url, setUrl] = useState(provider && isMobileCloudKind(provider.kind) ? storedDefault(provider.url, mobileCloudEndpoints(provider.kind, provider.region ?? undefined).url) : (provider?.url ?? ''));
   const [apiUrl, setApiUrl] = useState(provider && isMobileCloudKind(provider.kind) ? storedDefault(provider.apiUrl, mobileCloudEndpoints(provider.kind, provider.region ?? undefined).apiUrl) : '');
   const [username, setUsername] = useState(provider?.username ?? '');
+  const [projectArn, setProjectArn] = useState(provider?.projectArn ?? '');
+  const farm = kind === 'devicefarm';
   const [accessKey, setAccessKey] = useState('');
   const [capabilities, setCapabilities] = useState(provider?.capabilities ? JSON.stringify(provider.capabilities, null, 2) : '');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -105,8 +123,10 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
     setNotice(null);
     const found: Partial<Record<Field, string>> = {};
     if (!cloud && !url.trim()) found.url = 'Enter the Appium server’s URL, e.g. http://10.0.0.5:4723/.';
-    if (cloud && !username.trim()) found.username = `Enter the ${KIND_NAMES[kind]} user name.`;
-    if (cloud && !accessKey && !keptKey) found.accessKey = `Enter the ${KIND_NAMES[kind]} access key.`;
+    if (cloud && !username.trim()) found.username = farm ? 'Enter the AWS access key ID.' : `Enter the ${KIND_NAMES[kind]} user name.`;
+    if (cloud && !accessKey && !keptKey) found.accessKey = farm ? 'Enter the AWS secret access key.' : `Enter the ${KIND_NAMES[kind]} access key.`;
+    if (farm && !projectArn.trim()) found.projectArn = 'Enter the Device Farm project’s ARN.';
+    else if (farm && !DEVICE_FARM_PROJECT_ARN.test(projectArn.trim())) found.projectArn = 'The project ARN looks like arn:aws:devicefarm:us-west-2:123456789012:project:<id>.';
     let caps: Record<string, unknown> | null = null;
     if (capabilities.trim()) {
       try {
@@ -122,7 +142,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
     if (Object.keys(found).length > 0) return;
     const body: SetMobileProviderBody = {
       kind,
-      url: url.trim() || null,
+      url: farm ? null : url.trim() || null,
+      ...(farm ? { projectArn: projectArn.trim() } : {}),
       ...(cloud ? { apiUrl: apiUrl.trim() || null } : {}),
       ...(kind === 'saucelabs' ? { region } : {}),
       username: username.trim() || null,
@@ -135,7 +156,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
     } catch (failure) {
       const field = fieldOf(failure);
       const text = failureMessage(failure);
-      if (field) setErrors({ [field]: text.charAt(0).toUpperCase() + text.slice(1) });
+      // Device Farm has no Appium URL field: an error on it goes to the notice.
+      if (field && !(farm && field === 'url')) setErrors({ [field]: text.charAt(0).toUpperCase() + text.slice(1) });
       else setNotice({ tone: 'error', text });
     }
   }
@@ -173,12 +195,26 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
           setUrl('');
           setApiUrl('');
         }}
-        hint={cloud ? 'Runs on the provider’s real devices, billed to its account in device minutes. AWS Device Farm is not offered yet.' : 'AWS Device Farm is not offered yet.'}
+        hint={COST_HINTS[kind]}
       />
       {kind === 'saucelabs' && (
         <SelectField id="ops-mobile-region" label="Data center" options={REGION_OPTIONS} value={region} onChange={(e) => setRegion(e.target.value as SauceRegion)} hint="Shown at the top right of the Sauce Labs app." />
       )}
-      {cloud ? (
+      {farm && cloud ? (
+        <>
+          <TextField
+            id="ops-mobile-project"
+            label="Project ARN"
+            placeholder="arn:aws:devicefarm:us-west-2:123456789012:project:…"
+            autoComplete="off"
+            className="portal-mono"
+            value={projectArn}
+            error={errors.projectArn}
+            onChange={(e) => setProjectArn(e.target.value)}
+          />
+          <TextField id="ops-mobile-api" label="API URL (optional)" type="url" placeholder={cloud.apiUrl} value={apiUrl} error={errors.apiUrl} onChange={(e) => setApiUrl(e.target.value)} />
+        </>
+      ) : cloud ? (
         <div className="portal-grid-2">
           <TextField id="ops-mobile-url" label="Hub URL (optional)" type="url" placeholder={cloud.url} value={url} error={errors.url} onChange={(e) => setUrl(e.target.value)} />
           <TextField id="ops-mobile-api" label="REST API URL (optional)" type="url" placeholder={cloud.apiUrl} value={apiUrl} error={errors.apiUrl} onChange={(e) => setApiUrl(e.target.value)} />
@@ -188,10 +224,10 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
       )}
       <p className="portal-muted">{KEY_HINTS[kind]}</p>
       <div className="portal-grid-2">
-        <TextField id="ops-mobile-user" label={cloud ? 'User name' : 'User name (optional)'} autoComplete="off" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+        <TextField id="ops-mobile-user" label={farm ? 'Access key ID' : cloud ? 'User name' : 'User name (optional)'} autoComplete="off" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
         <TextField
           id="ops-mobile-key"
-          label="Access key (write-only)"
+          label={farm ? 'Secret access key (write-only)' : 'Access key (write-only)'}
           type="password"
           autoComplete="new-password"
           placeholder={keptKey ? `Leave empty to keep ${keptKey}` : cloud ? 'Required' : 'None'}
@@ -230,8 +266,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
 }
 
 /**
- * "Mobile devices": where the client's mobile UI tests find their devices (issue 28). An Appium endpoint, BrowserStack
- * or Sauce Labs; the user name and access key (write-only, kept only while the hub and API stay on the same origins),
+ * "Mobile devices": where the client's mobile UI tests find their devices (issue 28). An Appium endpoint, BrowserStack,
+ * Sauce Labs or AWS Device Farm (its project ARN); the user name and access key (write-only, kept only while the hub and API stay on the same origins),
  * and extra capabilities.
  */
 export function ClientMobileDevices({ clientId }: { clientId: string }) {

@@ -1,0 +1,1 @@
+ALTER TABLE "mobile_device_providers" ADD COLUMN "project_arn" text;

@@ -1,0 +1,110 @@
+import type { KindSummaries } from '@fullstop/engine';
+import { OutboundUnreachableError, outboundRequest } from '../../../lib/outbound-http.ts';
+import type { CloudAccount } from './storage.ts';
+
+// A cloud session's video and log pages, for the report's header per device (issue 28, decision 0084), from the
+// provider's REST API by the Appium session's id:
+// - BrowserStack App Automate: `GET /app-automate/sessions/<id>.json` (basic auth) answers `automation_session`
+//   with `public_url`/`browser_url` (the session's page), `video_url`, `appium_logs_url`, `device_logs_url`.
+// - Sauce Labs: the job's page `https://app[.<region>].saucelabs.com/tests/<id>`, and `GET /rest/v1/<user>/jobs/<id>`
+//   answers `video_url` and `log_url`.
+// A provider that answers nothing useful gives a one-line note instead; nothing here fails the attempt.
+
+/** A provider's page of a device's session, as the mobile UI report shows it. */
+export type ProviderLink = NonNullable<KindSummaries['mobile-ui']['devices'][number]['providerLinks']>[number];
+
+const USER_AGENT = 'FullstopQA-MobileDevices';
+/** Each call's deadline: the report waits for the links, not for a provider that does not answer. */
+export const SESSION_LINKS_DEADLINE_MS = 10_000;
+
+export interface SessionLinks {
+  links: ProviderLink[];
+  /** Why there are no links (or only some), in one line; absent when the provider gave what it documents. */
+  note?: string;
+}
+
+/** Sauce Labs' web app for a REST API host: `api.us-west-1…` → app.saucelabs.com, `api.<region>…` → app.<region>.saucelabs.com. */
+export function sauceAppOrigin(apiUrl: string): string {
+  const region = /^api\.([a-z0-9-]+)\.saucelabs\.com$/.exec(new URL(apiUrl).hostname)?.[1];
+  return region && region !== 'us-west-1' ? `https://app.${region}.saucelabs.com` : 'https://app.saucelabs.com';
+}
+
+/**
+ * Only an http(s) link that carries no credentials leaves: a provider's answer is not trusted to keep the access
+ * key out of its URLs (userinfo, a query parameter).
+ */
+function safe(url: unknown, accessKey: string): string | null {
+  if (typeof url !== 'string' || !url) return null;
+  try {
+    const u = new URL(url);
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) return null;
+    if (accessKey && (url.includes(accessKey) || decodeURIComponent(url).includes(accessKey))) return null;
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+function collect(pairs: [string, unknown][], accessKey: string): ProviderLink[] {
+  const links: ProviderLink[] = [];
+  for (const [label, url] of pairs) {
+    const ok = safe(url, accessKey);
+    if (ok && !links.some((l) => l.url === ok)) links.push({ label, url: ok });
+  }
+  return links;
+}
+
+async function getJson(url: string, account: CloudAccount, allowPrivate: boolean): Promise<{ status: number; json: Record<string, unknown> | null } | { unreachable: string }> {
+  try {
+    const res = await outboundRequest(url, {
+      method: 'GET',
+      allowPrivate,
+      userAgent: USER_AGENT,
+      deadlineMs: SESSION_LINKS_DEADLINE_MS,
+      headers: { authorization: `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}` },
+    });
+    const json = res.json<unknown>();
+    return { status: res.status, json: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null };
+  } catch (err) {
+    if (err instanceof OutboundUnreachableError) return { unreachable: err.message };
+    throw err;
+  }
+}
+
+/** What the call said when it gave nothing: "answered 404", "could not be reached: …". */
+const why = (r: { status: number } | { unreachable: string }) => ('unreachable' in r ? `could not be reached (${r.unreachable})` : `answered ${r.status}`);
+
+/** The session's pages on a cloud; never throws for what the provider answered or failed to. */
+export async function cloudSessionLinks(account: CloudAccount, sessionId: string, allowPrivate: boolean): Promise<SessionLinks> {
+  const base = account.apiUrl.replace(/\/+$/, '');
+  const id = encodeURIComponent(sessionId);
+  if (account.kind === 'browserstack') {
+    const r = await getJson(`${base}/app-automate/sessions/${id}.json`, account, allowPrivate);
+    const s = 'status' in r && r.status === 200 ? (r.json?.automation_session as Record<string, unknown> | undefined) : undefined;
+    if (!s || typeof s !== 'object') {
+      return { links: [], note: `BrowserStack ${'status' in r && r.status === 200 ? 'answered without the session' : why(r)} when asked for the session's details: no video or log links` };
+    }
+    const links = collect(
+      [
+        ['Session on BrowserStack', s.public_url ?? s.browser_url],
+        ['Video', s.video_url],
+        ['Appium log', s.appium_logs_url],
+        ['Device log', s.device_logs_url],
+      ],
+      account.accessKey,
+    );
+    return links.length ? { links } : { links, note: 'BrowserStack gave no video or log links for this session' };
+  }
+  // Sauce Labs: the job's page is known from its id alone; the REST API adds the video and the log.
+  const page: ProviderLink = { label: 'Session on Sauce Labs', url: `${sauceAppOrigin(account.apiUrl)}/tests/${id}` };
+  const r = await getJson(`${base}/rest/v1/${encodeURIComponent(account.username)}/jobs/${id}`, account, allowPrivate);
+  if (!('status' in r) || r.status !== 200 || !r.json) return { links: [page], note: `Sauce Labs ${'status' in r && r.status === 200 ? 'answered without the job' : why(r)} when asked for the job's video and log: its page only` };
+  const more = collect(
+    [
+      ['Video', r.json.video_url],
+      ['Appium log', r.json.log_url],
+    ],
+    account.accessKey,
+  );
+  return more.length ? { links: [page, ...more] } : { links: [page], note: 'Sauce Labs gave no video or log links for this job' };
+}
