@@ -201,6 +201,6 @@ describe('the device provider under the target policy', () => {
     const c = await createTestClient(app);
     const res = await app.inject({ method: 'PUT', url: `/operator/clients/${c.clientId}/mobile-devices`, headers: operator, payload: { kind: 'appium', url: 'http://127.0.0.1:4723/' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ field: 'url', message: expect.stringMatching(/^url is refused: /) });
+    expect(res.json()).toMatchObject({ field: 'url', message: expect.stringMatching(/^the Appium URL is refused: /) });
   });
 });

@@ -251,7 +251,7 @@ export class MobileDevicesService {
     // Device Farm's `url` is its API's: judged (and named) as `apiUrl`.
     for (const [field, value] of farm ? ([['apiUrl', apiUrl]] as const) : ([['url', url], ['apiUrl', apiUrl]] as const)) {
       const refusal = value ? await outboundUrlRefusal(value, allowPrivate) : null;
-      if (refusal) throw new ValidationError(`${field} is refused: ${refusal}`, field);
+      if (refusal) throw new ValidationError(`${field === 'url' ? (cloud ? 'the hub URL' : 'the Appium URL') : farm ? 'the API URL' : 'the REST API URL'} is refused: ${refusal}`, field);
     }
     const existing = await findMobileProvider(this.deps.db, clientId);
     const origin = bindingOf(url, apiUrl);
