@@ -142,27 +142,28 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       let lastProgress = 0;
       // A visual test compares its shots with the client's current baselines of it (decision 0082).
       if (def.kind === 'visual') baselineDir = await prepareBaselineDir(deps, rt.clientId, rt.testName, attemptRow.id);
-      result = await runInSandbox(
-        await sandboxRun(deps, rt.clientId, def, {
-          attemptKey: attemptRow.id,
-          timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds,
-          // The mobile checks read the uploaded builds: a remote store's copies go to the scratch folder for this attempt.
-          ...(def.kind === 'mobile-static' || def.kind === 'mobile-ui' ? { buildsDir: buildsScratch } : {}),
-          ctx: {
-            runDir,
-            ...(baselineDir ? { baselineDir } : {}),
-            signal: controller.signal,
-            log,
-            progress: (p) => {
-              const t = Date.now();
-              if (t - lastProgress < PROGRESS_WRITE_INTERVAL_MS && p.done < p.total) return;
-              lastProgress = t;
-              void updateRunTest(db, rt.id, { progress: p, updatedAt: new Date() }, { statusIn: ['running'] })
-                .then((row) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
-                .catch(() => {});
-            },
+      const run = await sandboxRun(deps, rt.clientId, def, {
+        attemptKey: attemptRow.id,
+        timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds,
+        // The mobile checks read the uploaded builds: a remote store's copies go to the scratch folder for this attempt.
+        ...(def.kind === 'mobile-static' || def.kind === 'mobile-ui' ? { buildsDir: buildsScratch } : {}),
+        ctx: {
+          runDir,
+          ...(baselineDir ? { baselineDir } : {}),
+          signal: controller.signal,
+          log,
+          progress: (p) => {
+            const t = Date.now();
+            if (t - lastProgress < PROGRESS_WRITE_INTERVAL_MS && p.done < p.total) return;
+            lastProgress = t;
+            void updateRunTest(db, rt.id, { progress: p, updatedAt: new Date() }, { statusIn: ['running'] })
+              .then((row) => row && deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(row) }))
+              .catch(() => {});
           },
-        }),
+        },
+      });
+      result = await runInSandbox(
+        run,
         (stats) =>
           log(
             `runner process ${stats.pid} ended; ${
@@ -171,7 +172,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
           ),
       );
       // A cloud's video and log pages of each device's session, in the report's header (issue 28); never fails the attempt.
-      if (def.kind === 'mobile-ui') await addProviderLinks(db, deps.keys, rt.clientId, result.summary, { allowPrivate: deps.config.allowPrivateTargets || rt.clientId === deps.demoClientId, attemptKey: attemptRow.id, log });
+      if (def.kind === 'mobile-ui') await addProviderLinks(db, deps.keys, rt.clientId, result.summary, { allowPrivate: run.target.allowPrivateAddresses, attemptKey: attemptRow.id, log });
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
         error = result.error ?? 'the runner could not run the test';
