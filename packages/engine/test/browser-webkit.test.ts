@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { report } from '../src/runners/browser/report.ts';
-import { ATTEMPT_TAG_VAR, attemptProcesses, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
+import { ATTEMPT_TAG_VAR, attemptProcesses, attemptTag, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { startWebKitSite } from './fixtures/webkit-site.ts';
@@ -93,7 +93,8 @@ describe('browser tests on WebKit', () => {
   }, 300_000);
 
   it('finds a planted axe violation and a console error after load on WebKit, and leaves no process behind', async () => {
-    const tag = `webkit-test-${process.pid}-${Date.now()}`;
+    // A tag of this live process's (as a supervisor's): another server's orphan sweep on the machine spares it.
+    const tag = attemptTag(`webkit-test-${Date.now()}`);
     const before = process.env[ATTEMPT_TAG_VAR];
     process.env[ATTEMPT_TAG_VAR] = tag;
     try {

@@ -88,8 +88,13 @@ function webkitEnv(display: string, home: string): NodeJS.ProcessEnv {
     GTK_A11Y: 'none',
     GSETTINGS_BACKEND: 'memory',
     GIO_USE_VFS: 'local',
-    // Nothing about rendering: WEBKIT_DISABLE_DMABUF_RENDERER (or LIBGL_ALWAYS_SOFTWARE) makes WebDriver's
-    // screenshot hang under Xvfb (WebKitGTK 2.50); WebKit finds no GPU there and paints on the CPU by itself.
+    // Skia paints the page's tiles on the CPU. Without a GPU (Xvfb) WebKitGTK 2.50 otherwise paints them through
+    // Skia's GL backend on a software GL, and a page that animates kept its web process a core busy (the demo's two
+    // pages on a phone: 7.1-8.2 CPU-s; this way 3.3-4.0, the same screenshots to pixelmatch's eye: bench/engine/
+    // README.md, "WebKit's tiles on the CPU"). Compositing stays: without it (WEBKIT_DISABLE_COMPOSITING_MODE) a
+    // page that never repaints never answers WebDriver's screenshot; WEBKIT_DISABLE_DMABUF_RENDERER (or
+    // LIBGL_ALWAYS_SOFTWARE) makes it hang under Xvfb too.
+    WEBKIT_SKIA_ENABLE_CPU_RENDERING: '1',
   });
 }
 

@@ -1,7 +1,7 @@
 /** Runs each attempt in a supervised runner process of its own, with time and memory limits and no orphans. */
 export { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 export { sweepOrphanedOffThread } from './memory-monitor.ts';
-export { attemptProcesses, processTable, sweepOrphanedAttempts } from './process-table.ts';
+export { attemptProcesses, attemptTag, processTable, sweepOrphanedAttempts } from './process-table.ts';
 export {
   emptyWarmPool,
   runInSandbox,
