@@ -1,3 +1,4 @@
+import type { Request } from '@playwright/test';
 import { paths } from '@fullstop/contracts';
 import { collectPageProblems, enforceStrictStyleCsp } from '../../support/page-problems.ts';
 import { expect, test } from '../../support/portal.ts';
@@ -8,9 +9,16 @@ test.describe('a clean console in the portal', () => {
     await enforceStrictStyleCsp(context);
     await page.route('**/insight/fetch/all', (route) => route.fulfill({ json: SAMPLE_INSIGHTS }));
     const problems = collectPageProblems(page);
+    // Each page is left only once its data is in: a request cut off by leaving would log an error of its own. Its
+    // text can show before every call has answered (the client profile, on a busy machine), so the calls are counted.
+    let calls = 0;
+    const isCall = (request: Request) => ['fetch', 'xhr'].includes(request.resourceType());
+    page.on('request', (request) => void (isCall(request) && calls++));
+    page.on('requestfinished', (request) => void (isCall(request) && calls--));
+    page.on('requestfailed', (request) => void (isCall(request) && calls--));
     await page.goto(paths.insights);
     await expect(page.locator('.recharts-surface')).toHaveCount(6);
-    // Each page is left only once its data is in: a request cut off by leaving would log an error of its own.
+    await expect.poll(() => calls).toBe(0);
     for (const [path, loaded] of [
       [paths.dashboard, 'Overview'],
       [paths.setup, 'Copy Token'],
@@ -20,6 +28,7 @@ test.describe('a clean console in the portal', () => {
     ] as const) {
       await page.goto(path);
       await expect(page.getByText(loaded, { exact: true })).toBeVisible();
+      await expect.poll(() => calls).toBe(0);
     }
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
