@@ -148,8 +148,39 @@ interface PlaywrightSuite {
  * What failed inside the browser tests of a run, from Playwright's own report in each attempt's folder: "title:
  * first line of the error", so a bench says why a run did not pass.
  */
-export function failedBrowserCases(dataDir: string, runId: string): string[] {
+/** The attempts' folders of a run, as the server stores them (storage/runs/<client>/<run>/<test>/attempt-N). */
+function attemptDirs(dataDir: string, runId: string): string[] {
   const runsDir = path.join(dataDir, 'storage', 'runs');
+  const found: string[] = [];
+  for (const client of existsSync(runsDir) ? readdirSync(runsDir) : []) {
+    const runDir = path.join(runsDir, client, runId);
+    if (!existsSync(runDir)) continue;
+    for (const runTest of readdirSync(runDir)) {
+      for (const attempt of readdirSync(path.join(runDir, runTest)).filter((f) => f.startsWith('attempt-'))) found.push(path.join(runDir, runTest, attempt));
+    }
+  }
+  return found;
+}
+
+/**
+ * The Lighthouse scores of a run, a page each: "performance/accessibility/best-practices/seo", with "audited again
+ * (CODE)" when Lighthouse lost its trace once (what the CPU beside it can cause, decisions 0069 and 0087).
+ */
+export function lighthouseScores(dataDir: string, runId: string): string[] {
+  const found: string[] = [];
+  for (const dir of attemptDirs(dataDir, runId)) {
+    const file = path.join(dir, 'lighthouse', 'scores.json');
+    if (!existsSync(file)) continue;
+    const { pages } = JSON.parse(readFileSync(file, 'utf8')) as { pages: { scores: Record<string, number>; auditedAgain?: string; error?: string }[] };
+    for (const page of pages) {
+      const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((c) => page.scores[c] ?? '-').join('/');
+      found.push(`${scores}${page.auditedAgain ? ` audited again (${page.auditedAgain})` : ''}${page.error ? ` error: ${page.error.slice(0, 80)}` : ''}`);
+    }
+  }
+  return found;
+}
+
+export function failedBrowserCases(dataDir: string, runId: string): string[] {
   const found: string[] = [];
   const walk = (suite: PlaywrightSuite) => {
     for (const child of suite.suites ?? []) walk(child);
@@ -162,15 +193,9 @@ export function failedBrowserCases(dataDir: string, runId: string): string[] {
       }
     }
   };
-  for (const client of existsSync(runsDir) ? readdirSync(runsDir) : []) {
-    const runDir = path.join(runsDir, client, runId);
-    if (!existsSync(runDir)) continue;
-    for (const runTest of readdirSync(runDir)) {
-      for (const attempt of readdirSync(path.join(runDir, runTest)).filter((f) => f.startsWith('attempt-'))) {
-        const report = path.join(runDir, runTest, attempt, 'browser', 'results.json');
-        if (existsSync(report)) walk(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightSuite);
-      }
-    }
+  for (const dir of attemptDirs(dataDir, runId)) {
+    const report = path.join(dir, 'browser', 'results.json');
+    if (existsSync(report)) walk(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightSuite);
   }
   return found;
 }

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { measureApiThroughput, parseVariants } from './api-throughput.ts';
-import { type BenchServer, failedBrowserCases, type RunOutcome, startBenchServer, stopServersOnSignals } from './bench-server.ts';
+import { type BenchServer, failedBrowserCases, lighthouseScores, type RunOutcome, startBenchServer, stopServersOnSignals } from './bench-server.ts';
 import { machineCpuSeconds } from './cpu.ts';
 
 const REPEAT = Number(process.env.BENCH_RUN_ALL_REPEAT ?? 20);
@@ -86,7 +86,9 @@ async function runAllPart(): Promise<void> {
         v.longestAlone = Math.max(v.longestAlone, wall);
         console.log(
           `${v.name.padEnd(10)} ${name.padEnd(22)} ${round1(wall).toString().padStart(5)} s ${round1(cpu).toString().padStart(5)} CPU-s (machine ${round1(median(spans.map((s) => s.machineCpu)))})  ` +
-            `${round2(cpu / wall)} cores busy  ${spans.map((s) => s.value.status).join(' ')}${spans.map((s) => notPassedOf(v.server, s.value)).join('')}`,
+            `${round2(cpu / wall)} cores busy  ${spans.map((s) => s.value.status).join(' ')}` +
+            spans.map((s) => lighthouseScores(v.server.dataDir, s.value.runId).map((l) => `  Lighthouse ${l}`).join('')).join('') +
+            spans.map((s) => notPassedOf(v.server, s.value)).join(''),
         );
       }
     }
@@ -99,7 +101,8 @@ async function runAllPart(): Promise<void> {
         v.runs.push({ ...span, passed: span.value.status === 'passed', ratio });
         console.log(
           `${String(i).padStart(2)} ${v.name.padEnd(10)} ${span.value.status.padEnd(6)} wall ${round1(span.wall)} s, CPU ${round1(span.cpu)} s (machine ${round1(span.machineCpu)} s), ` +
-            `ratio ${round2(ratio)}; load average ${round1(os.loadavg()[0]!)}${notPassedOf(v.server, span.value)}`,
+            `ratio ${round2(ratio)}; load average ${round1(os.loadavg()[0]!)}; Lighthouse ${lighthouseScores(v.server.dataDir, span.value.runId).join(', ') || 'none'}` +
+            notPassedOf(v.server, span.value),
         );
       }
     }

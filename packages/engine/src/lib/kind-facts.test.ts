@@ -18,4 +18,10 @@ describe('what a run of each kind weighs (docs/decisions/0069)', () => {
   it('runs Lighthouse one at a time on a machine, and every other kind side by side', () => {
     expect(TEST_KINDS.filter((k) => kinds[k].onePerMachine)).toEqual(['lighthouse']);
   });
+
+  it('lets a browser test run beside Lighthouse on 2 cores, Lighthouse first for the CPU (docs/decisions/0087)', () => {
+    const w = (kind: keyof typeof kinds) => kinds[kind].weight + kinds[kind].weightPerWorker;
+    expect(w('lighthouse') + w('browser')).toBeLessThanOrEqual(2);
+    expect(TEST_KINDS.filter((k) => kinds[k].measuresCpuTime)).toEqual(['lighthouse']);
+  });
 });

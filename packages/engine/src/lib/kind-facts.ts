@@ -34,12 +34,18 @@ declare module '../types.ts' {
     weightPerWorker: number;
     /** Never two runs of this kind at once on one machine (Lighthouse: its scores measure the machine's CPU). */
     onePerMachine: boolean;
+    /**
+     * Its figures time work on this machine's CPU (Lighthouse's scores): when the cores are contended, its processes
+     * come before other attempts' (a larger share in the attempt's CPU cgroup, sandbox/attempt-cgroup.ts), still
+     * after the API's. Others run as background work.
+     */
+    measuresCpuTime: boolean;
   }
 }
 
 /** A kind's names, its limits, its weight, and the programs and packages it needs (none unless it says). */
 type KindSpec<K extends TestKind> = Pick<KindFacts<K>, 'title' | 'label' | 'timeLimitSeconds' | 'typicalSeconds' | 'weight'> &
-  Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightPerWorker'>>;
+  Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightPerWorker' | 'measuresCpuTime'>>;
 
 /** A kind's facts: its names and limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(
@@ -48,7 +54,7 @@ export function defineKind<K extends TestKind>(
   emptySummary: () => SummaryOf<K>,
   errorCodes?: KindFacts<K>['errorCodes'],
 ): KindFacts<K> {
-  return { kind, engines: [], onePerMachine: false, weightPerWorker: 0, ...spec, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
+  return { kind, engines: [], onePerMachine: false, weightPerWorker: 0, measuresCpuTime: false, ...spec, emptySummary, errorCodes: { ...RUN_ERROR_CODES, ...errorCodes } };
 }
 
 /** The facts of a kind whose summary is its list of cases: it starts with none. */

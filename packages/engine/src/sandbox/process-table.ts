@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
-import { sweepEmptyCgroups } from './memory-cgroup.ts';
+import { sweepEmptyCgroups } from './attempt-cgroup.ts';
 
 /**
  * The attempt's processes, found through /proc. A tag in the environment (FULLSTOP_ATTEMPT) survives what process

@@ -5,10 +5,11 @@ import type { RunContext, RunnerResult, RunTarget, TestDefinition } from '../typ
 import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { entryFile } from './entry-file.ts';
 import { launch, type RemoteChild } from './launcher-client.ts';
-import { createMemoryCgroup, type MemoryCgroup } from './memory-cgroup.ts';
+import { type AttemptCgroup, createAttemptCgroup } from './attempt-cgroup.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
 import { CHROMIUM_SANDBOX_VAR } from '../lib/chromium.ts';
+import { factsOf } from '../runners/kinds.ts';
 import { stageInputs } from './runner-inputs.ts';
 import { chromiumSandboxSupport, type RunnerUser, runnerUserEnv } from './runner-user.ts';
 import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
@@ -176,12 +177,14 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
   const tag = warm?.tag ?? attemptTag(run.attemptKey);
   const child = warm?.child ?? forkRunner(shape, tag, ctx.runDir);
   const stats: SandboxStats = { pid: 0, tag, warm: warm !== null, readyMs: -1, loadMs: -1, peakMemoryBytes: 0 };
-  let cgroup: MemoryCgroup | null = null;
+  let cgroup: AttemptCgroup | null = null;
+  // A kind whose figures time this machine's CPU (Lighthouse) comes before the other attempts (decision 0087).
+  const cpu = factsOf(run.test.kind)?.measuresCpuTime ? 'measured' : 'background';
   whenForked(child, () => {
     stats.pid = child.pid;
     // Before the runner gets its test (sent at 'ready', which follows, or at once to a waiting process that is
     // ready): whatever it starts joins the cgroup.
-    cgroup = createMemoryCgroup(tag, kernelCeilingBytes(limitBytes));
+    cgroup = createAttemptCgroup(tag, { memoryBytes: kernelCeilingBytes(limitBytes), cpu });
     if (cgroup && !cgroup.add(child.pid)) {
       cgroup.remove();
       cgroup = null;
@@ -370,7 +373,7 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
 }
 
 /**
- * The attempt's kernel ceiling (memory-cgroup.ts): above the monitor's limit, so the monitor's kill (and its
+ * The attempt's kernel ceiling (attempt-cgroup.ts): above the monitor's limit, so the monitor's kill (and its
  * measure, PSS, which counts shared pages once) normally comes first and the kernel only stops what outgrows it.
  */
 export function kernelCeilingBytes(limitBytes: number): number {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxError } from '../../src/sandbox/index.ts';
 import { attemptProcesses, emptyWarmPool, isWarmTag, processTable, runInSandbox, type SandboxStats, warmRunnersWaiting } from '../../src/sandbox/index.ts';
 import { childEnv } from '../../src/sandbox/child-env.ts';
-import { createMemoryCgroup } from '../../src/sandbox/memory-cgroup.ts';
+import { createAttemptCgroup } from '../../src/sandbox/attempt-cgroup.ts';
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
 import type { RunnerResult } from '../../src/types.ts';
 import { alive, until as waitUntil } from './fixtures/processes.ts';
@@ -14,7 +14,7 @@ import { alive, until as waitUntil } from './fixtures/processes.ts';
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-runners.ts', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-sandbox-'));
 let counter = 0;
-const probe = createMemoryCgroup(`probe-${process.pid}`, 512 * 1024 * 1024);
+const probe = createAttemptCgroup(`probe-${process.pid}`, { memoryBytes: 512 * 1024 * 1024, cpu: 'background' });
 probe?.remove();
 
 interface Options {
@@ -111,7 +111,10 @@ describe.each([
     expect(me.heapLimitMb).toBeLessThanOrEqual(256 + 3 * 16);
     // The runners' nice value and out-of-memory score, set by the launcher at the fork (launcher.ts).
     expect({ nice: me.nice, oomScoreAdj: me.oomScoreAdj }).toEqual({ nice: RUNNER_NICENESS, oomScoreAdj: 1000 });
-    if (probe) expect(me.cgroup).toContain(`/fullstop-${a.stats().tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`);
+    const cgroupName = `/fullstop-${a.stats().tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+    if (probe) expect(me.cgroup).toContain(cgroupName);
+    // Its CPU share too (v1: the cpu hierarchy's line; v2: the one line), the API's process staying in none.
+    if (probe?.cpu) expect(me.cgroup.split('\n').find((l) => /^\d+:([a-z_]+,)*cpu(,[a-z_]+)*:|^0::/.test(l))).toContain(cgroupName);
     expect(alive(me.pid)).toBe(false);
     // The next attempt never gets this process again.
     const next = run('whoami');
