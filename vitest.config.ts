@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -24,7 +25,7 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/schedules-cli.test.ts',
   'test/ci-kit.test.ts',
   'test/ci-kit-badge.test.ts',
-  // Six minutes of crawls and 51-test runs of real browsers; what it stores (a suite version, runs) other files test on
+  // Five minutes of crawls and 39-test runs of real browsers; what it stores (a suite version, runs) other files test on
   // PostgreSQL too.
   'test/engine/starter-suite.test.ts',
 ];
@@ -50,6 +51,9 @@ function serverProject(name: string, databaseUrl: string) {
 /** Unit, component and API tests, one project per workspace. End-to-end tests are Playwright's (e2e/). */
 export default defineConfig({
   test: {
+    // Two files at a time on 2 cores (Vitest's own default is one fewer than the cores): one file at a time left the
+    // machine a fifth idle (files that wait on a browser, a schedule's tick, a crawl), and CI took 37 minutes of it.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

@@ -8,7 +8,7 @@ import { CLI_BIN, type CliResult } from '../helpers/cli.ts';
 import { MEMBER_PAGES, PUBLIC_PAGES, SITE_EMAIL, SITE_PASSWORD, startStarterSite, type StarterSite } from '../fixtures/starter-site.ts';
 import { importSuite, key, OPERATOR_TOKEN, operator, waitForRunEnd } from './helpers.ts';
 
-// A starter suite from a crawl (docs/starter-suite.md), end to end on a site of our own: 21 public pages with a
+// A starter suite from a crawl (docs/starter-suite.md), end to end on a site of our own: 15 public pages with a
 // form, and 3 behind a login. Real crawl, real runners, real runs.
 
 const RUN_TIMEOUT_MS = 15 * 60_000;
