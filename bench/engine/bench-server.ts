@@ -80,10 +80,13 @@ export async function startBenchServer(port: number, env: Record<string, string>
   const webDist = path.join(dataDir, 'web-dist');
   await copyWholeSite(path.join(root, 'apps/web/dist'), webDist);
   const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, SERVER_ARGS, {
+  // BENCH_SERVER_DIST: another build of the server (a copy of apps/server/dist inside the repository, so that it finds
+  // the same node_modules), to compare two builds in one series (BENCH_RUN_ALL_VARIANTS).
+  const { BENCH_SERVER_DIST: otherBuild, ...serverEnv } = env;
+  const server: ChildProcess = spawn(process.execPath, otherBuild ? [path.resolve(root, otherBuild, 'main.js')] : SERVER_ARGS, {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST_DIR: webDist, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST_DIR: webDist, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...serverEnv },
   });
   server.on('error', (err) => console.error(`bench server: ${err.message}`));
   const cpu = meterCpu(server.pid!);

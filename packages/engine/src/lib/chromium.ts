@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
 /**
  * Flags for Debian's Chromium in a container: no sandbox (no user namespaces; runners drop it where they can,
  * `runnerChromium`), no GPU, nothing that calls home.
@@ -13,6 +16,52 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+
+/**
+ * Features of Chromium's own window that a headless browser starts for nothing: Chromium 156 preloads its omnibox
+ * popup, a WebUI page, in a renderer of its own at every start (0.9 CPU-s of a launch's 1.9 with one page open 2 s:
+ * bench/engine/README.md, "Chromium's omnibox popup").
+ */
+export const IDLE_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
+
+const DISABLE_FEATURES = '--disable-features=';
+
+/**
+ * `args` and the one `--disable-features` flag that switches IDLE_UI_FEATURES off as well as what the launcher's own
+ * flags (`launcherFlags`) switch off: Chromium keeps only the last `--disable-features` it is given, and a launcher
+ * puts its own flags before ours. Without the launcher's flags (null), `args` alone: the launcher's list is never lost.
+ */
+export function withIdleUiOff(args: readonly string[], launcherFlags: readonly string[] | null): string[] {
+  if (!launcherFlags) return [...args];
+  const theirs = launcherFlags.filter((f) => f.startsWith(DISABLE_FEATURES)).flatMap((f) => f.slice(DISABLE_FEATURES.length).split(','));
+  const ours = args.filter((f) => f.startsWith(DISABLE_FEATURES)).flatMap((f) => f.slice(DISABLE_FEATURES.length).split(','));
+  const features = [...new Set([...theirs, ...ours, ...IDLE_UI_FEATURES])].filter(Boolean);
+  return [...args.filter((f) => !f.startsWith(DISABLE_FEATURES)), DISABLE_FEATURES + features.join(',')];
+}
+
+let playwrightFlags: readonly string[] | null | undefined;
+
+/**
+ * The flags Playwright starts Chromium with before ours (playwright-core's `chromiumSwitches`, not among its public
+ * exports: read from its file, for the version installed); null where that file is not found or says otherwise.
+ */
+export function playwrightChromiumFlags(): readonly string[] | null {
+  if (playwrightFlags !== undefined) return playwrightFlags;
+  try {
+    const require = createRequire(import.meta.url);
+    const file = path.join(path.dirname(require.resolve('playwright-core/package.json')), 'lib/server/chromium/chromiumSwitches.js');
+    const flags = (require(file) as { chromiumSwitches: (assistantMode: boolean, channel?: string) => unknown }).chromiumSwitches(false, undefined);
+    playwrightFlags = Array.isArray(flags) && flags.every((f) => typeof f === 'string') && flags.some((f: string) => f.startsWith(DISABLE_FEATURES)) ? flags : null;
+  } catch {
+    playwrightFlags = null;
+  }
+  return playwrightFlags;
+}
+
+/** Chromium's flags for a Playwright launch: `args` with Chromium's idle UI off (IDLE_UI_FEATURES). */
+export function playwrightChromiumArgs(args: readonly string[]): string[] {
+  return withIdleUiOff(args, playwrightChromiumFlags());
+}
 
 /**
  * The engine's runs, whose network reaches only the targets: no network path that goes around the policy proxy.
@@ -33,7 +82,7 @@ export const CHROMIUM_SANDBOX_VAR = 'FULLSTOP_CHROMIUM_SANDBOX';
  */
 export function runnerChromium(env: NodeJS.ProcessEnv = process.env): { args: string[]; sandbox: boolean } {
   const sandbox = env[CHROMIUM_SANDBOX_VAR] === '1';
-  return { args: sandbox ? GUARDED_CHROMIUM_FLAGS.filter((flag) => flag !== '--no-sandbox') : GUARDED_CHROMIUM_FLAGS, sandbox };
+  return { args: sandbox ? GUARDED_CHROMIUM_FLAGS.filter((flag) => flag !== '--no-sandbox') : [...GUARDED_CHROMIUM_FLAGS], sandbox };
 }
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';

@@ -5,7 +5,7 @@ import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { RunAbortedError } from '../errors.ts';
-import { runnerChromium } from './chromium.ts';
+import { playwrightChromiumArgs, runnerChromium } from './chromium.ts';
 import { DEFAULT_FIREFOX_PATH, FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from './firefox.ts';
 import { loginContextOptions, loginOf } from './login-session.ts';
 
@@ -47,7 +47,7 @@ function launch(ctx: RunContext, proxyUrl: string, how: GuardedLaunch): Promise<
   }
   return chromium.launch({
     executablePath: ctx.chromiumPath,
-    args: runnerChromium().args,
+    args: playwrightChromiumArgs(runnerChromium().args),
     chromiumSandbox: runnerChromium().sandbox,
     headless: true,
     timeout: BROWSER_LAUNCH_TIMEOUT_MS,

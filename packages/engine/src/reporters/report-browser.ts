@@ -5,7 +5,7 @@
  */
 import { setPriority } from 'node:os';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { GUARDED_CHROMIUM_FLAGS } from '../lib/chromium.ts';
+import { GUARDED_CHROMIUM_FLAGS, playwrightChromiumArgs } from '../lib/chromium.ts';
 import { processTable } from '../sandbox/process-table.ts';
 import { RUNNER_NICENESS } from '../sandbox/supervisor.ts';
 
@@ -82,7 +82,7 @@ async function launch(chromiumPath: string, timeout: number): Promise<Launched> 
   // would hold for nothing (bench/rest).
   const { chromium } = await import('playwright-core');
   const before = childrenOfThisProcess();
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: GUARDED_CHROMIUM_FLAGS, timeout });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: playwrightChromiumArgs(GUARDED_CHROMIUM_FLAGS), timeout });
   lowerNewChildren(before);
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, deviceScaleFactor: 1 });

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runnerChromium } from '../../lib/chromium.ts';
+import { playwrightChromiumArgs, runnerChromium } from '../../lib/chromium.ts';
 import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
@@ -38,7 +38,7 @@ export function browserPaths(runDir: string): BrowserPaths {
 }
 
 function chromiumUse(executablePath: string) {
-  return { launchOptions: { executablePath, args: runnerChromium().args, chromiumSandbox: runnerChromium().sandbox } };
+  return { launchOptions: { executablePath, args: playwrightChromiumArgs(runnerChromium().args), chromiumSandbox: runnerChromium().sandbox } };
 }
 
 /**

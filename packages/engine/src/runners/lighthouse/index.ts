@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { RunAbortedError } from '../../errors.ts';
-import { runnerChromium } from '../../lib/chromium.ts';
+import { runnerChromium, withIdleUiOff } from '../../lib/chromium.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { errorMessage, pagesOutcome, writeJsonArtifact } from '../../lib/result.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
@@ -52,7 +52,8 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
   await mkdir(path.join(dir, 'profile'), { recursive: true });
   const chrome = await chromeLauncher.launch({
     chromePath: ctx.chromiumPath,
-    chromeFlags: [...runnerChromium().args, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+    // chrome-launcher's own flags come first; its --disable-features list is repeated in ours (withIdleUiOff).
+    chromeFlags: withIdleUiOff([...runnerChromium().args, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'], chromeLauncher.Launcher.defaultFlags()),
     userDataDir: path.join(dir, 'profile'),
     logLevel: 'error',
   });
