@@ -5,7 +5,7 @@ import path from 'node:path';
  * Flags for Debian's Chromium in a container: no sandbox (no user namespaces; runners drop it where they can,
  * `runnerChromium`), no GPU, nothing that calls home.
  * Every Chromium of the project starts with them: the engine's runs, the end-to-end tests, the Lighthouse bench
- * (`@fullstop/engine/chromium`, which loads nothing else).
+ * (`@fullstop/engine/chromium`, which loads nothing else until a launch asks for Playwright's own flags).
  */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
