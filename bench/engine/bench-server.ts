@@ -147,10 +147,6 @@ interface PlaywrightSuite {
   specs?: { title: string; tests: { results: { status: string; errors?: { message?: string }[] }[] }[] }[];
 }
 
-/**
- * What failed inside the browser tests of a run, from Playwright's own report in each attempt's folder: "title:
- * first line of the error", so a bench says why a run did not pass.
- */
 /** The attempts' folders of a run, as the server stores them (storage/runs/<client>/<run>/<test>/attempt-N). */
 function attemptDirs(dataDir: string, runId: string): string[] {
   const runsDir = path.join(dataDir, 'storage', 'runs');
@@ -183,6 +179,10 @@ export function lighthouseScores(dataDir: string, runId: string): string[] {
   return found;
 }
 
+/**
+ * What failed inside the browser tests of a run, from Playwright's own report in each attempt's folder: "title:
+ * first line of the error", so a bench says why a run did not pass.
+ */
 export function failedBrowserCases(dataDir: string, runId: string): string[] {
   const found: string[] = [];
   const walk = (suite: PlaywrightSuite) => {
