@@ -20,6 +20,20 @@ export interface RunOutcome {
   tests: RunTestOutcome[];
 }
 
+/** One test of a run on the run's clock: its first attempt's start, its last attempt's end. */
+export interface TestSpan {
+  testName: string;
+  start: number;
+  end: number;
+}
+
+/** "Lighthouse home 0.1-9.8, Health check 22.0-22.4, ...", in the order the tests started. */
+export const formatTimeline = (spans: TestSpan[]): string =>
+  [...spans]
+    .sort((a, b) => a.start - b.start)
+    .map((t) => `${t.testName} ${t.start.toFixed(1)}-${t.end.toFixed(1)}`)
+    .join(', ');
+
 /** The product's own server on a fresh embedded database, as a bench drives it through the operator API. */
 export interface BenchServer {
   pid: number;
@@ -33,6 +47,8 @@ export interface BenchServer {
   call<T>(method: string, urlPath: string, body?: unknown): Promise<T>;
   /** Runs all of a client's tests (or one) and answers when the run ends. */
   run(clientId: string, testName?: string): Promise<RunOutcome>;
+  /** When each test of a demo run started and ended, in seconds from the run's creation (read as the demo client). */
+  timeline(runId: string): Promise<TestSpan[]>;
   stop(): Promise<void>;
 }
 
@@ -126,6 +142,29 @@ export async function startBenchServer(port: number, env: Record<string, string>
       return JSON.parse(text) as T;
     };
     const { clients } = await call<{ clients: { id: string }[] }>('GET', '/operator/clients');
+    // The run's detail is the client's own route: the bench reads it as the demo user a fresh server has.
+    let demoToken: Promise<string> | undefined;
+    const demoGet = async <T>(urlPath: string): Promise<T> => {
+      demoToken ??= fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@fullstop.test', password: 'fullstop-demo' }),
+      }).then(async (res) => ((await res.json()) as { accessToken: string }).accessToken);
+      const res = await fetch(`${base}${urlPath}`, { headers: { authorization: `Bearer ${await demoToken}` } });
+      if (!res.ok) throw new Error(`GET ${urlPath}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    const timeline = async (runId: string): Promise<TestSpan[]> => {
+      const run = await demoGet<{ createdAt: string; tests: { testName: string; attempts: { startedAt: string; finishedAt: string | null }[] }[] }>(`/test/runs/${runId}`);
+      const t0 = Date.parse(run.createdAt);
+      return run.tests
+        .filter((t) => t.attempts.length > 0)
+        .map((t) => ({
+          testName: t.testName,
+          start: (Date.parse(t.attempts[0]!.startedAt) - t0) / 1000,
+          end: (Date.parse(t.attempts.at(-1)!.finishedAt ?? t.attempts.at(-1)!.startedAt) - t0) / 1000,
+        }));
+    };
     return {
       pid: server.pid!,
       dataDir,
@@ -134,6 +173,7 @@ export async function startBenchServer(port: number, env: Record<string, string>
       demoClientId: clients[0]!.id,
       call,
       run: (clientId, testName) => call<RunOutcome>('POST', `/operator/clients/${clientId}/runs`, { wait: true, timeout: 900, ...(testName ? { testName } : {}) }),
+      timeline,
       stop,
     };
   } catch (err) {

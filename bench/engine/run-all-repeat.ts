@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { measureApiThroughput, parseVariants } from './api-throughput.ts';
-import { type BenchServer, failedBrowserCases, lighthouseScores, type RunOutcome, startBenchServer, stopServersOnSignals } from './bench-server.ts';
+import { type BenchServer, failedBrowserCases, formatTimeline, lighthouseScores, type RunOutcome, startBenchServer, stopServersOnSignals } from './bench-server.ts';
 import { machineCpuSeconds } from './cpu.ts';
 
 const REPEAT = Number(process.env.BENCH_RUN_ALL_REPEAT ?? 20);
@@ -104,6 +104,7 @@ async function runAllPart(): Promise<void> {
             `ratio ${round2(ratio)}; load average ${round1(os.loadavg()[0]!)}; Lighthouse ${lighthouseScores(v.server.dataDir, span.value.runId).join(', ') || 'none'}` +
             notPassedOf(v.server, span.value),
         );
+        console.log(`      ${formatTimeline(await v.server.timeline(span.value.runId))}`);
       }
     }
     console.log('');

@@ -75,6 +75,18 @@ describe('weighted capacity', () => {
     expect(overlap(spans.find((s) => s.name === 'home')!, spans.find((s) => s.name === 'health')!)).toBe(true);
   });
 
+  it('runs a paced load test beside a browser test in 1.25 cores, and one as fast as it is answered after it (decision 0088)', { timeout: 120_000 }, async () => {
+    const load = { requests: [{ path: '/' }], connections: 10, durationSeconds: 4, sleepMs: 1500 };
+    const spans = await spansOfRun(1.25, 4, [
+      slow('home', 'browser', 2500),
+      { name: 'paced', kind: 'load', options: { ...load, rate: 50 } },
+      { name: 'flat out', kind: 'load', options: load },
+    ]);
+    const [home, paced, flatOut] = ['home', 'paced', 'flat out'].map((name) => spans.find((s) => s.name === name)!) as [Span, Span, Span];
+    expect(overlap(home, paced)).toBe(true);
+    expect(overlap(home, flatOut)).toBe(false);
+  });
+
   it('takes no kind that runs one per machine while one runs on this host, in this process or another', async () => {
     const app = await appWithCapacity(8);
     try {

@@ -12,16 +12,16 @@ describe('what a run of each kind weighs (docs/decisions/0069)', () => {
     for (const heavier of ['browser', 'accessibility'] as const) expect(w(heavier)).toBeGreaterThanOrEqual(w('load'));
     // Only a browser test grows with its Playwright workers.
     expect(TEST_KINDS.filter((k) => kinds[k].weightPerWorker > 0)).toEqual(['browser']);
-    for (const heaviest of ['lighthouse', 'security-scan'] as const) expect(w(heaviest)).toBeGreaterThanOrEqual(Math.max(w('browser'), w('accessibility')));
+    expect(w('security-scan')).toBeGreaterThanOrEqual(Math.max(w('browser'), w('accessibility')));
   });
 
   it('runs Lighthouse one at a time on a machine, and every other kind side by side', () => {
     expect(TEST_KINDS.filter((k) => kinds[k].onePerMachine)).toEqual(['lighthouse']);
   });
 
-  it('lets a browser test run beside Lighthouse on 2 cores, Lighthouse first for the CPU (docs/decisions/0087)', () => {
+  it('lets a browser test and a light test run beside Lighthouse on 2 cores, Lighthouse first for the CPU (docs/decisions/0087, 0088)', () => {
     const w = (kind: keyof typeof kinds) => kinds[kind].weight + kinds[kind].weightPerWorker;
-    expect(w('lighthouse') + w('browser')).toBeLessThanOrEqual(2);
+    expect(w('lighthouse') + w('browser') + w('api')).toBeLessThanOrEqual(2);
     expect(TEST_KINDS.filter((k) => kinds[k].measuresCpuTime)).toEqual(['lighthouse']);
   });
 });

@@ -30,6 +30,11 @@ declare module '../types.ts' {
      * only while the weights of those it runs leave room for it within its capacity (ENGINE_CAPACITY, in cores).
      */
     weight: number;
+    /**
+     * A run's weight when its test's options change what it keeps busy (a paced load test: decision 0088), from the
+     * manifest's options as written; absent, `weight` whatever the options.
+     */
+    weightFor?: (options: Readonly<Record<string, unknown>>) => number;
     /** Added to `weight` for each Playwright worker a run is given (RunContext.workers, ENGINE_BROWSER_WORKERS). */
     weightPerWorker: number;
     /** Never two runs of this kind at once on one machine (Lighthouse: its scores measure the machine's CPU). */
@@ -45,7 +50,7 @@ declare module '../types.ts' {
 
 /** A kind's names, its limits, its weight, and the programs and packages it needs (none unless it says). */
 type KindSpec<K extends TestKind> = Pick<KindFacts<K>, 'title' | 'label' | 'timeLimitSeconds' | 'typicalSeconds' | 'weight'> &
-  Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightPerWorker' | 'measuresCpuTime'>>;
+  Partial<Pick<KindFacts<K>, 'engines' | 'enginesFor' | 'onePerMachine' | 'weightFor' | 'weightPerWorker' | 'measuresCpuTime'>>;
 
 /** A kind's facts: its names and limits, the summary of a run that could not run, and its own error codes added to those every run can end with. */
 export function defineKind<K extends TestKind>(

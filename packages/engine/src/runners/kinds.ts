@@ -1,3 +1,4 @@
+import { cellWeightOf } from '../lib/cell-weight.ts';
 import { RUN_ERROR_CODES } from '../lib/kind-facts.ts';
 import { type KindFacts, TEST_KINDS, type TestKind } from '../types.ts';
 
@@ -27,8 +28,19 @@ export function factsOf(kind: string): KindFacts | undefined {
   return (kinds as Partial<Record<string, KindFacts>>)[kind];
 }
 
-/** What a test's matrix (engines × devices × networks) adds to its kind's weight: the server's queue weighs jobs by it. */
-export { cellWeightOf } from '../lib/cell-weight.ts';
+/**
+ * What a test's options add to its kind's weight (negative: take from it), from the manifest's options as written:
+ * the further cells of its matrix (engines × devices × networks, decisions 0078 and 0086) and its kind's own
+ * `weightFor` (a paced load test, 0088). The server's queue weighs each job by its kind's weight plus this.
+ */
+export function weightAddedBy(options: Readonly<Record<string, unknown>> | null | undefined, kind: string): number {
+  const facts = factsOf(kind);
+  const own = facts?.weightFor && options ? facts.weightFor(options) - facts.weight : 0;
+  return cellWeightOf(options, kind) + own;
+}
+
+/** What a test's matrix adds to its kind's weight alone (part of `weightAddedBy`). */
+export { cellWeightOf };
 
 /** How many devices a mobile UI test may list: the server bounds a provider's sessions of one attempt by it. */
 export { MAX_DEVICES_PER_TEST } from './mobile-ui/options.ts';

@@ -46,8 +46,8 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
     });
 
   // A job's weight is given back as it ends; the workers idle because nothing fitted look again at once.
-  const holding = (kind: string | null, cellWeight?: number) => {
-    const release = capacity.hold(kind, cellWeight);
+  const holding = (kind: string | null, weightAdded?: number) => {
+    const release = capacity.hold(kind, weightAdded);
     return () => {
       release();
       wake();
@@ -60,7 +60,7 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
   const fetchInTurn = () => {
     const next = turn.then(async () => {
       const job = await fetchFairJob(deps.db, capacity.room());
-      return job && { job, release: holding(job.kind, job.data.cellWeight) };
+      return job && { job, release: holding(job.kind, job.data.weightAdded ?? job.data.cellWeight) };
     });
     turn = next.catch(() => null);
     return next;

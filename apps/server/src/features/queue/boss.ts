@@ -17,9 +17,11 @@ export interface RunJobData {
   runTestId: string;
   clientId: string;
   /**
-   * What the test's matrix adds to its kind's weight (cells beyond one Chromium cell, `cellWeightOf`), written when
-   * the job is queued; absent: the kind's weight alone (every job queued before the matrix weighed anything).
+   * What the test's options add to its kind's weight (`weightAddedBy`: the cells beyond one Chromium cell; negative
+   * for a paced load test), written when the job is queued; absent: the kind's weight alone.
    */
+  weightAdded?: number;
+  /** The same, as jobs queued before paced load tests were weighed wrote it (cells only). */
   cellWeight?: number;
 }
 

@@ -1,4 +1,4 @@
-import { cellWeightOf } from '@fullstop/engine/kinds';
+import { cellWeightOf, weightAddedBy } from '@fullstop/engine/kinds';
 import { describe, expect, it } from 'vitest';
 import { Capacity } from './capacity.ts';
 
@@ -57,6 +57,23 @@ describe('a test weighs its cells', () => {
     expect(cellWeightOf(everyEngine, 'browser')).toBeGreaterThan(1);
     // Without the kind, every cell counts.
     expect(cellWeightOf({ ...everyEngine, pages: [{ path: '/' }] })).toBeGreaterThan(1);
+  });
+
+  it('weighs a paced load test by its pace, and one as fast as it is answered as a core (decision 0088)', () => {
+    const capacity = twoCores();
+    const load = { requests: [{ path: '/' }], connections: 10, durationSeconds: 4 };
+    const weight = (options: Record<string, unknown>) => capacity.weightOf('load', weightAddedBy(options, 'load'));
+    // The demo's Home page load: 50 requests a second weighs its runner, as an API test does.
+    expect(weight({ ...load, rate: 50 })).toBe(capacity.weightOf('api'));
+    expect(weight({ ...load, rate: 2_500 })).toBe(0.25);
+    expect(weight({ ...load, rate: 5_000 })).toBe(0.5);
+    expect(weight({ ...load, rate: 100_000 })).toBe(1);
+    expect(weight(load)).toBe(1);
+    // Stages set the pace by their connections: as fast as they are answered.
+    expect(weight({ requests: [{ path: '/' }], stages: [{ durationSeconds: 5, target: 10 }] })).toBe(1);
+    // Other kinds keep their weight whatever a `rate` says; a browser test still adds its cells.
+    expect(weightAddedBy({ rate: 50 }, 'api')).toBe(0);
+    expect(weightAddedBy({ engines: ['chromium', 'firefox'] }, 'browser')).toBe(cellWeightOf({ engines: ['chromium', 'firefox'] }, 'browser'));
   });
 
   it('gives back exactly what it held', () => {

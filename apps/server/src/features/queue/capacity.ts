@@ -53,12 +53,12 @@ export class Capacity {
   }
 
   /**
-   * A job's weight: its kind's, plus what its test's cells add (`cellWeight`, from the job's data: a browser or
-   * accessibility test on several engines, devices or networks, decision 0078). A kind no longer known (its job only
-   * finds its test gone) weighs nothing.
+   * A job's weight: its kind's, plus what its test's options add (`weightAdded`, from the job's data: a browser test
+   * on several engines, devices or networks, decision 0078; less for a paced load test, 0088). A kind no longer
+   * known (its job only finds its test gone) weighs nothing.
    */
-  weightOf(kind: string | null, cellWeight = 0): number {
-    return kind === null ? 0 : (this.weights[kind] ?? 0) + cellWeight;
+  weightOf(kind: string | null, weightAdded = 0): number {
+    return kind === null ? 0 : (this.weights[kind] ?? 0) + weightAdded;
   }
 
   /** The room a fetch may fill now; null when there is no capacity (any job fits). */
@@ -76,9 +76,9 @@ export class Capacity {
     };
   }
 
-  /** Counts a job of this kind (and cells) as running here until the returned function is called (once; later calls do nothing). */
-  hold(kind: string | null, cellWeight = 0): () => void {
-    const weight = this.weightOf(kind, cellWeight);
+  /** Counts a job of this kind (and options) as running here until the returned function is called (once; later calls do nothing). */
+  hold(kind: string | null, weightAdded = 0): () => void {
+    const weight = this.weightOf(kind, weightAdded);
     this.used += weight;
     if (kind) this.running.set(kind, (this.running.get(kind) ?? 0) + 1);
     let held = true;

@@ -15,8 +15,8 @@ export interface RunJob {
   kind: string | null;
 }
 
-/** What a job's matrix adds to its kind's weight (RunJobData.cellWeight; 0 when it has none). */
-const cellWeightOfJob = sql`coalesce((j.data->>'cellWeight')::float8, 0)`;
+/** What a job's options add to its kind's weight (RunJobData.weightAdded, or an older job's cellWeight; 0 when it has none). */
+const weightAddedOfJob = sql`coalesce((j.data->>'weightAdded')::float8, (j.data->>'cellWeight')::float8, 0)`;
 
 /** pg-boss's rows a worker may take now, each with its client's active count, its kind and its weight. */
 const held = sql`
@@ -65,8 +65,8 @@ function busyOnThisMachine(room: FetchRoom): SQL {
 /**
  * The next job in the fair order whose weight fits the room (queue/capacity.ts): a light test goes beside a heavy
  * one rather than waiting behind the next heavy one. A job heavier than the whole capacity fits when nothing runs
- * here (`least(weight, total)`): it runs alone. A job's weight is its kind's plus what its cells add (its data's
- * `cellWeight`, decision 0078). So that passing it over cannot go on for ever (light tests flowing past a
+ * here (`least(weight, total)`): it runs alone. A job's weight is its kind's plus what its options add (its data's
+ * `weightAdded`: its further cells, decision 0078; a paced load test's pace, 0088). So that passing it over cannot go on for ever (light tests flowing past a
  * Lighthouse run, or past one that needs the whole machine), once the first job in the order has waited
  * `headWaitSeconds` without fitting, nothing else starts here until it does. The kind comes from the job's test row,
  * so jobs queued before weights existed are weighed the same way; a job whose test is gone weighs nothing.
@@ -75,7 +75,7 @@ function nextThatFits(room: FetchRoom): SQL {
   return sql`
     WITH held AS (${held}), candidates AS (
       SELECT j.id, rt.kind,
-        least(coalesce((${room.weightsJson}::jsonb ->> rt.kind)::float8, 0) + ${cellWeightOfJob}, ${room.total}::float8) <= ${room.free}::float8 AS fits,
+        least(coalesce((${room.weightsJson}::jsonb ->> rt.kind)::float8, 0) + ${weightAddedOfJob}, ${room.total}::float8) <= ${room.free}::float8 AS fits,
         greatest(j.created_on, j.start_after) < now() - make_interval(secs => ${room.headWaitSeconds}) AS waited,
         row_number() OVER (ORDER BY ${FAIR_ORDER}) AS place
       FROM pgboss.job j

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { testsOf } from '@fullstop/engine';
-import { cellWeightOf, kinds } from '@fullstop/engine/kinds';
+import { kinds, weightAddedBy } from '@fullstop/engine/kinds';
 import { GROUP_SCOPE_PREFIX, type RunResultResponse } from '@fullstop/contracts';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -48,9 +48,9 @@ export function planRunTests(deps: EngineDeps, clientId: string, runId: string, 
     const retries = t.retries ?? deps.config.retries;
     const row = { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: randomUUID(), maxAttempts: retries + 1 };
     // A test on several cells side by side weighs more in the queue's capacity (queue/capacity.ts, decisions 0078,
-    // 0086); one whose cells run one at a time weighs one cell.
-    const cellWeight = cellWeightOf(t.options, t.kind);
-    const data: RunJobData = { runTestId: row.id, clientId, ...(cellWeight > 0 ? { cellWeight } : {}) };
+    // 0086); one whose cells run one at a time weighs one cell; a paced load test weighs its pace (0088).
+    const weightAdded = weightAddedBy(t.options, t.kind);
+    const data: RunJobData = { runTestId: row.id, clientId, ...(weightAdded !== 0 ? { weightAdded } : {}) };
     return {
       row,
       job: {

@@ -2,10 +2,27 @@ import { defineKind } from '../../lib/kind-facts.ts';
 import type { LoadInsight } from '@fullstop/contracts';
 import type { LoadPart } from './merge.ts';
 
+/**
+ * Requests a second that keep one core of the generator busy, with a margin: autocannon sent 44,000 a CPU-second at
+ * a pace of 2,000 a second on this machine and 58,000 unpaced (bench/engine/README.md, "A paced load test's weight").
+ */
+const REQUESTS_PER_CORE = 10_000;
+
+/**
+ * A paced load test (`rate`, no stages) weighs its pace, rounded up to a quarter of a core: its runner's start, as
+ * an API test (0.25), up to 2,500 requests a second, a whole core from 7,500. Unpaced or with stages it sends as
+ * fast as its connections are answered: a core (decision 0088).
+ */
+export function loadWeightFor(options: Readonly<Record<string, unknown>>): number {
+  const { rate, stages } = options;
+  if (typeof rate !== 'number' || stages !== undefined) return 1;
+  return Math.min(1, Math.max(0.25, Math.ceil((rate / REQUESTS_PER_CORE) * 4) / 4));
+}
+
 // The longest run: 300 s of requests, then the requests in flight awaited up to the longest request timeout (120 s)
 // and the forced stop's slack, plus time to start and write the summary. Medium: the generator keeps up to a core busy
-// sending requests (a test with several generators weighs this much on each worker running one).
-export const facts = defineKind('load', { title: 'load test', label: 'Load test', timeLimitSeconds: 450, typicalSeconds: 5, weight: 1 }, () => ({
+// sending requests (a test with several generators weighs this much on each worker running one), less when paced.
+export const facts = defineKind('load', { title: 'load test', label: 'Load test', timeLimitSeconds: 450, typicalSeconds: 5, weight: 1, weightFor: loadWeightFor }, () => ({
   kind: 'load',
   load: {
     averageResponseTime: 0,
