@@ -21,8 +21,11 @@ describe('which first renders may hydrate the prerendered HTML', () => {
     expect(rendersPrerenderedPage(at('/login?session=ended'))).toBe(false);
   });
 
-  it('not a portal page, even where the server answered the 404 page', () => {
+  it('not a portal or console page, even where the server answered the 404 page, before their routes are loaded', () => {
     expect(rendersPrerenderedPage(at('/dashboard'))).toBe(false);
     expect(rendersPrerenderedPage(at('/dashboard/no-such-page'))).toBe(false);
+    expect(rendersPrerenderedPage(at('/ops/clients'))).toBe(false);
+    // A public path that only starts like one is still a public page (the site's 404 here).
+    expect(rendersPrerenderedPage(at('/opsy'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { marketingRoutes } from '@/features/marketing/routes.tsx';
-import { alertConfirmRoutes, dashboardRoutes, inviteRoutes, loginRoute, opsRoutes, portalRoutes } from '@/features/portal/routes.tsx';
+import { alertConfirmRoutes, APP_PATHS, inviteRoutes, loginRoute, portalRoutes } from '@/features/portal/routes.tsx';
 import { LOGIN_PARAMS } from '@/lib/login-redirect.ts';
 import { AppFrame } from './app-frame.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -10,9 +10,13 @@ import { RouteError } from './route-error.tsx';
 /**
  * One route table for the whole site. Marketing and portal routes come from their features, each page
  * lazy-loaded, so a marketing page never downloads portal code. The build prerenders from the same table.
- * The public pages and /login sit in the marketing header and footer; /dashboard/* has its own shell.
+ * The public pages and /login sit in the marketing header and footer; /dashboard/* and /ops/* have their own
+ * shell, and their route tables join the app frame's with the first of their pages (`withAppRoutes`).
  */
 const notFoundRoute: RouteObject = { path: '*', element: <NotFoundPage /> };
+
+/** The route the portal's and the console's tables are added under. */
+const APP_FRAME = 'app-frame';
 
 export const routes: RouteObject[] = [
   {
@@ -21,11 +25,20 @@ export const routes: RouteObject[] = [
     children: [...marketingRoutes, ...portalRoutes, ...inviteRoutes, ...alertConfirmRoutes, notFoundRoute],
   },
   {
+    id: APP_FRAME,
     element: <AppFrame />,
     errorElement: <RouteError />,
-    children: [...dashboardRoutes, ...opsRoutes],
+    children: [],
   },
 ];
+
+/** Whether a path is the client portal's or the console's (their tables are in app-routes.tsx). */
+const isAppPath = (pathname: string) => APP_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
+let appRoutes: Promise<RouteObject[]> | undefined;
+/** The portal's and the console's route tables, loaded once. */
+const loadAppRoutes = () =>
+  (appRoutes ??= import('@/features/portal/app-routes.tsx').then(({ dashboardRoutes, opsRoutes }) => [...dashboardRoutes, ...opsRoutes]));
 
 /**
  * Whether the client renders, for `location`, a page the build prerendered: a public page, the site's 404, or
@@ -35,6 +48,7 @@ export const routes: RouteObject[] = [
  * note, which the prerendered form does not show.
  */
 export function rendersPrerenderedPage(location: Partial<Location>): boolean {
+  if (isAppPath(location.pathname ?? '/')) return false;
   const leaf = matchRoutes(routes, location)?.at(-1)?.route;
   if (leaf === loginRoute) {
     const params = new URLSearchParams(location.search);
@@ -60,10 +74,27 @@ export async function resolveLazyRoutes(table: RouteObject[], location: string |
   );
 }
 
-/** The router, once the first location's loaders (the portal's guards) have run and any redirect is done. */
+/**
+ * The router, once the first location's loaders (the portal's guards) have run and any redirect is done. A first
+ * page in the portal or the console has their route tables in it from the start; a later navigation there adds
+ * them before it matches (React Router's `patchRoutesOnNavigation`: the root's `*` route matched it until then).
+ */
 export async function createAppRouter() {
+  let patched = false;
+  if (isAppPath(window.location.pathname)) {
+    routes.find((r) => r.id === APP_FRAME)!.children!.push(...(await loadAppRoutes()));
+    patched = true;
+  }
   await resolveLazyRoutes(routes, window.location);
-  const router = createBrowserRouter(routes);
+  const router = createBrowserRouter(routes, {
+    async patchRoutesOnNavigation({ path, patch }) {
+      if (patched || !isAppPath(path.split(/[?#]/)[0]!)) return;
+      const children = await loadAppRoutes();
+      if (patched) return;
+      patch(APP_FRAME, children);
+      patched = true;
+    },
+  });
   if (!router.state.initialized) {
     await new Promise<void>((resolve) => {
       const stop = router.subscribe((state) => {
