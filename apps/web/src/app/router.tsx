@@ -11,7 +11,7 @@ import { RouteError } from './route-error.tsx';
  * One route table for the whole site. Marketing and portal routes come from their features, each page
  * lazy-loaded, so a marketing page never downloads portal code. The build prerenders from the same table.
  * The public pages and /login sit in the marketing header and footer; /dashboard/* and /ops/* have their own
- * shell, and their route tables join the app frame's with the first of their pages (`withAppRoutes`).
+ * shell, and their route tables join the app frame's with the first of their pages (`createAppRouter`).
  */
 const notFoundRoute: RouteObject = { path: '*', element: <NotFoundPage /> };
 
