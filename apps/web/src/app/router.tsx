@@ -16,7 +16,7 @@ import { RouteError } from './route-error.tsx';
 const notFoundRoute: RouteObject = { path: '*', element: <NotFoundPage /> };
 
 /** The route the portal's and the console's tables are added under. */
-const APP_FRAME = 'app-frame';
+const appFrame: RouteObject = { id: 'app-frame', element: <AppFrame />, errorElement: <RouteError />, children: [] };
 
 export const routes: RouteObject[] = [
   {
@@ -24,12 +24,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [...marketingRoutes, ...portalRoutes, ...inviteRoutes, ...alertConfirmRoutes, notFoundRoute],
   },
-  {
-    id: APP_FRAME,
-    element: <AppFrame />,
-    errorElement: <RouteError />,
-    children: [],
-  },
+  appFrame,
 ];
 
 /** Whether a path is the client portal's or the console's (their tables are in app-routes.tsx). */
@@ -82,7 +77,7 @@ export async function resolveLazyRoutes(table: RouteObject[], location: string |
 export async function createAppRouter() {
   let patched = false;
   if (isAppPath(window.location.pathname)) {
-    routes.find((r) => r.id === APP_FRAME)!.children!.push(...(await loadAppRoutes()));
+    appFrame.children!.push(...(await loadAppRoutes()));
     patched = true;
   }
   await resolveLazyRoutes(routes, window.location);
@@ -91,7 +86,7 @@ export async function createAppRouter() {
       if (patched || !isAppPath(path.split(/[?#]/)[0]!)) return;
       const children = await loadAppRoutes();
       if (patched) return;
-      patch(APP_FRAME, children);
+      patch(appFrame.id!, children);
       patched = true;
     },
   });

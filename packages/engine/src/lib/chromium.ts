@@ -26,6 +26,9 @@ export const IDLE_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as
 
 const DISABLE_FEATURES = '--disable-features=';
 
+/** The features the `--disable-features` flags among `flags` name. */
+const disabledFeatures = (flags: readonly string[]) => flags.filter((f) => f.startsWith(DISABLE_FEATURES)).flatMap((f) => f.slice(DISABLE_FEATURES.length).split(','));
+
 /**
  * `args` and the one `--disable-features` flag that switches IDLE_UI_FEATURES off as well as what the launcher's own
  * flags (`launcherFlags`) switch off: Chromium keeps only the last `--disable-features` it is given, and a launcher
@@ -33,9 +36,7 @@ const DISABLE_FEATURES = '--disable-features=';
  */
 export function withIdleUiOff(args: readonly string[], launcherFlags: readonly string[] | null): string[] {
   if (!launcherFlags) return [...args];
-  const theirs = launcherFlags.filter((f) => f.startsWith(DISABLE_FEATURES)).flatMap((f) => f.slice(DISABLE_FEATURES.length).split(','));
-  const ours = args.filter((f) => f.startsWith(DISABLE_FEATURES)).flatMap((f) => f.slice(DISABLE_FEATURES.length).split(','));
-  const features = [...new Set([...theirs, ...ours, ...IDLE_UI_FEATURES])].filter(Boolean);
+  const features = [...new Set([...disabledFeatures(launcherFlags), ...disabledFeatures(args), ...IDLE_UI_FEATURES])].filter(Boolean);
   return [...args.filter((f) => !f.startsWith(DISABLE_FEATURES)), DISABLE_FEATURES + features.join(',')];
 }
 

@@ -60,7 +60,7 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
   const fetchInTurn = () => {
     const next = turn.then(async () => {
       const job = await fetchFairJob(deps.db, capacity.room());
-      return job && { job, release: holding(job.kind, job.data.weightAdded ?? job.data.cellWeight) };
+      return job && { job, release: holding(job.kind, job.weightAdded) };
     });
     turn = next.catch(() => null);
     return next;

@@ -18,11 +18,10 @@ export interface RunJobData {
   clientId: string;
   /**
    * What the test's options add to its kind's weight (`weightAddedBy`: the cells beyond one Chromium cell; negative
-   * for a paced load test), written when the job is queued; absent: the kind's weight alone.
+   * for a paced load test), written when the job is queued; absent: the kind's weight alone. A job queued before
+   * paced load tests were weighed has its cells' part as `cellWeight`, which the fetch reads in its place.
    */
   weightAdded?: number;
-  /** The same, as jobs queued before paced load tests were weighed wrote it (cells only). */
-  cellWeight?: number;
 }
 
 /** What pg-boss needs of a database: a function that runs SQL and answers `{ rows }`. */

@@ -13,6 +13,8 @@ export interface RunJob {
   retryCount: number;
   retryLimit: number;
   kind: string | null;
+  /** What its options add to its kind's weight (weightAddedOfJob), as the fetch weighed it. */
+  weightAdded: number;
 }
 
 /** What a job's options add to its kind's weight (RunJobData.weightAdded, or an older job's cellWeight; 0 when it has none). */
@@ -43,7 +45,7 @@ function take(next: SQL): SQL {
       retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
     FROM next
     WHERE j.name = ${RUN_QUEUE} AND j.id = next.id AND j.state < 'active'
-    RETURNING j.id, j.data, j.retry_count AS "retryCount", j.retry_limit AS "retryLimit", next.kind`;
+    RETURNING j.id, j.data, j.retry_count AS "retryCount", j.retry_limit AS "retryLimit", next.kind, ${weightAddedOfJob} AS "weightAdded"`;
 }
 
 /**
