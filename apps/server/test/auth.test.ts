@@ -93,13 +93,15 @@ describe('auth', () => {
   });
 
   it('expires access tokens after ACCESS_TOKEN_TTL', async () => {
-    const short = await buildTestApp({ env: { ACCESS_TOKEN_TTL: 1 } });
+    // A token's expiry is in whole seconds from the second it was signed in, so a TTL of N lives N-1 to N seconds:
+    // 2 leaves the first call at least a second, and 3.1 s later it has surely expired.
+    const short = await buildTestApp({ env: { ACCESS_TOKEN_TTL: 2 } });
     try {
       const u = await createTestClient(short);
       const { accessToken, refreshToken } = await login(short, u.email, u.password);
       const url = `/clientProfile/${u.clientId}`;
       expect((await short.inject({ method: 'GET', url, headers: bearer(accessToken) })).statusCode).toBe(200);
-      await new Promise((r) => setTimeout(r, 2100));
+      await new Promise((r) => setTimeout(r, 3100));
       const expired = await short.inject({ method: 'GET', url, headers: bearer(accessToken) });
       expect(expired.statusCode).toBe(401);
       const renewed = (await refresh(short, refreshToken)).json<{ accessToken: string }>();
