@@ -9,7 +9,8 @@ import { DataTable, type DataColumn } from '../components/data-table.tsx';
 import { FilterSelect, filterOptions } from '../components/filter-select.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
 import { HISTORY_PAGE_SIZE, isGoing, liveOptions, useGetHistoryQuery, useGetHistoryTestNamesQuery } from './history-api.ts';
-import { scopeText, STATUS_FILTERS, totalsText, TRIGGER_LABELS, VERDICTS } from './history-texts.ts';
+import { runTotalsWords } from '../components/run-totals.ts';
+import { scopeText, STATUS_FILTERS, TRIGGER_LABELS, VERDICTS } from './history-texts.ts';
 import { Verdict } from './verdict.tsx';
 import './history.css';
 
@@ -52,7 +53,7 @@ const RUN_COLUMNS: DataColumn<RunHistoryEntry>[] = [
   },
   { header: 'Duration', cell: (run) => formatDuration(run.durationMs, '—') },
   { header: 'Verdict', cell: (run) => <Verdict status={run.status} /> },
-  { header: 'Results', cell: (run) => totalsText(run.totals) ?? '—' },
+  { header: 'Results', cell: (run) => runTotalsWords(run.totals) ?? '—' },
 ];
 
 export function HistoryPage() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsText, retryText, scopeText, totalsText } from './history-texts.ts';
+import { attemptsText, retryText, scopeText } from './history-texts.ts';
 
 describe('history texts', () => {
   it('names what a run covered: every test, a scheduled group, or one test', () => {
@@ -8,9 +8,7 @@ describe('history texts', () => {
     expect(scopeText('Marketing pages', 1)).toBe('Marketing pages');
   });
 
-  it('says how many checks passed and how often a test was tried', () => {
-    expect(totalsText({ totalTests: 28, passedTests: 24, failedTests: 4, skippedTests: 0 })).toBe('24 of 28 passed');
-    expect(totalsText(null)).toBeNull();
+  it('says how often a test was tried', () => {
     expect(attemptsText(1)).toBeNull();
     expect(attemptsText(2)).toBe('2 attempts');
   });

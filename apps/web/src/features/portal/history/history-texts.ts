@@ -1,4 +1,4 @@
-import { runScopeLabel, type RunStatus, type RunTotals, type RunTrigger } from '@fullstop/contracts';
+import { runScopeLabel, type RunStatus, type RunTrigger } from '@fullstop/contracts';
 
 export const TRIGGER_LABELS: Record<RunTrigger, string> = {
   portal: 'Portal',
@@ -20,12 +20,6 @@ export const VERDICTS: Record<RunStatus, string> = {
 
 /** The statuses the filter offers, in the order a reader looks for them. */
 export const STATUS_FILTERS: RunStatus[] = ['failed', 'passed', 'error', 'cancelled', 'running', 'queued'];
-
-/** "24 of 28 passed", or null when the run has no totals (yet). */
-export function totalsText(totals: RunTotals | null): string | null {
-  if (!totals || totals.totalTests === 0) return null;
-  return `${totals.passedTests} of ${totals.totalTests} passed`;
-}
 
 /** What a run covered: every test, or one by name. */
 export function scopeText(scope: string, testCount: number): string {

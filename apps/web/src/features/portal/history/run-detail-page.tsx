@@ -8,7 +8,8 @@ import { AsyncEmpty, AsyncLoading, isMissing } from '../components/async-state.t
 import { DataFacts } from '../components/data-facts.tsx';
 import { openFailed } from './open-failed.ts';
 import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
-import { scopeText, totalsText, TRIGGER_LABELS } from './history-texts.ts';
+import { runTotalsWords } from '../components/run-totals.ts';
+import { scopeText, TRIGGER_LABELS } from './history-texts.ts';
 import { RunChanges } from './run-changes.tsx';
 import { RunTestItem } from './run-test-item.tsx';
 import { VisualReviewSection } from './visual-review-section.tsx';
@@ -25,7 +26,7 @@ function RunFacts({ run }: { run: RunHistoryDetail }) {
         { term: 'Started by', value: run.requestedBy ? `${TRIGGER_LABELS[run.trigger]} · ${run.requestedBy}` : TRIGGER_LABELS[run.trigger] },
         { term: 'Duration', value: formatDuration(run.durationMs, 'Still running') },
         { term: 'Tests', value: scopeText(run.scope, run.testCount) },
-        { term: 'Results', value: totalsText(run.totals) ?? '—' },
+        { term: 'Results', value: runTotalsWords(run.totals) ?? '—' },
       ]}
     />
   );

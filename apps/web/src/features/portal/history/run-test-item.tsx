@@ -6,7 +6,8 @@ import { CellEvidence } from './cell-evidence.tsx';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { runReportLink } from './history-api.ts';
 import { openFailed } from './open-failed.ts';
-import { attemptsText, retryText, totalsText } from './history-texts.ts';
+import { runTotalsWords } from '../components/run-totals.ts';
+import { attemptsText, retryText } from './history-texts.ts';
 import { TestEvidence } from './test-evidence.tsx';
 import { Verdict } from './verdict.tsx';
 
@@ -24,7 +25,7 @@ function openReport(runId: string, test: RunTest, format: string) {
  * (with where it fails, "fails on Firefox only"), its evidence and this run's reports of it.
  */
 export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
-  const facts = [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), totalsText(test.totals)].filter(Boolean);
+  const facts = [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), runTotalsWords(test.totals)].filter(Boolean);
   const formats = SHOWN.filter((f) => test.reportFormats.includes(f));
   return (
     <li className="history-test">

@@ -7,6 +7,7 @@ import { DataPager } from '../../components/data-pager.tsx';
 import { clientOptions, FilterSelect, filterOptions } from '../../components/filter-select.tsx';
 import { Popup } from '../../components/popup.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
+import { runTotalsWords } from '../../components/run-totals.ts';
 import { RUN_STATUS_WORDS, RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { useGetOpsClientsQuery, useGetOpsRunsQuery } from '../ops-api.ts';
 import '../ops.css';
@@ -16,12 +17,6 @@ import { feedFilters } from './triage-links.ts';
 const STATUS_OPTIONS = filterOptions(runStatus.options, RUN_STATUS_WORDS);
 
 const TRIGGERS: Record<OpsRun['trigger'], string> = { portal: 'Portal', api: 'API', ci: 'CI', schedule: 'Schedule', operator: 'Operator' };
-
-function totalsText(run: OpsRun): string {
-  if (!run.totals) return '';
-  const { passedTests, failedTests, totalTests } = run.totals;
-  return `${passedTests} of ${totalTests} passed${failedTests ? `, ${failedTests} failed` : ''}`;
-}
 
 function RunCard({ run, report }: { run: OpsRun; report: Report }) {
   const failing = run.status === 'failed' || run.status === 'error';
@@ -37,7 +32,7 @@ function RunCard({ run, report }: { run: OpsRun; report: Report }) {
         <span>{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
         <span>{runScopeLabel(run.scope)}</span>
         <span>Started by {TRIGGERS[run.trigger]}</span>
-        {totalsText(run) && <span>{totalsText(run)}</span>}
+        {runTotalsWords(run.totals) && <span>{runTotalsWords(run.totals)}</span>}
       </p>
       {(run.visualPending || run.failingTests.some((t) => t.kind === 'visual')) && (
         <div className="ops-actions">

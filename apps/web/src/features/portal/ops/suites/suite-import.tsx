@@ -64,6 +64,8 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
         <div className="portal-field">
           <label htmlFor="ops-suites-folder">Suite folder</label>
           <input
+            // Its own key: React would otherwise reuse this element for the zip's input, keeping webkitdirectory on it.
+            key="folder"
             id="ops-suites-folder"
             type="file"
             multiple
@@ -77,7 +79,7 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
       ) : (
         <div className="portal-field">
           <label htmlFor="ops-suites-zip">Zip archive</label>
-          <input id="ops-suites-zip" type="file" accept=".zip,application/zip" onChange={(e) => setZip(e.target.files?.[0] ?? null)} />
+          <input key="zip" id="ops-suites-zip" type="file" accept=".zip,application/zip" onChange={(e) => setZip(e.target.files?.[0] ?? null)} />
           <p className="portal-muted portal-field__hint">A zip of the suite folder (suite.json at its top, or in its one folder).</p>
         </div>
       )}
