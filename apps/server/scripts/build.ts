@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin, version as esbuildVersion } from 'esbuild';
-import { ENTRY_FILES } from '../../../packages/engine/src/sandbox/entry-file.ts';
+import { ENTRY_FILES, SOURCE_COPIES } from '../../../packages/engine/src/sandbox/entry-file.ts';
 import { BUILD_STAMP_FILE, DIST_DIR, ROOT_DIR, SERVER_DIR } from './dist-state.ts';
 
 /** An output of an earlier build that this one did not write is deleted once this old: a server started from
@@ -108,9 +108,15 @@ export async function buildServer(options: BuildOptions = {}): Promise<BuildResu
     writeAtomically(out.path, out.contents);
     bytes += out.contents.byteLength;
   }
+  // Engine sources a generated suite carries a copy of (entry-file.ts SOURCE_COPIES), as they are.
+  const copies = Object.entries(SOURCE_COPIES).map(([name, file]) => {
+    const to = path.join(outDir, `${name}.source.ts`);
+    writeAtomically(to, readFileSync(path.join(engineSrc, `${file}.ts`)));
+    return to;
+  });
   writeAtomically(stamp, Buffer.from(`${JSON.stringify({ esbuild: esbuildVersion, files: outputs.length }, null, 2)}\n`));
 
-  const written = new Set([...outputs.map((o) => o.path), stamp]);
+  const written = new Set([...outputs.map((o) => o.path), ...copies, stamp]);
   for (const name of readdirSync(outDir)) {
     const file = path.join(outDir, name);
     if (written.has(file)) continue;

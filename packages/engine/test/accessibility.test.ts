@@ -5,6 +5,7 @@ import { launchGuardedBrowser } from '../src/lib/guarded-browser.ts';
 import { createTargetGuard } from '../src/policy/target-guard.ts';
 import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
+import { startLateSpa } from './fixtures/late-spa.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
@@ -99,5 +100,19 @@ describe('accessibility runner', () => {
   it('passes the hardened site', async () => {
     const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/', '/about'] }), localTarget(hardened.url), await makeContext());
     expect(result.status).toBe('passed');
+  });
+});
+
+describe('accessibility of a page that renders late (decision 0089)', () => {
+  const late = serverForSuite(startLateSpa);
+
+  it('runs axe once the page is ready: it finds the image without alternative text rendered 1.8 s after load', async () => {
+    const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/'] }), localTarget(late.url), await makeContext());
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'accessibility') throw new Error('wrong summary');
+    const [home] = result.summary.pages;
+    expect(home?.violations?.map((v) => [v.id, v.impact, v.targets])).toEqual([['image-alt', 'critical', ['img']]]);
+    expect(home?.notReady).toBeUndefined();
+    expect(result.status).toBe('failed');
   });
 });

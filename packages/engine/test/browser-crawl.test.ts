@@ -8,6 +8,7 @@ import { accessibilityRunner } from '../src/runners/accessibility/index.ts';
 import { securityChecksRunner } from '../src/runners/security-checks/index.ts';
 import { securityScanRunner } from '../src/runners/security-scan/index.ts';
 import { html, startFixtureServer } from './fixtures/fixture-server.ts';
+import { startLateSpa } from './fixtures/late-spa.ts';
 import { startSpaServer } from './fixtures/spa-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
@@ -86,6 +87,23 @@ describe('browser crawl', () => {
     expect(paths).not.toContain('/contact');
     expect(paths.filter((p) => p.startsWith('/items/1'))).toEqual([]);
     expect(paths).toContain('/items/2');
+  });
+});
+
+describe('browser crawl on an SPA that renders late (decision 0089)', () => {
+  const late = serverForSuite(startLateSpa);
+
+  it('reads links once the page is ready, takes its pushState and hash routes, never clicks log out or delete', async () => {
+    late.resetCounters();
+    const result = await browserCrawl(createTargetGuard(localTarget(late.url)), await makeContext(), ['/'], { maxPages: 20, budgetMs: 60_000 });
+    expect(result.errors).toEqual([]);
+    // /team and /#/faq render 1.8 s after load, /products and /about 0.6 s; /settings (pushState) and /#/help
+    // (a hash route) only by clicking their buttons.
+    expect(result.pages.map((p) => `${p.url.slice(late.url.length)} ${p.foundBy}`).sort()).toEqual(late.routes.map((r) => `${r.path} ${r.foundBy}`).sort());
+    expect(result.pages.every((p) => p.status === 200)).toBe(true);
+    // The EventSource every page keeps open is no request "in flight": every page was ready.
+    expect(result.notReady).toEqual([]);
+    for (const path of late.forbidden) expect(late.requestsByPath.get(path)).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import { pngSize } from '../src/reporters/shrink-image.ts';
 import { visualRunner } from '../src/runners/visual/index.ts';
 import { report } from '../src/runners/visual/report.ts';
 import type { RunnerResult } from '../src/types.ts';
+import { LATE_BLOCK_PX, startLateSpa } from './fixtures/late-spa.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { CTA_BOX, startVisualSite } from './fixtures/visual-site.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
@@ -145,4 +146,37 @@ describe('visual regression', () => {
     const again = await run({ pages: ['/'], engines: ['firefox'] });
     expect(again.summary.shots.map((s) => [s.status, s.changedPixels])).toEqual([['unchanged', 0]]);
   }, 180_000);
+});
+
+/** A page whose content arrives 0.6 and 1.8 s after its load (decision 0089): its baseline is the page filled in. */
+describe('visual regression of a page that renders late', () => {
+  const late = serverForSuite(startLateSpa);
+  let baselineDir = '';
+  beforeAll(async () => {
+    baselineDir = await mkdtemp(path.join(tmpdir(), 'fullstop-late-baselines-'));
+  });
+  afterAll(() => rm(baselineDir, { recursive: true, force: true }));
+
+  async function run() {
+    const ctx = await makeContext({ baselineDir });
+    // On a phone: the cell whose baseline was an empty shell when shots did not wait for the page.
+    const result = await visualRunner.run(testOf('visual', { pages: ['/'], devices: ['phone'] }, { name: 'Late shop' }), localTarget(late.url), ctx);
+    expect(result.error).toBeUndefined();
+    if (result.summary.kind !== 'visual') throw new Error('wrong summary');
+    return { summary: result.summary, ctx };
+  }
+
+  it('shoots the page once it is ready, so its baseline has what rendered late; the same page compared again is unchanged', async () => {
+    const first = await run();
+    const [shot] = first.summary.shots;
+    expect(shot).toMatchObject({ cell: 'chromium/phone', status: 'new', candidate: true });
+    // Ready: no reason given. The late block (1,200 px) is in the shot, full page, at CSS pixels.
+    expect(shot!.reason).toBeUndefined();
+    expect(shot!.current!.height).toBeGreaterThan(LATE_BLOCK_PX);
+    const [candidate] = visualCandidates(first.summary);
+    await copyFile(path.join(first.ctx.runDir, candidate!.current.path), path.join(baselineDir, visualBaselineFile(candidate!.key)));
+
+    const again = await run();
+    expect(again.summary.shots.map((s) => [s.status, s.changedPixels, s.reason])).toEqual([['unchanged', 0, undefined]]);
+  });
 });

@@ -1,16 +1,13 @@
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { RunAbortedError } from '../errors.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { launchGuardedBrowser, type GuardedBrowser } from './guarded-browser.ts';
+import { prepareReady, waitForReady } from './page-ready.ts';
 import { errorMessage } from './result.ts';
 
 /** Pages loaded at once (tabs of one browser context). */
 export const CRAWL_TABS = 2;
-/** A page has settled once no request of its own has been open for this long… */
-export const SETTLE_QUIET_MS = 150;
-/** …or after this, whatever it still loads (polling, long requests). */
-export const SETTLE_MAX_MS = 3_000;
 /** One page's load, and each click. */
 export const CRAWL_PAGE_TIMEOUT_MS = 15_000;
 export const CLICK_TIMEOUT_MS = 2_000;
@@ -23,60 +20,24 @@ export const MAX_LINKS_PER_PAGE = 1_000;
 export const MAX_ENDPOINTS = 500;
 /** Longer addresses (generated without end) are left out. */
 export const MAX_URL_CHARS = 2_000;
+/** Pages read before they were ready (lib/page-ready.ts) listed in the result, with why. */
+export const MAX_NOT_READY_LISTED = 50;
 
 /**
- * Elements a user clicks that may route without being links. Links (`a[href]`) are followed by their address;
- * elements inside a form, disabled ones and ones whose text says they change or end something are never clicked.
+ * Elements a user clicks that may route without being links (nav buttons, tabs). Links (`a[href]`) are followed by
+ * their address; elements inside a form, disabled ones and ones whose text or attributes (an icon button's id,
+ * class, title, data-*) say they change or end something are never clicked.
  */
 const CLICKABLE = 'button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], [onclick], [data-href], [data-to], [data-route]';
 const NEVER_CLICK = /\b(log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|purchase|buy|order|checkout|submit|send|reset)\b/i;
 /** Elements repeated on every page: clicked on the first page only. */
 const LAYOUT = 'header, nav, footer, [role="navigation"], [role="banner"], [role="contentinfo"]';
+/** A fragment that is a client-side route (`#/settings`, `#!/settings`), kept in a page's address; any other is dropped. */
+const HASH_ROUTE = /^#!?\//;
+/** An address without its fragment: the document it loads. */
+const documentOf = (url: string) => url.split('#')[0];
 /** Files, not pages: a browser would download them. */
 const FILE_PATH = /\.(pdf|zip|gz|tgz|rar|7z|exe|dmg|apk|ipa|msi|iso|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|wav|woff2?|ttf|csv|xlsx?|docx?|pptx?)$/i;
-
-/**
- * Added to every page before its scripts: counts the fetch and XHR calls in flight and notes the last time one
- * started or ended or the document changed. Hidden (not enumerable); the page's calls behave as before.
- */
-const TRACK_ACTIVITY = `(() => {
-  const state = { pending: 0, last: performance.now() };
-  const touch = () => { state.last = performance.now(); };
-  Object.defineProperty(window, '__fullstopCrawl', { value: state });
-  const started = () => { state.pending++; touch(); };
-  const ended = () => { state.pending--; touch(); };
-  if (typeof window.fetch === 'function') {
-    const original = window.fetch;
-    window.fetch = function (...args) {
-      started();
-      const call = original.apply(this, args);
-      call.then(ended, ended);
-      return call;
-    };
-  }
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...args) {
-    started();
-    this.addEventListener('loadend', ended, { once: true });
-    return send.apply(this, args);
-  };
-  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-})();`;
-
-/** In the page: resolves true once no call is pending and nothing changed for `quietMs`, false after `maxMs`. */
-function PAGE_QUIET({ quietMs, maxMs }: { quietMs: number; maxMs: number }): Promise<boolean> {
-  const state = (globalThis as unknown as { __fullstopCrawl?: { pending: number; last: number } }).__fullstopCrawl;
-  if (!state) return Promise.resolve(true);
-  const until = performance.now() + maxMs;
-  return new Promise((resolve) => {
-    const check = () => {
-      if (state.pending <= 0 && performance.now() - state.last >= quietMs) resolve(true);
-      else if (performance.now() >= until) resolve(false);
-      else setTimeout(check, 20);
-    };
-    check();
-  });
-}
 
 /** The part of a page's element the click phase reads (the engine compiles without the DOM's types too). */
 interface PageElement {
@@ -85,6 +46,7 @@ interface PageElement {
   outerHTML: string;
   hasAttribute(name: string): boolean;
   getAttribute(name: string): string | null;
+  attributes: ArrayLike<{ name: string; value: string }>;
   closest(selector: string): unknown;
   getBoundingClientRect(): { width: number; height: number };
 }
@@ -114,6 +76,8 @@ export interface BrowserCrawlResult {
   refused: string[];
   /** The time budget ran out before every page found was loaded. */
   budgetReached: boolean;
+  /** Pages whose links were read when the wait for ready (lib/page-ready.ts) reached its maximum, and why (at most MAX_NOT_READY_LISTED). */
+  notReady: { url: string; reason: string }[];
   durationMs: number;
 }
 
@@ -127,25 +91,13 @@ export interface BrowserCrawlOptions {
   browser?: GuardedBrowser;
 }
 
-/** Resolves after `ms`, or at once when the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * Crawls the target's website the way a user goes through it: Chromium (through the policy proxy, so a refused
- * origin is never reached) loads each page, waits for its scripts and data calls to settle, follows the links
- * that exist once it has rendered, records the client-side routes it takes (history.pushState) and clicks the
- * elements that route without being links (each route found is then loaded by its address). Breadth first, same
- * origin, at most `maxPages` pages, within `budgetMs`; the XHR/fetch calls of every page are kept as endpoints.
+ * origin is never reached) loads each page, waits until it is ready (lib/page-ready.ts: its data calls answered and
+ * rendered), follows the links that exist then, records the client-side routes it takes (history.pushState, hash
+ * routes: `#/…` is kept in a page's address) and clicks the elements that route without being links (each route
+ * found is then loaded by its address). Breadth first, same origin, at most `maxPages` pages, within `budgetMs`; the
+ * XHR/fetch calls of every page are kept as endpoints.
  */
 export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: string[], options: BrowserCrawlOptions): Promise<BrowserCrawlResult> {
   const started = performance.now();
@@ -159,8 +111,10 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
     const url = URL.parse(raw, guard.baseUrl.href);
     if (!url || raw.length > MAX_URL_CHARS) return null;
     if (url.origin !== origin || FILE_PATH.test(url.pathname)) return null;
-    if (excluded.some((x) => url.pathname.startsWith(x))) return null;
-    url.hash = '';
+    if (!HASH_ROUTE.test(url.hash)) url.hash = '';
+    // A hash route's path is a page's path too (an excluded /logout is excluded as #/logout).
+    const route = url.hash.replace(/^#!?/, '').split('?')[0] ?? '';
+    if (excluded.some((x) => url.pathname.startsWith(x) || (route !== '' && route.startsWith(x)))) return null;
     return url.href;
   };
 
@@ -170,6 +124,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   const endpoints = new Map<string, CrawledEndpoint>();
   const errors: { url: string; error: string }[] = [];
   const refused = new Set<string>();
+  const notReady: { url: string; reason: string }[] = [];
   const clickedLayout = new Set<string>();
   const waiting: (() => void)[] = [];
   const wake = () => {
@@ -192,8 +147,11 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   let budgetReached = false;
   let stopped = false;
   let active = 0;
+  // Ends the waits for ready at once when the crawl stops.
+  const halt = new AbortController();
   const stop = () => {
     stopped = true;
+    halt.abort();
     wake();
     void context?.close().catch(() => undefined);
   };
@@ -205,23 +163,20 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   // Cancelled while Chromium started: its own abort listener came too late to fire.
   if (ctx.signal.aborted) stop();
 
-  /** A tab reused from page to page (a new tab costs more than the page's own load); its listeners read `visit`. */
+  /** A tab reused from page to page (a new tab costs more than the page's own load); its listeners read `cause`. */
   interface Tab {
     page: Page;
-    /** The current visit's requests still open, and when one last started or ended. */
-    open: Set<Request>;
-    lastActivity: number;
     /** What a client-side route taken now counts as found by. */
     cause: FoundBy;
   }
 
   const openTab = async (browserContext: BrowserContext): Promise<Tab> => {
     const page = await browserContext.newPage();
-    const tab: Tab = { page, open: new Set(), lastActivity: performance.now(), cause: 'route' };
+    const tab: Tab = { page, cause: 'route' };
     page.setDefaultTimeout(CRAWL_PAGE_TIMEOUT_MS);
+    // Before its first navigation: every request of every page the tab loads counts toward ready.
+    await prepareReady(page);
     page.on('request', (request) => {
-      tab.open.add(request);
-      tab.lastActivity = performance.now();
       const type = request.resourceType();
       if ((type === 'xhr' || type === 'fetch') && endpoints.size < MAX_ENDPOINTS) {
         const url = URL.parse(request.url());
@@ -235,11 +190,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       const target = URL.parse(request.url());
       if (target && /^https?:$/.test(target.protocol) && !guard.origins.includes(target.origin) && refused.size < MAX_ENDPOINTS) refused.add(target.href);
     });
-    const settled = (request: Request) => {
-      if (tab.open.delete(request)) tab.lastActivity = performance.now();
-    };
-    page.on('requestfinished', settled);
-    page.on('requestfailed', settled);
+    // Every change of the address, a document's or a client-side route's (pushState, a hash route).
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) found(frame.url(), tab.cause);
     });
@@ -250,35 +201,24 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
     return tab;
   };
 
-  /**
-   * Until the page has been quiet for SETTLE_QUIET_MS: no request open (as the browser reports them) and, on the
-   * page's own clock, no fetch/XHR pending and no change to the document (its scripts rendered what they fetched).
-   * Both: the browser's events arrive late on a busy machine, and the page's count misses other loads.
-   */
-  const settle = async (tab: Tab) => {
-    const until = performance.now() + SETTLE_MAX_MS;
-    while (!stopped && performance.now() < until) {
-      if (tab.open.size > 0 || performance.now() - tab.lastActivity < SETTLE_QUIET_MS) {
-        await pause(25, ctx.signal);
-        continue;
-      }
-      const quietInPage = await tab.page
-        .evaluate(PAGE_QUIET, { quietMs: SETTLE_QUIET_MS, maxMs: Math.max(0, until - performance.now()) })
-        .catch(() => true);
-      if (quietInPage && tab.open.size === 0) return;
-    }
+  /** Until the page is ready (lib/page-ready.ts); one that never was is listed with why, its links read anyway. */
+  const ready = async (tab: Tab, url: string) => {
+    const answer = await waitForReady(tab.page, { signal: halt.signal });
+    if (answer.ready || stopped || tab.page.isClosed() || !answer.reason) return;
+    if (notReady.length < MAX_NOT_READY_LISTED && !notReady.some((n) => n.url === url)) notReady.push({ url, reason: answer.reason });
   };
 
   const visit = async (tab: Tab, item: CrawledPage) => {
     const { page } = tab;
-    tab.open = new Set();
     tab.cause = 'route';
     const watchdog = setTimeout(() => void page.close().catch(() => undefined), VISIT_MAX_MS);
     try {
+      // A hash route of the document the tab shows would be a same-document navigation: no load, no status.
+      if (documentOf(page.url()) === documentOf(item.url)) await page.goto('about:blank');
       const response = await page.goto(item.url, { waitUntil: 'domcontentloaded' });
       item.status = response?.status() ?? null;
       if (!(response?.headers()['content-type'] ?? 'text/html').includes('html')) return;
-      await settle(tab);
+      await ready(tab, item.url);
       // Resolved in the page (its <base> counts); an SVG link's href is an object, its attribute a string.
       const links = await page.$$eval(
         'a[href], area[href]',
@@ -310,10 +250,16 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
         els.flatMap((e, index) => {
           const el = e as unknown as PageElement;
           const rect = el.getBoundingClientRect();
-          const text = (el.innerText || el.getAttribute('aria-label') || '').trim();
           if ((el.tagName === 'A' && el.hasAttribute('href')) || el.closest('form') || el.hasAttribute('disabled')) return [];
           if (el.getAttribute('aria-disabled') === 'true' || rect.width === 0 || rect.height === 0) return [];
-          if (new RegExp(args.never, 'i').test(text)) return [];
+          // Its text and its attributes (names and values, style aside), words split: deleteAccount, btn-logout.
+          const said = [el.innerText || ''];
+          for (let i = 0; i < el.attributes.length && i < 50; i++) {
+            const a = el.attributes[i]!;
+            if (a.name !== 'style') said.push(a.name, a.value.slice(0, 300));
+          }
+          const words = said.join(' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.:/]+/g, ' ');
+          if (new RegExp(args.never, 'i').test(words)) return [];
           return [{ index, layout: el.closest(args.layout) !== null, key: el.outerHTML.slice(0, 300) }];
         }),
       { never: NEVER_CLICK.source, layout: LAYOUT },
@@ -331,19 +277,18 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       } catch {
         continue;
       }
-      await settle(tab);
+      await ready(tab, url);
       if (normalize(page.url()) === url) continue;
       // The click went somewhere (framenavigated recorded it): come back before the next one.
       await page.goBack({ timeout: CLICK_TIMEOUT_MS }).catch(() => null);
-      if (page.url() !== url) await page.goto(url, { waitUntil: 'domcontentloaded' });
-      await settle(tab);
+      if (normalize(page.url()) !== url) await page.goto(url, { waitUntil: 'domcontentloaded' });
+      await ready(tab, url);
     }
   };
 
   try {
     const browserContext = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     context = browserContext;
-    await browserContext.addInitScript(TRACK_ACTIVITY);
     // A tab with nothing to load waits for the next page found, or for the last visit to end.
     const tabs = Array.from({ length: Math.max(1, options.tabs ?? CRAWL_TABS) }, async () => {
       let tab: Tab | undefined;
@@ -383,6 +328,6 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   }
   if (ctx.signal.aborted) throw new RunAbortedError();
   const durationMs = performance.now() - started;
-  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.size, budgetReached, ms: Math.round(durationMs) });
-  return { pages, endpoints: [...endpoints.values()], errors, refused: [...refused], budgetReached, durationMs };
+  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.size, budgetReached, notReady: notReady.length, ms: Math.round(durationMs) });
+  return { pages, endpoints: [...endpoints.values()], errors, refused: [...refused], budgetReached, notReady, durationMs };
 }

@@ -26,3 +26,17 @@ const fromSource = import.meta.url.endsWith('.ts');
 export function entryFile(name: EntryName): string {
   return fileURLToPath(fromSource ? new URL(`../${ENTRY_FILES[name]}.ts`, import.meta.url) : new URL(`./${name}.js`, import.meta.url));
 }
+
+/**
+ * Engine sources a generated suite carries a copy of, by name → their place under packages/engine/src: a starter
+ * suite's specs wait for a page as the engine does (lib/page-ready.ts), with no import of the engine. The server's
+ * build copies each into apps/server/dist as is, named `<name>.source.ts`.
+ */
+export const SOURCE_COPIES = {
+  'page-ready': 'lib/page-ready',
+} as const;
+
+/** The absolute path of an engine source a suite carries a copy of: the source itself, or the build's copy. */
+export function sourceCopyFile(name: keyof typeof SOURCE_COPIES): string {
+  return fileURLToPath(fromSource ? new URL(`../${SOURCE_COPIES[name]}.ts`, import.meta.url) : new URL(`./${name}.source.ts`, import.meta.url));
+}

@@ -13,15 +13,16 @@ import { z } from 'zod';
 import { browserCrawl } from '../lib/browser-crawl.ts';
 import { defineRunner } from '../lib/define-runner.ts';
 import { launchGuardedBrowser } from '../lib/guarded-browser.ts';
+import { prepareReady, waitForReady } from '../lib/page-ready.ts';
 import { guardedRequest } from '../lib/http.ts';
 import { errorMessage, writeJsonArtifact } from '../lib/result.ts';
 import { WCAG_TAGS } from '../runners/accessibility/options.ts';
 import { facts } from '../runners/browser/facts.ts';
 import type { CaseResult, Runner, TestKind } from '../types.ts';
-import { SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_PAGES, type SurveyedPage, type SiteSurvey } from './survey-types.ts';
+import { axeViolationsOf, boundedText, measurePage } from './measure-page.ts';
+import { SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_LIMITS, SURVEY_MAX_BYTES, SURVEY_MAX_PAGES, type SurveyedPage } from './survey-types.ts';
 
 const PAGE_TIMEOUT_MS = 20_000;
-const SETTLE_MS = 3_000;
 const HOME_SAMPLES = 5;
 
 const surveyInput = z.object({
@@ -36,35 +37,6 @@ const surveyInput = z.object({
   thresholds: z.object({}).strict().default({}),
 });
 
-/** In the page: what the suite is written from (a string: nothing of the build reaches the page). */
-const MEASURE = `() => {
-  const main = document.querySelector('main, [role="main"]');
-  const box = main ? main.getBoundingClientRect() : null;
-  const links = [...document.querySelectorAll('a[href], area[href]')].slice(0, 1000).flatMap((a) => {
-    try { const u = new URL(a.getAttribute('href') || '', a.baseURI); u.hash = ''; return [u.href]; } catch { return []; }
-  });
-  const images = [...document.images];
-  return {
-    title: document.title || '',
-    heading: ((document.querySelector('h1') || {}).innerText || '').trim().slice(0, 200),
-    links,
-    forms: document.forms.length,
-    images: images.length,
-    brokenImages: images.filter((i) => i.complete && i.naturalWidth === 0).map((i) => i.currentSrc || i.src).slice(0, 20),
-    main: Boolean(main && box && box.width > 0 && box.height > 0),
-  };
-}`;
-
-interface Measured {
-  title: string;
-  heading: string;
-  links: string[];
-  forms: number;
-  images: number;
-  brokenImages: string[];
-  main: boolean;
-}
-
 /** What the browser asks for on its own, not the page (the proposed checks leave it out too). */
 const askedByTheBrowser = (url: string) => URL.parse(url)?.pathname === '/favicon.ico';
 
@@ -72,6 +44,18 @@ const pathOf = (url: string) => {
   const u = new URL(url);
   return `${u.pathname}${u.search}`;
 };
+
+/**
+ * The survey as it fits in SURVEY_MAX_BYTES (the server reads no more): when it does not, the pages' links (counted
+ * already: `inbound`) are left out, and all but the two console errors and broken resources a spec's comment names.
+ */
+function fitted(survey: SiteSurvey): SiteSurvey {
+  const fits = (s: SiteSurvey) => Buffer.byteLength(`${JSON.stringify(s, null, 2)}\n`) <= SURVEY_MAX_BYTES;
+  if (fits(survey)) return survey;
+  const lighter = { ...survey, pages: survey.pages.map((p) => ({ ...p, links: [], consoleErrors: p.consoleErrors.slice(0, 2), broken: p.broken.slice(0, 2) })) };
+  if (fits(lighter)) return lighter;
+  throw new Error(`what the survey measured does not fit in ${SURVEY_MAX_BYTES / 1024 / 1024} MB`);
+}
 
 export const siteSurveyRunner = defineRunner({
   facts,
@@ -91,43 +75,46 @@ export const siteSurveyRunner = defineRunner({
         ctx.progress?.({ done: i, total: found.length, message: `measuring ${pathOf(item.url)}` });
         const page = await context.newPage();
         page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+        // Measured once the page is ready (decision 0089): links, headings and axe see what a user sees.
+        await prepareReady(page);
         const consoleErrors: string[] = [];
         const brokenResources: string[] = [];
-        page.on('console', (m) => void (m.type() === 'error' && !askedByTheBrowser(m.location().url) && consoleErrors.length < 20 && consoleErrors.push(m.text().slice(0, 300))));
-        page.on('pageerror', (e) => void (consoleErrors.length < 20 && consoleErrors.push(e.message.slice(0, 300))));
-        page.on('response', (r) => void (r.status() >= 400 && r.request().frame() === page.mainFrame() && r.url() !== item.url && !askedByTheBrowser(r.url()) && brokenResources.push(`${r.status()} ${r.url()}`)));
+        // What the page says goes in as bounded text (the survey's schema refuses more).
+        const { consoleErrors: maxErrors, textChars, urlChars } = SURVEY_LIMITS;
+        page.on('console', (m) => void (m.type() === 'error' && !askedByTheBrowser(m.location().url) && consoleErrors.length < maxErrors && consoleErrors.push(boundedText(m.text(), textChars))));
+        page.on('pageerror', (e) => void (consoleErrors.length < maxErrors && consoleErrors.push(boundedText(e?.message, textChars))));
+        page.on('response', (r) => void (r.status() >= 400 && r.request().frame() === page.mainFrame() && r.url() !== item.url && !askedByTheBrowser(r.url()) && brokenResources.length < 10 * SURVEY_LIMITS.broken && brokenResources.push(`${r.status()} ${r.url()}`.slice(0, urlChars))));
         const started = performance.now();
         try {
           const response = await page.goto(item.url, { waitUntil: 'load' });
           const loadMs = Math.round(performance.now() - started);
           const contentType = response?.headers()['content-type'] ?? '';
-          await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+          const readiness = await waitForReady(page, { signal: ctx.signal });
+          if (!readiness.ready) ctx.log(`${pathOf(item.url)} measured before it was ready`, { reason: readiness.reason });
           const html = contentType.includes('html');
-          const measured = html ? ((await page.evaluate(`(${MEASURE})()`)) as Measured) : null;
+          const measured = html ? await measurePage(page, ctx.log) : null;
           const origin = guard.baseUrl.origin;
-          const axe = html
-            ? (await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze().catch(() => null))?.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'minor' })) ?? []
-            : [];
+          const axe = html ? await axeViolationsOf(new AxeBuilder({ page }).withTags(WCAG_TAGS), ctx.log) : [];
           const links = [...new Set((measured?.links ?? []).filter((l) => l.startsWith(`${origin}/`)).map(pathOf))];
           pages.push({
             path: pathOf(item.url),
-            finalPath: new URL(page.url()).origin === origin ? pathOf(page.url()) : page.url(),
+            finalPath: (new URL(page.url()).origin === origin ? pathOf(page.url()) : page.url()).slice(0, urlChars),
             status: response?.status() ?? null,
             html,
             loadMs,
             title: measured?.title ?? '',
             heading: measured?.heading ?? '',
-            links,
+            links: links.slice(0, SURVEY_LIMITS.linksPerPage),
             inbound: 0,
             forms: measured?.forms ?? 0,
             images: measured?.images ?? 0,
             main: measured?.main ?? false,
             consoleErrors,
             axe,
-            broken: [...new Set([...brokenResources, ...(measured?.brokenImages ?? []).map((s) => `image ${s}`)])].slice(0, 20),
+            broken: [...new Set([...brokenResources, ...(measured?.brokenImages ?? []).map((s) => `image ${s}`.slice(0, urlChars))])].slice(0, SURVEY_LIMITS.broken),
           });
         } catch (error) {
-          pages.push({ path: pathOf(item.url), finalPath: pathOf(item.url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], error: errorMessage(error) });
+          pages.push({ path: pathOf(item.url), finalPath: pathOf(item.url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], error: errorMessage(error).slice(0, SURVEY_LIMITS.errorChars) });
         } finally {
           await page.close().catch(() => undefined);
         }
@@ -150,16 +137,21 @@ export const siteSurveyRunner = defineRunner({
       }
     }
 
-    const survey: SiteSurvey = {
+    // Parsed before it is written: what the server reads is a survey, whatever the pages answered.
+    const parsed = SiteSurvey.safeParse({
       baseUrl: guard.baseUrl.href,
       loggedIn: ctx.login !== undefined,
       pages,
       homeResponseMs: homeMs,
-      refused: crawl.refused.slice(0, 50),
-      errors: crawl.errors.slice(0, 50),
+      refused: crawl.refused.filter((u) => u.length <= SURVEY_LIMITS.urlChars).slice(0, SURVEY_LIMITS.refused),
+      errors: crawl.errors
+        .slice(0, SURVEY_LIMITS.errors)
+        .map((e) => ({ url: e.url.slice(0, SURVEY_LIMITS.urlChars), error: e.error.slice(0, SURVEY_LIMITS.errorChars) })),
       budgetReached: crawl.budgetReached,
       crawlMs: Math.round(crawl.durationMs),
-    };
+    } satisfies SiteSurvey);
+    if (!parsed.success) throw new Error(`what the survey measured is not a valid survey (${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.code}`).join('; ')})`);
+    const survey = fitted(parsed.data);
     const artifact = await writeJsonArtifact(ctx, SURVEY_FILE, survey, 'What the crawl found and measured');
     const cases: CaseResult[] = pages.map((p) => ({
       name: `Page ${p.path}`,

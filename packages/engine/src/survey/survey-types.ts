@@ -1,4 +1,12 @@
-/** What the site survey measured (site-survey.ts): the server writes a starter suite from it. */
+/**
+ * What the site survey measured (site-survey.ts): the server writes a starter suite from it.
+ *
+ * Everything in a survey came from a client's website, which may be hostile: the runner parses what it measured
+ * with `SiteSurvey` before it writes `survey.json`, and the server parses the file with it again before it writes a
+ * line of the suite (a runner is another OS user, and the page's own scripts answered some of it). Numbers are
+ * non-negative whole numbers, strings and lists bounded, an axe impact one of four words.
+ */
+import { z } from 'zod';
 
 /** The file the survey writes in its attempt's folder. */
 export const SURVEY_FILE = 'survey.json';
@@ -6,44 +14,81 @@ export const SURVEY_FILE = 'survey.json';
 export const SURVEY_KIND = 'browser' as const;
 export const SURVEY_DEFAULT_PAGES = 25;
 export const SURVEY_MAX_PAGES = 100;
+/**
+ * The most `survey.json` may weigh: the server reads no more. The runner makes what it writes fit (the pages'
+ * links, which it has counted already, go first).
+ */
+export const SURVEY_MAX_BYTES = 8 * 1024 * 1024;
 
-export interface SurveyedPage {
-  /** Path and query on the website's origin, as the crawl found it. */
-  path: string;
-  /** Where the browser ended (a redirect): a path on the origin, or a whole URL elsewhere. */
-  finalPath: string;
-  status: number | null;
-  html: boolean;
-  /** From the navigation to the load event, ms. */
-  loadMs: number | null;
-  title: string;
-  heading: string;
-  /** The website's pages it links to (paths). */
-  links: string[];
-  /** How many other pages found link to it. */
-  inbound: number;
-  forms: number;
-  images: number;
-  /** A visible `main` landmark. */
-  main: boolean;
-  consoleErrors: string[];
-  /** axe's violations (WCAG 2.1 A/AA) when the crawl loaded it: the proposed accessibility test leaves these rules out, as known. */
-  axe: { id: string; impact: string }[];
-  /** Images, scripts, style sheets or calls that answered 4xx/5xx (or images that did not load). */
-  broken: string[];
-  error?: string;
-}
+/** The bounds of what a survey holds (the runner cuts what it measured to them; the schema refuses more). */
+export const SURVEY_LIMITS = {
+  /** An address or a path (the crawl leaves out longer ones). */
+  urlChars: 2_000,
+  /** A page's title, a console error. */
+  textChars: 300,
+  /** Why a page or an address of the crawl failed. */
+  errorChars: 1_000,
+  headingChars: 200,
+  linksPerPage: 1_000,
+  consoleErrors: 20,
+  broken: 20,
+  axeViolations: 200,
+  axeIdChars: 100,
+  homeSamples: 20,
+  refused: 50,
+  errors: 50,
+} as const;
 
-export interface SiteSurvey {
-  baseUrl: string;
-  /** The crawl ran with the suite's login. */
-  loggedIn: boolean;
-  pages: SurveyedPage[];
-  /** The home document over HTTP, a few times (ms). */
-  homeResponseMs: number[];
-  /** What pages asked of origins the target policy refuses. */
-  refused: string[];
-  errors: { url: string; error: string }[];
-  budgetReached: boolean;
-  crawlMs: number;
-}
+export const AXE_IMPACTS = ['minor', 'moderate', 'serious', 'critical'] as const;
+
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const ms = count;
+const text = (max: number) => z.string().max(max);
+const url = text(SURVEY_LIMITS.urlChars);
+
+export const SurveyedPage = z
+  .object({
+    /** Path and query on the website's origin, as the crawl found it. */
+    path: url.startsWith('/'),
+    /** Where the browser ended (a redirect): a path on the origin, or a whole URL elsewhere. */
+    finalPath: url,
+    status: z.number().int().min(0).max(999).nullable(),
+    html: z.boolean(),
+    /** From the navigation to the load event, ms. */
+    loadMs: ms.nullable(),
+    title: text(SURVEY_LIMITS.textChars),
+    heading: text(SURVEY_LIMITS.headingChars),
+    /** The website's pages it links to (paths). */
+    links: z.array(url).max(SURVEY_LIMITS.linksPerPage),
+    /** How many other pages found link to it. */
+    inbound: count,
+    forms: count,
+    images: count,
+    /** A visible `main` landmark. */
+    main: z.boolean(),
+    consoleErrors: z.array(text(SURVEY_LIMITS.textChars)).max(SURVEY_LIMITS.consoleErrors),
+    /** axe's violations (WCAG 2.1 A/AA) when the crawl loaded it: the proposed accessibility test leaves these rules out, as known. */
+    axe: z.array(z.object({ id: text(SURVEY_LIMITS.axeIdChars).min(1), impact: z.enum(AXE_IMPACTS) }).strict()).max(SURVEY_LIMITS.axeViolations),
+    /** Images, scripts, style sheets or calls that answered 4xx/5xx (or images that did not load). */
+    broken: z.array(url).max(SURVEY_LIMITS.broken),
+    error: text(SURVEY_LIMITS.errorChars).optional(),
+  })
+  .strict();
+export type SurveyedPage = z.infer<typeof SurveyedPage>;
+
+export const SiteSurvey = z
+  .object({
+    baseUrl: url,
+    /** The crawl ran with the suite's login. */
+    loggedIn: z.boolean(),
+    pages: z.array(SurveyedPage).max(SURVEY_MAX_PAGES),
+    /** The home document over HTTP, a few times (ms). */
+    homeResponseMs: z.array(ms).max(SURVEY_LIMITS.homeSamples),
+    /** What pages asked of origins the target policy refuses. */
+    refused: z.array(url).max(SURVEY_LIMITS.refused),
+    errors: z.array(z.object({ url, error: text(SURVEY_LIMITS.errorChars) }).strict()).max(SURVEY_LIMITS.errors),
+    budgetReached: z.boolean(),
+    crawlMs: ms,
+  })
+  .strict();
+export type SiteSurvey = z.infer<typeof SiteSurvey>;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { SuiteProposal } from '@fullstop/contracts';
 import { secretNamesOf, SuiteValidationError, type TestDefinition } from '@fullstop/engine';
 import { runInSandbox } from '@fullstop/engine/sandbox';
-import { SITE_SURVEY_MODULE, type SiteSurvey, SURVEY_FILE, SURVEY_KIND } from '@fullstop/engine/survey';
+import { SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_BYTES } from '@fullstop/engine/survey';
+import { AttemptFileError, readAttemptJson } from '../../lib/attempt-file.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import { getClient } from '../accounts/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
@@ -188,5 +189,21 @@ async function runSurvey(deps: EngineDeps, state: SuiteProposal, runDir: string,
   // or into the warm pool, which holds the runs' runner processes.
   const result = await runInSandbox({ ...run, runnersModule: SITE_SURVEY_MODULE, ctx: { ...run.ctx, warmRunners: 0 } });
   if (result.status === 'error') throw new Error(result.error ?? 'the crawl could not run');
-  return JSON.parse(await readFile(path.join(runDir, SURVEY_FILE), 'utf8')) as SiteSurvey;
+  return readSurvey(deps, state, runDir);
+}
+
+/**
+ * The survey the runner wrote (another OS user's file, from a client's pages): read without following a link, at
+ * most SURVEY_MAX_BYTES, and parsed with the survey's schema. What went wrong is said in fixed words, quoting nothing
+ * of the file; the detail goes to the log.
+ */
+async function readSurvey(deps: Pick<EngineDeps, 'log'>, state: SuiteProposal, runDir: string): Promise<SiteSurvey> {
+  try {
+    return await readAttemptJson(path.join(runDir, SURVEY_FILE), SiteSurvey, { maxBytes: SURVEY_MAX_BYTES });
+  } catch (err) {
+    if (!(err instanceof AttemptFileError)) throw err;
+    deps.log.warn({ proposal: state.id, clientId: state.clientId, problem: err.problem, detail: err.detail }, 'the survey file of a proposal could not be read');
+    const why = err.problem === 'not-json' || err.problem === 'not-valid' ? 'is not a valid survey' : err.says;
+    throw new Error(`the crawl's results could not be read (${SURVEY_FILE} ${why})`);
+  }
 }

@@ -1,7 +1,9 @@
+import vm from 'node:vm';
 import { validateSuite, validators } from '@fullstop/engine';
-import type { SiteSurvey, SurveyedPage } from '@fullstop/engine/survey';
+import { AXE_IMPACTS, type SiteSurvey, type SurveyedPage } from '@fullstop/engine/survey';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { commentText, loadP95Limit, pageLabel, topPages, writeStarterSuite } from './suite-proposal.ts';
+import { commentText, jsString, loadP95Limit, markdownText, pageLabel, pagesToTest, topPages, writeStarterSuite } from './suite-proposal.ts';
 
 const page = (path: string, over: Partial<SurveyedPage> = {}): SurveyedPage => ({
   path,
@@ -102,5 +104,242 @@ describe('the starter suite written from a survey', () => {
     const spec = text(written.files, 'specs/pages/home.spec.ts');
     const code = spec.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => !line.startsWith('//'));
     expect(code.join('\n')).not.toContain('child_process');
+  });
+});
+
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a hostile website can make the survey say, and what the generated files must still be.
+
+/** Every way text could end a `//` comment, start code or a string, or make a comment read otherwise. */
+const HOSTILE_PIECES = [
+  '\n', '\r', '\r\n', '\u2028', '\u2029', '\u0085', '*/', '/*', '`', '${', '}', '"', "'", '\\', '\\u2028', '\u0000', '\u0007', '\u001b',
+  '\u007f', '\u202e', '\u2066', '\u200f', '\ud800', '\udfff', '\ud83d\ude00', '</script>', '<!--', '-->', '|', '#', '[x](javascript:1)',
+  ';globalThis.pwned=1;', 'test("pwned", () => {});', '//', ' ', 'a', 'Z', '0',
+];
+
+/** A small seeded PRNG (mulberry32): the same surveys on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Parses `source` as a TypeScript module: its statements, its comments (kind and text) and the parser's complaints. */
+function parse(source: string) {
+  const file = ts.createSourceFile('generated.spec.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const comments: { kind: ts.SyntaxKind; text: string }[] = [];
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source);
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push({ kind: token, text: scanner.getTokenText() });
+  }
+  const diagnostics = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  return { file, comments, diagnostics };
+}
+
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+describe('commentText: what a page says, in a // comment', () => {
+  const cases = [...HOSTILE_PIECES, HOSTILE_PIECES.join(''), `x${HOSTILE_PIECES.join('x')}x`, 'Shop\u2028require("child_process").execSync("id")\r\nprocess.exit(1)\u2029x'];
+
+  it('stays one comment on one line, whatever the text, for TypeScript’s parser and for V8', () => {
+    for (const text of cases) {
+      const comment = `// ${commentText(text)}`;
+      const { file, comments, diagnostics } = parse(`${comment}\nconst after = 1;\n`);
+      expect(diagnostics, JSON.stringify(text)).toEqual([]);
+      expect(comments, JSON.stringify(text)).toEqual([{ kind: ts.SyntaxKind.SingleLineCommentTrivia, text: comment }]);
+      expect(file.statements.map((s) => ts.SyntaxKind[s.kind])).toEqual(['FirstStatement']);
+      expect(commentText(text)).not.toMatch(LINE_TERMINATOR);
+      // V8 itself: code after a terminator would run and count.
+      expect(vm.runInNewContext(`let ran = 0;\n// ${commentText(`${text}\u2028ran++;\nran++;\rran++;\u2029ran++`)}\nran`), JSON.stringify(text)).toBe(0);
+    }
+  });
+
+  it('turns control, bidirectional and half characters into spaces, cuts at `max` and never a character in two', () => {
+    expect(commentText('a\u0000b\u001bc\u007fd\u0085e\u202ef\u2066g')).toBe('a b c d e f g');
+    expect(commentText('\ud800x\udfff')).toBe(' x ');
+    expect(commentText('ab\ud83d\ude00', 3)).toBe('ab');
+    expect(commentText('ab\ud83d\ude00', 4)).toBe('ab\ud83d\ude00');
+    expect(commentText('x'.repeat(500))).toHaveLength(200);
+  });
+
+  it('string literals are JSON’s, ASCII only; README cells escape | and Markdown', () => {
+    expect(jsString('/pricing')).toBe('"/pricing"');
+    expect(jsString('/a\u2028b"\\\u00e9')).toBe('"/a\\u2028b\\"\\\\\\u00e9"');
+    expect(vm.runInNewContext(jsString('/a\u2028b\ud800"`${x}`'))).toBe('/a\u2028b\ud800"`${x}`');
+    expect(markdownText('a|b\nc`<d>*_[e]\\')).toBe('a\\|b c\\`\\<d\\>\\*\\_\\[e\\]\\\\');
+  });
+});
+
+/** A random string of hostile pieces and plain characters, at most `max` characters. */
+const hostileText = (random: () => number, max = 120) => {
+  let text = '';
+  for (let n = Math.floor(random() * 12); n > 0; n--) text += HOSTILE_PIECES[Math.floor(random() * HOSTILE_PIECES.length)];
+  return text.slice(0, max);
+};
+const hostileCount = (random: () => number) => [0, 1, 7, 1_000_000, Number.MAX_SAFE_INTEGER][Math.floor(random() * 5)]!;
+const pick = <T,>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+const several = <T,>(random: () => number, max: number, make: () => T) => Array.from({ length: Math.floor(random() * (max + 1)) }, make);
+
+function hostileSurvey(random: () => number): SiteSurvey {
+  const pages = several(random, 6, (): SurveyedPage => {
+    const path = `/${hostileText(random)}`;
+    return {
+      path,
+      finalPath: random() < 0.8 ? path : `/${hostileText(random)}`,
+      status: pick(random, [200, 200, 200, 204, 301, 404, 500, null]),
+      html: random() < 0.9,
+      loadMs: random() < 0.2 ? null : hostileCount(random),
+      title: hostileText(random, 300),
+      heading: hostileText(random, 200),
+      links: several(random, 3, () => `/${hostileText(random)}`),
+      inbound: hostileCount(random),
+      forms: hostileCount(random),
+      images: hostileCount(random),
+      main: random() < 0.5,
+      consoleErrors: several(random, 3, () => hostileText(random, 300)),
+      axe: several(random, 3, () => ({ id: `rule-${hostileText(random, 80)}`, impact: pick(random, AXE_IMPACTS) })),
+      broken: several(random, 3, () => `404 ${hostileText(random)}`),
+      ...(random() < 0.1 ? { error: hostileText(random) } : {}),
+    };
+  });
+  return {
+    baseUrl: random() < 0.5 ? 'https://shop.example/' : `https://shop.example/${hostileText(random)}`,
+    loggedIn: random() < 0.3,
+    pages,
+    homeResponseMs: several(random, 5, () => hostileCount(random)),
+    refused: several(random, 3, () => `https://other.example/${hostileText(random)}`),
+    errors: several(random, 2, () => ({ url: `https://shop.example/${hostileText(random)}`, error: hostileText(random) })),
+    budgetReached: random() < 0.5,
+    crawlMs: hostileCount(random),
+  };
+}
+
+/** A node's text, or the reason it is not what `check` expects. */
+const kindOf = (node: ts.Node | undefined) => (node ? ts.SyntaxKind[node.kind] : 'nothing');
+
+/** Asserts the smoke spec is exactly: two imports, one test(name, async ({ page }) => { await expectPageLoadsCleanly(page, path, {…: false}?) }). */
+function expectSmokeSpec(source: string, intended: { name: string; path: string; off: string[]; notes: number }) {
+  const { file, comments, diagnostics } = parse(source);
+  expect(diagnostics).toEqual([]);
+  const [first, second, call, ...rest] = file.statements;
+  expect(rest.map(kindOf)).toEqual([]);
+  const imported = (s: ts.Statement | undefined) => {
+    if (!s || !ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier)) throw new Error(`expected an import, found ${kindOf(s)}`);
+    const bindings = s.importClause?.namedBindings;
+    return { from: s.moduleSpecifier.text, names: bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : null, default: s.importClause?.name?.text };
+  };
+  expect(imported(first)).toEqual({ from: '@playwright/test', names: ['test'], default: undefined });
+  expect(imported(second)).toEqual({ from: '../page-checks', names: ['expectPageLoadsCleanly'], default: undefined });
+
+  if (!call || !ts.isExpressionStatement(call) || !ts.isCallExpression(call.expression)) throw new Error(`expected test(…), found ${kindOf(call)}`);
+  const test = call.expression;
+  expect(ts.isIdentifier(test.expression) && test.expression.text).toBe('test');
+  expect(test.arguments).toHaveLength(2);
+  const [name, callback] = test.arguments;
+  expect(name && ts.isStringLiteral(name) && name.text).toBe(intended.name);
+  if (!callback || !ts.isArrowFunction(callback) || !ts.isBlock(callback.body)) throw new Error(`expected an arrow function, found ${kindOf(callback)}`);
+  expect(callback.modifiers?.map(kindOf)).toEqual(['AsyncKeyword']);
+  expect(callback.parameters.map((p) => p.name.getText(file))).toEqual(['{ page }']);
+  expect(callback.body.statements).toHaveLength(1);
+  const body = callback.body.statements[0]!;
+  if (!ts.isExpressionStatement(body) || !ts.isAwaitExpression(body.expression) || !ts.isCallExpression(body.expression.expression)) throw new Error(`expected await …(), found ${kindOf(body)}`);
+  const check = body.expression.expression;
+  expect(ts.isIdentifier(check.expression) && check.expression.text).toBe('expectPageLoadsCleanly');
+  const [page, path, options, ...more] = check.arguments;
+  expect(more).toEqual([]);
+  expect(page && ts.isIdentifier(page) && page.text).toBe('page');
+  expect(path && ts.isStringLiteral(path) && path.text).toBe(intended.path);
+  if (intended.off.length === 0) expect(options).toBeUndefined();
+  else {
+    if (!options || !ts.isObjectLiteralExpression(options)) throw new Error(`expected the options, found ${kindOf(options)}`);
+    expect(options.properties.map((p) => (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.initializer.kind === ts.SyntaxKind.FalseKeyword ? p.name.text : kindOf(p)))).toEqual(intended.off);
+  }
+
+  // The comments: one line each, the figures' line and a note per check turned off.
+  expect(comments.map((c) => c.kind)).toEqual(Array(1 + intended.notes).fill(ts.SyntaxKind.SingleLineCommentTrivia));
+  for (const c of comments) expect(c.text).not.toMatch(LINE_TERMINATOR);
+}
+
+describe('writeStarterSuite on hostile surveys', () => {
+  it('writes specs whose code is exactly the intended one, whatever the pages said (300 seeded surveys)', () => {
+    const random = prng(0x5eed37);
+    let written = 0;
+    for (let i = 0; i < 300; i++) {
+      const hostile = hostileSurvey(random);
+      const { pages } = pagesToTest(hostile);
+      if (pages.length === 0) {
+        expect(() => writeStarterSuite(hostile, { visual: true, clientName: 'Shop', date: '2026-11-26' })).toThrow(/^the crawl found no page to test/);
+        continue;
+      }
+      written++;
+      const suite = writeStarterSuite(hostile, { visual: i % 2 === 0, clientName: 'Shop', date: '2026-11-26' });
+      const specs = [...suite.files.keys()].filter((f) => f.startsWith('specs/pages/'));
+      expect(specs).toHaveLength(pages.length);
+      expect(specs.every((f) => /^specs\/pages\/[a-z0-9-]+\.spec\.ts$/.test(f))).toBe(true);
+      for (const [n, p] of pages.entries()) {
+        const off = [...(p.consoleErrors.length ? ['consoleErrors'] : []), ...(p.main ? [] : ['mainLandmark']), ...(p.broken.length ? ['brokenLinks'] : [])];
+        try {
+          expectSmokeSpec(text(suite.files, specs[n]!), { name: `Page ${p.path} loads cleanly`, path: p.path, off, notes: off.length });
+        } catch (error) {
+          throw new Error(`survey ${i}, ${specs[n]}:\n${text(suite.files, specs[n]!)}\n${(error as Error).message}`);
+        }
+      }
+
+      // The helper: its list of pages is an array of string literals, the pages' paths.
+      const helper = parse(text(suite.files, 'specs/page-checks.ts'));
+      expect(helper.diagnostics).toEqual([]);
+      const list = helper.file.statements.flatMap((s) => (ts.isVariableStatement(s) ? s.declarationList.declarations : [])).find((d) => d.name.getText(helper.file) === 'PAGES_WITH_THEIR_OWN_TEST');
+      if (!list?.initializer || !ts.isArrayLiteralExpression(list.initializer)) throw new Error('PAGES_WITH_THEIR_OWN_TEST is not an array literal');
+      expect(list.initializer.elements.map((e) => (ts.isStringLiteral(e) ? e.text : kindOf(e)))).toEqual(pages.map((p) => p.path));
+
+      // suite.json is JSON; README.md has one table row per page, of six cells.
+      const manifest = JSON.parse(text(suite.files, 'suite.json')) as { groups: { tests: { name: string }[] }[] };
+      expect(manifest.groups.flatMap((g) => g.tests.map((t) => t.name))).toEqual(suite.tests.map((t) => t.name));
+      const readme = text(suite.files, 'README.md').split('\n');
+      const header = readme.indexOf('| --- | --- | --- | --- | --- | --- |');
+      const rows = readme.slice(header + 1, readme.indexOf('', header));
+      expect(rows).toHaveLength(pages.length);
+      for (const row of rows) expect(row.split(/(?<!\\)\|/)).toHaveLength(8);
+      expect(readme.join('\n')).not.toMatch(/[\r\u2028\u2029]/);
+    }
+    // Most surveys had pages to test: the checks above ran.
+    expect(written).toBeGreaterThan(200);
+  });
+
+  it('refuses a survey that is not one, saying where, quoting nothing of it', () => {
+    const good = survey([page('/')]);
+    const hostile: [string, unknown][] = [
+      ['pages.0.forms', { ...good.pages[0], forms: '0\u2028;globalThis.pwned=1//' }],
+      ['pages.0.forms', { ...good.pages[0], forms: -1 }],
+      ['pages.0.forms', { ...good.pages[0], forms: 1.5 }],
+      ['pages.0.inbound', { ...good.pages[0], inbound: Number.NaN }],
+      ['pages.0.inbound', { ...good.pages[0], inbound: Number.POSITIVE_INFINITY }],
+      ['pages.0.title', { ...good.pages[0], title: { toString: 'pwned' } }],
+      ['pages.0.title', { ...good.pages[0], title: 'pwned'.repeat(1000) }],
+      ['pages.0.axe.0.impact', { ...good.pages[0], axe: [{ id: 'region', impact: 'pwned' }] }],
+      ['pages.0.path', { ...good.pages[0], path: 'pwned' }],
+      ['pages.0', { ...good.pages[0], pwned: true }],
+      ['pages.0.consoleErrors', { ...good.pages[0], consoleErrors: Array(21).fill('pwned') }],
+    ];
+    for (const [where, bad] of hostile) {
+      const refused = (() => {
+        try {
+          writeStarterSuite({ ...good, pages: [bad] } as SiteSurvey, { visual: false, clientName: 'Shop', date: '2026-11-26' });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'written';
+      })();
+      expect(refused, where).toMatch(/^the survey is not a valid survey \(/);
+      expect(refused, where).toContain(`${where}: `);
+      expect(refused, where).not.toContain('pwned');
+    }
+    expect(() => writeStarterSuite({ ...good, crawlMs: -5 }, { visual: false, clientName: 'Shop', date: '2026-11-26' })).toThrow('the survey is not a valid survey (crawlMs: too_small)');
   });
 });

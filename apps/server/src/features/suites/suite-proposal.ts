@@ -1,11 +1,16 @@
 import type { SuiteFiles } from '@fullstop/engine';
 import type { LoginDeclaration } from '@fullstop/engine/suite';
-import type { SiteSurvey, SurveyedPage } from '@fullstop/engine/survey';
+import { pageReadySource, SiteSurvey, type SurveyedPage } from '@fullstop/engine/survey';
 
 /**
  * A starter suite written from what the site survey measured (docs/starter-suite.md): plain suite JSON and
  * Playwright specs an operator reads and edits like any suite. Every page's own tests are named after it
  * ("Page /pricing loads cleanly", "Page /pricing is accessible", ...), so breaking one page fails its tests only.
+ *
+ * What the survey holds came from a client's website, which may be hostile: the survey is parsed with its schema
+ * first, and what it says reaches a generated file in three ways only: as a string literal (`jsString`, JSON's
+ * own escaping), as a whole number (`whole`), or inside a `//` comment (`commentText`). The README's table cells
+ * go through `markdownText`.
  */
 
 /** Lighthouse and visual tests take this many of the most linked pages (the home page first). */
@@ -102,7 +107,8 @@ export function loadP95Limit(survey: SiteSurvey): number {
   return Math.max(LOAD_P95_FACTOR * (homeMs(survey) ?? 0), LOAD_P95_FLOOR_MS);
 }
 
-const SMOKE_HELPER = (covered: string[]) => `import { expect, type Page } from '@playwright/test';
+const SMOKE_HELPER = (covered: string[]) => `import { expect, test, type Page } from '@playwright/test';
+import { prepareReady, waitForReady } from './page-ready';
 
 // The checks every "Page ... loads cleanly" test of this suite makes. Proposed from a crawl; edit freely.
 
@@ -110,7 +116,7 @@ const SMOKE_HELPER = (covered: string[]) => `import { expect, type Page } from '
  * Pages that have a test of their own in this suite: a link to one of them is checked by that page's test, so a
  * broken page fails its own tests and not those of every page that links to it.
  */
-export const PAGES_WITH_THEIR_OWN_TEST: string[] = ${JSON.stringify(covered, null, 2)};
+export const PAGES_WITH_THEIR_OWN_TEST: string[] = ${jsonLiteral(covered)};
 
 /** What the browser asks for on its own, not the page: a site without a favicon is not broken. */
 const askedByTheBrowser = (url: string) => URL.parse(url)?.pathname === '/favicon.ico';
@@ -137,10 +143,14 @@ export async function expectPageLoadsCleanly(page: Page, path: string, options: 
     if (response.status() >= 400 && response.request().resourceType() !== 'document' && !askedByTheBrowser(response.url())) broken.push(\`\${response.status()} \${response.url()}\`);
   });
 
+  // Checked once the page is ready (./page-ready.ts: no request in flight, the page unchanged for half a second, at
+  // most 10 s), as the crawl measured it: content that arrives after its data calls is there.
+  await prepareReady(page);
   const response = await page.goto(path);
   expect(response, \`\${path} answers\`).not.toBeNull();
   expect(response!.status(), \`\${path} answers below 400\`).toBeLessThan(400);
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  const readiness = await waitForReady(page);
+  if (!readiness.ready) test.info().annotations.push({ type: 'checked before it was ready', description: readiness.reason ?? '' });
 
   if (mainLandmark) await expect(page.getByRole('main').first(), 'the main landmark is visible').toBeVisible();
 
@@ -167,17 +177,51 @@ export async function expectPageLoadsCleanly(page: Page, path: string, options: 
 }
 `;
 
+/** Characters that would make text say something else than it shows: bidirectional controls (Trojan Source). */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** A UTF-16 half of a character without its other half (no character: written as U+FFFD). */
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
  * What the site said (a title, a console error), made safe for a `//` comment: every line terminator JavaScript
  * knows (\r, \n, U+2028, U+2029) and other control characters become spaces, so no text of a hostile page can end
- * the comment and become code in the suite.
+ * the comment and become code in the suite; bidirectional controls and lone surrogates become spaces too, so the
+ * comment reads as it is. At most `max` characters (a character is never cut in two).
  */
 export function commentText(text: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, max);
+  const safe = String(text)
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replace(BIDI_CONTROLS, ' ')
+    .replace(LONE_SURROGATES, ' ');
+  const cut = safe.slice(0, max);
+  // A pair cut in two at the end: its first half goes.
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
-function smokeSpec(page: SurveyedPage, name: string, helper: string): string {
+/** A string as a JavaScript string literal: JSON's, with every character past ASCII escaped (\u2028 included). */
+export function jsString(text: string): string {
+  return asciiOnly(JSON.stringify(String(text)));
+}
+
+/** A JSON value as JavaScript source (an array of paths): JSON's text, every character past ASCII escaped. */
+function jsonLiteral(value: unknown): string {
+  return asciiOnly(JSON.stringify(value, null, 2));
+}
+
+const asciiOnly = (json: string) => json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** A count or a time as text: the schema says a whole number; anything else is written "?". */
+export function whole(n: number | null | undefined): string {
+  return typeof n === 'number' && Number.isSafeInteger(n) ? String(n) : '?';
+}
+
+/** Text in a README table cell or list item: on one line, with Markdown's own characters (| included) escaped. */
+export function markdownText(text: string, max = 300): string {
+  return commentText(text, max).replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+}
+
+function smokeSpec(page: SurveyedPage, name: string): string {
   const off: string[] = [];
   const notes: string[] = [];
   if (page.consoleErrors.length) {
@@ -192,12 +236,12 @@ function smokeSpec(page: SurveyedPage, name: string, helper: string): string {
     off.push('brokenLinks: false');
     notes.push(`// The crawl saw broken links or images here (${commentText(page.broken.slice(0, 2).join('; '))}): turn the check on once they are fixed.`);
   }
-  const args = [JSON.stringify(page.path), ...(off.length ? [`{ ${off.join(', ')} }`] : [])].join(', ');
+  const args = [jsString(page.path), ...(off.length ? [`{ ${off.join(', ')} }`] : [])].join(', ');
   return `import { test } from '@playwright/test';
-import { expectPageLoadsCleanly } from '${helper}';
+import { expectPageLoadsCleanly } from '../page-checks';
 
-// ${page.title ? `"${commentText(page.title, 80)}"` : 'A page'} found by the crawl: ${page.inbound} other page(s) link to it, ${page.forms} form(s) (its figures: README.md).
-${notes.length ? `${notes.join('\n')}\n` : ''}test(${JSON.stringify(name)}, async ({ page }) => {
+// ${page.title ? `"${commentText(page.title, 80)}"` : 'A page'} found by the crawl: ${whole(page.inbound)} other page(s) link to it, ${whole(page.forms)} form(s) (its figures: README.md).
+${notes.length ? `${notes.join('\n')}\n` : ''}test(${jsString(name)}, async ({ page }) => {
   await expectPageLoadsCleanly(page, ${args});
 });
 `;
@@ -208,7 +252,11 @@ ${notes.length ? `${notes.join('\n')}\n` : ''}test(${JSON.stringify(name)}, asyn
  * visual tests of the top pages; the security checks and a passive scan; a light load test of the home page.
  * `login`: the current suite's login, kept when the crawl ran logged in.
  */
-export function writeStarterSuite(survey: SiteSurvey, options: { login?: LoginDeclaration; visual: boolean; clientName: string; date: string }): StarterSuite {
+export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDeclaration; visual: boolean; clientName: string; date: string }): StarterSuite {
+  const parsed = SiteSurvey.safeParse(given);
+  // Where it fails, by field and kind of fault: nothing of what the survey holds.
+  if (!parsed.success) throw new Error(`the survey is not a valid survey (${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'the survey'}: ${i.code}`).join('; ')})`);
+  const survey = parsed.data;
   const { pages, leftOut } = pagesToTest(survey);
   if (pages.length === 0) throw new Error(`the crawl found no page to test on ${survey.baseUrl}${leftOut.length ? ` (${leftOut.map((p) => `${p.path} ${p.reason}`).join('; ')})` : ''}`);
   const files: SuiteFiles = new Map();
@@ -225,6 +273,7 @@ export function writeStarterSuite(survey: SiteSurvey, options: { login?: LoginDe
   const smoke: SuiteTestJson[] = [];
   const accessibility: SuiteTestJson[] = [];
   files.set('specs/page-checks.ts', Buffer.from(SMOKE_HELPER(pages.map((p) => p.path))));
+  files.set('specs/page-ready.ts', Buffer.from(pageReadySource()));
   const labels = new Set<string>();
   const labelOf = new Map<SurveyedPage, string>();
   for (const p of pages) {
@@ -237,7 +286,7 @@ export function writeStarterSuite(survey: SiteSurvey, options: { login?: LoginDe
     const label = labelOf.get(p)!;
     const name = `Page ${label} loads cleanly`;
     const spec = specOf(p);
-    files.set(spec, Buffer.from(smokeSpec(p, `Page ${p.path} loads cleanly`, '../page-checks')));
+    files.set(spec, Buffer.from(smokeSpec(p, `Page ${p.path} loads cleanly`)));
     smoke.push({
       name,
       kind: 'browser',
@@ -316,14 +365,15 @@ export function writeStarterSuite(survey: SiteSurvey, options: { login?: LoginDe
 }
 
 function readme(survey: SiteSurvey, pages: SurveyedPage[], leftOut: StarterSuite['leftOut'], date: string): string {
-  const rows = pages.map((p) => `| ${p.path} | ${p.status} | ${p.loadMs ?? '?'} | ${p.inbound} | ${p.forms} | ${p.main ? 'yes' : 'no'} |`);
+  const md = (text: string) => markdownText(text, 2_000);
+  const rows = pages.map((p) => `| ${md(p.path)} | ${whole(p.status)} | ${whole(p.loadMs)} | ${whole(p.inbound)} | ${whole(p.forms)} | ${p.main ? 'yes' : 'no'} |`);
   return `# Starter suite
 
-Proposed from a crawl of ${survey.baseUrl} on ${date}${survey.loggedIn ? ' (logged in with the suite\u2019s login)' : ''}: ${pages.length} page(s) in ${Math.round(survey.crawlMs / 1000)} s${survey.budgetReached ? ' (the crawl\u2019s time ran out: some pages may be missing)' : ''}.
+Proposed from a crawl of ${md(survey.baseUrl)} on ${md(date)}${survey.loggedIn ? ' (logged in with the suite\u2019s login)' : ''}: ${whole(pages.length)} page(s) in ${whole(Math.round(survey.crawlMs / 1000))} s${survey.budgetReached ? ' (the crawl\u2019s time ran out: some pages may be missing)' : ''}.
 Every test is plain suite JSON (suite.json) or a Playwright spec (specs/): edit them as any suite.
 
 | Page | Status | Load (ms) | Linked from | Forms | Main landmark |
 | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
-${leftOut.length ? `\nLeft out:\n\n${leftOut.map((p) => `- ${p.path}: ${p.reason}`).join('\n')}\n` : ''}${survey.refused.length ? `\nRefused by the target policy (add an origin to the client's targets to test it): ${survey.refused.length} address(es), e.g. ${survey.refused.slice(0, 3).join(', ')}\n` : ''}`;
+${leftOut.length ? `\nLeft out:\n\n${leftOut.map((p) => `- ${md(p.path)}: ${md(p.reason)}`).join('\n')}\n` : ''}${survey.refused.length ? `\nRefused by the target policy (add an origin to the client's targets to test it): ${whole(survey.refused.length)} address(es), e.g. ${survey.refused.slice(0, 3).map(md).join(', ')}\n` : ''}`;
 }

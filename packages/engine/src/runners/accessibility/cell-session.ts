@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import { prepareReady, type Readiness, waitForReady } from '../../lib/page-ready.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { RunContext } from '../../types.ts';
 import { deviceUse } from '../browser/devices.ts';
@@ -21,16 +22,17 @@ export interface AuditOptions {
 
 type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
 
-/** A page as axe saw it in one cell: the status its load answered, and axe's results. */
+/** A page as axe saw it in one cell: the status its load answered, whether it was ready (lib/page-ready.ts), and axe's results. */
 export interface PageAudit {
   status: number;
+  ready: Readiness;
   results: AxeResults;
 }
 
 export interface CellSession {
   /** The Playwright browser, for the crawl (run in the first cell's); null for an engine Playwright does not drive. */
   guarded: GuardedBrowser | null;
-  /** Loads a page and runs axe on it; throws when the page does not load. */
+  /** Loads a page, waits until it is ready (at most READY_MAX_MS) and runs axe on it; throws when the page does not load. */
   audit(url: string, options: AuditOptions): Promise<PageAudit>;
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ async function playwrightSession(cell: PlaywrightCell, guard: TargetGuard, ctx: 
     async audit(url, options) {
       if (!tab) {
         tab = await context.newPage();
+        await prepareReady(tab);
         // A page that asks before it is left must not hold the tab: the next page's navigation goes ahead.
         tab.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
       }
@@ -64,8 +67,11 @@ async function playwrightSession(cell: PlaywrightCell, guard: TargetGuard, ctx: 
       try {
         const response = await page.goto(url, { waitUntil: 'load', timeout: options.pageTimeoutMs });
         if (!response) throw new Error('no response');
+        // What a script renders after its data calls is what a user meets: axe reads the page once it is ready.
+        const ready = await waitForReady(page, { signal: ctx.signal });
+        if (ctx.signal.aborted) throw new Error('cancelled');
         const results = await new AxeBuilder({ page }).withTags(options.tags).disableRules(options.disableRules).analyze();
-        return { status: response.status(), results };
+        return { status: response.status(), ready, results };
       } catch (error) {
         tab = null;
         await page.close().catch(() => undefined);

@@ -40,6 +40,8 @@ declare module '../../types.ts' {
           tags?: string[];
           helpUrl?: string;
         }[];
+        /** axe ran when the wait for ready (lib/page-ready.ts, decision 0089) reached its maximum: why the page was not ready. */
+        notReady?: string;
         error?: string;
       }[];
       /**

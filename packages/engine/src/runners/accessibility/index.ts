@@ -17,6 +17,7 @@ type PageResult = {
   passed: boolean;
   violationsByImpact: Record<string, number>;
   violations: { id: string; impact: string; help: string; nodes: number; targets: string[]; tags: string[]; helpUrl: string }[];
+  notReady?: string;
   error?: string;
 };
 
@@ -89,7 +90,7 @@ export const accessibilityRunner = defineRunner({
           for (const [index, url] of urls.entries()) {
             const started = performance.now();
             try {
-              const { status, results } = await session.audit(url, options);
+              const { status, ready, results } = await session.audit(url, options);
               const violationsByImpact: Record<string, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
               for (const v of results.violations) violationsByImpact[v.impact ?? 'minor'] = (violationsByImpact[v.impact ?? 'minor'] ?? 0) + 1;
               const violations = results.violations.map((v) => ({
@@ -103,11 +104,11 @@ export const accessibilityRunner = defineRunner({
               }));
               const passed = !violations.some((v) => IMPACTS.indexOf(v.impact as (typeof IMPACTS)[number]) >= failRank);
               const durationMs = performance.now() - started;
-              pages.push({ url, ...named, passed, violationsByImpact, violations });
+              pages.push({ url, ...named, passed, violationsByImpact, violations, ...(ready.ready ? {} : { notReady: ready.reason ?? 'not ready' }) });
               durations.push(durationMs);
               // axe's own account of where it ran: the browser's user agent and the window's width.
               const { userAgent, windowWidth } = results.testEnvironment;
-              raw.push({ url, ...named, status, durationMs, userAgent, windowWidth, violations: results.violations, incomplete: results.incomplete.length, passes: results.passes.length });
+              raw.push({ url, ...named, status, ready, durationMs, userAgent, windowWidth, violations: results.violations, incomplete: results.incomplete.length, passes: results.passes.length });
             } catch (error) {
               if (ctx.signal.aborted) throw new RunAbortedError();
               pages.push({ url, ...named, passed: false, violationsByImpact: {}, violations: [], error: errorMessage(error) });

@@ -103,7 +103,8 @@ export function accessibilityBody(s: Summary, opts: RenderOptions): string {
       longText(p.url),
       ...(cells ? [e(p.cell ? cellLabel(p.cell) : '')] : []),
       e(IMPACTS.filter((i) => (p.violationsByImpact[i] ?? 0) > 0).map((i) => `${p.violationsByImpact[i]} ${i}`).join(', ') || (p.error ? '' : 'none')) +
-        (p.error ? pre(p.error, 2000) : ''),
+        (p.error ? pre(p.error, 2000) : '') +
+        (p.notReady ? `<div class="muted small">Checked before the page was ready: ${e(p.notReady)}</div>` : ''),
     ]);
   parts.push(section('Pages', table(['Result', 'Page', ...(cells ? ['Cell'] : []), 'Rules broken'], rows)));
   return parts.join('');

@@ -9,11 +9,15 @@
  *   no navigation entry and WebKit's is about:blank; WebKit's first `responseStart` may be negative, so it is not
  *   used) that answers below 400 (the status the engine's navigation timing reports; where an engine does not
  *   report it, WebKitGTK, the runner's own request of the same address);
+ * - ready (lib/page-ready.ts, decision 0089): the checks read the page once it is ready, its data rendered, and at
+ *   least `settleMs` after its load, whichever is later. On Chromium and Firefox the browser's account of the
+ *   requests counts too; on WebKit (WebDriver has none) the page's own, from its load on. A page whose wait reached
+ *   the maximum is still checked: a step "checked before it was ready: …" says why it was not (it fails nothing);
  * - console errors: after its load, an error hook is installed (no engine lets a classic-WebDriver client run a
  *   script before the page's own, and the proxy cannot rewrite https): uncaught errors, unhandled rejections and
- *   `console.error` calls in the `settleMs` that follow fail it. Errors thrown while the page was loading are NOT
+ *   `console.error` calls until it is checked fail it. Errors thrown while the page was loading are NOT
  *   caught, on any engine: the same check gives the same answer on each;
- * - key elements: each CSS selector of `expect` matches an element once the page has settled;
+ * - key elements: each CSS selector of `expect` matches an element once the page is ready;
  * - broken links: its links, images, scripts and style sheets (http and https, at most 100) are fetched; a 4xx or 5xx,
  *   or no answer, fails it; those outside the target policy are not fetched (counted);
  * - a screenshot of the viewport;
@@ -30,6 +34,7 @@ import { RunAbortedError } from '../../errors.ts';
 import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { loginOf } from '../../lib/login-session.ts';
+import { PROBE_INSTALL, PROBE_READ, prepareReady, type Readiness, readyLoop, waitForReady } from '../../lib/page-ready.ts';
 import { errorMessage } from '../../lib/result.ts';
 import { openWebKitSession, startWebKitHost, webkitPaths, webkitScreenshot, type WebKitHost } from '../../lib/webkit.ts';
 import type { WebDriverSession } from '../../lib/webdriver.ts';
@@ -132,6 +137,8 @@ export interface PageDriver {
   /** Runs a script's source in the page (axe-core's). */
   inject(source: string): Promise<void>;
   screenshot(): Promise<Buffer>;
+  /** Until the page is ready (lib/page-ready.ts), at most READY_MAX_MS; never throws. */
+  ready(signal: AbortSignal): Promise<Readiness>;
   /**
    * After each page. The cell's tab navigates on to the next page, as a visitor's would: the site's scripts are
    * compiled once a cell, not once a page (a new tab cost Chromium a renderer and a compile a page). After a page
@@ -151,6 +158,7 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
     async open(url) {
       if (!page) {
         page = await newPage();
+        await prepareReady(page);
         // A page that asks before it is left must not hold the tab: the next page's navigation goes ahead.
         page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
       }
@@ -161,6 +169,7 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
       await current().evaluate(source);
     },
     screenshot: () => current().screenshot(),
+    ready: (signal) => waitForReady(current(), { signal }),
     async done(failed) {
       if (!failed) return;
       await page?.close().catch(() => undefined);
@@ -171,21 +180,28 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
 
 /** A WebDriver session as a PageDriver: the same scripts, run as async scripts (`arguments`' last is the callback). */
 function webdriverDriver(session: WebDriverSession): PageDriver {
+  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
+    const answer = await session.executeAsync<{ value?: T; error?: string }>(
+      `const done = arguments[arguments.length - 1];
+      Promise.resolve().then(() => (${fn}).apply(null, arguments[0])).then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: String(e && e.message ? e.message : e) }));`,
+      [args],
+    );
+    if (answer.error !== undefined) throw new Error(answer.error);
+    return answer.value as T;
+  };
   return {
     open: (url) => session.navigate(url),
-    async call<T>(fn: string, args: unknown[]) {
-      const answer = await session.executeAsync<{ value?: T; error?: string }>(
-        `const done = arguments[arguments.length - 1];
-        Promise.resolve().then(() => (${fn}).apply(null, arguments[0])).then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: String(e && e.message ? e.message : e) }));`,
-        [args],
-      );
-      if (answer.error !== undefined) throw new Error(answer.error);
-      return answer.value as T;
-    },
+    call,
     inject: async (source) => {
       await session.execute(source);
     },
     screenshot: () => webkitScreenshot(session),
+    // No account of the requests over WebDriver: the probe, from the page's load on, and its own fetch/XHR count.
+    async ready(signal) {
+      const started = performance.now();
+      await session.execute(`${PROBE_INSTALL};`).catch(() => undefined);
+      return readyLoop({ network: null, read: () => call(PROBE_READ, []) }, { signal }, started);
+    },
     done: async () => {},
   };
 }
@@ -292,9 +308,18 @@ export async function runPageChecks(
         let seen: Collected | null = null;
         if (opened) {
           await driver.call(INSTALL_ERROR_HOOK, []);
-          await sleep(checks.settleMs, undefined, { signal: ctx.signal }).catch(() => {
-            throw new RunAbortedError();
-          });
+          const t0 = performance.now();
+          // Watched for errors for settleMs at least, and until it is ready.
+          const [, readiness] = await Promise.all([
+            sleep(checks.settleMs, undefined, { signal: ctx.signal }).catch(() => {
+              throw new RunAbortedError();
+            }),
+            driver.ready(ctx.signal),
+          ]);
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          record.ready = readiness;
+          // Said in the case when the wait reached its maximum (it does not fail the page); always in page-checks.json.
+          const readyStep: Step | null = readiness.ready ? null : { title: `checked before it was ready: ${readiness.reason ?? 'not ready'}`, durationMs: performance.now() - t0 };
           seen = await driver.call<Collected>(COLLECT, [page.expect ?? [], MAX_LINKS_PER_PAGE]);
           record.seen = seen;
           const status = seen.status ?? (seen.loaded ? (await guardedRequest(guard, seen.url, { signal: ctx.signal }).catch(() => null))?.status ?? null : null);
@@ -306,6 +331,7 @@ export async function runPageChecks(
             last.error = loadError;
             failures.push(loadError);
           }
+          if (readyStep) steps.push(readyStep);
         }
         // Evidence of what the page looked like, whatever it shows.
         try {

@@ -105,6 +105,12 @@ export function visualBody(r: RunReport, s: Summary, opts: RenderOptions): strin
   if (failed.length) parts.push(section(`Shots that could not be compared (${failed.length})`, failed.map((x) => failedBox(r, x, opts)).join('')));
   const added = s.shots.filter((x) => x.status === 'new');
   if (added.length) parts.push(newShots(r, added, opts));
+  // A passing shot has a reason only when its page was shot before it was ready (decision 0089): said here.
+  const unready = s.shots.filter((x) => (x.status === 'new' || x.status === 'unchanged') && x.reason);
+  if (unready.length) {
+    const items = unready.map((x) => `<li>${longText(x.page)} <span class="muted small">${e(cellLabel(x.cell))}</span>: ${e(x.reason)}</li>`);
+    parts.push(section(`Shot before the page was ready (${unready.length})`, `<ul>${items.join('')}</ul>`));
+  }
   if (!opts.condensed) {
     const order: Shot['status'][] = ['changed', 'failed', 'new', 'unchanged'];
     const rows = [...s.shots]

@@ -1,5 +1,7 @@
 /**
- * One page on one cell: loaded, settled, and compared with its baseline when the server gave one (decision 0080).
+ * One page on one cell: loaded, waited for until ready (lib/page-ready.ts, decision 0089), settled (captures until two
+ * in a row are alike), and compared with its baseline when the server gave one (decision 0080). A page whose wait for
+ * ready reached its maximum is still shot; its shot's reason says so.
  * Writes into the attempt's folder, under `visual/<key>[@<network>]/`: `current.png` always (the last capture of a
  * page that never settled), and for a changed shot `baseline.png` (the baseline as compared, so the report keeps it
  * when the baseline is later replaced) and `diff.png`.
@@ -68,7 +70,7 @@ export async function shootPage(
   let captures = 0;
   let opened: ShotPage;
   try {
-    opened = await shooter.open(page.url, { mask: page.mask, fullPage: options.fullPage, timeoutMs: options.pageTimeoutMs });
+    opened = await shooter.open(page.url, { mask: page.mask, fullPage: options.fullPage, timeoutMs: options.pageTimeoutMs, signal: ctx.signal });
   } catch (error) {
     if (ctx.signal.aborted) throw new RunAbortedError();
     return { ...base, status: 'failed', reason: `the page did not load: ${errorMessage(error)}`, captures, durationMs: elapsed() };
@@ -76,6 +78,13 @@ export async function shootPage(
   try {
     const cut = opened.cutAtHeight ? { cutAtHeight: opened.cutAtHeight } : {};
     if (opened.status >= 400) return { ...base, ...cut, status: 'failed', reason: `the page answered ${opened.status}`, captures, durationMs: elapsed() };
+    if (ctx.signal.aborted) throw new RunAbortedError();
+    // What the reader is told of a page shot when its wait for ready reached the maximum, after any other reason.
+    const unready = opened.ready.ready ? null : `the page was not ready when shot (${opened.ready.reason ?? 'not ready'})`;
+    const noted = (reason?: string) => {
+      const said = [reason, unready].filter((x): x is string => !!x).join('; ');
+      return said ? { reason: said } : {};
+    };
     const settled = await settle(opened.capture, options.maxCaptures, ctx.signal);
     captures = settled.captures;
     const current = await writeImage(ctx, `${dir}/current.png`, settled.png);
@@ -88,7 +97,7 @@ export async function shootPage(
         ...base,
         ...cut,
         status: 'failed',
-        reason: `the page never settled: ${captures} captures in ${seconds} s, no two in a row alike${within}. Mask what moves, or still it`,
+        ...noted(`the page never settled: ${captures} captures in ${seconds} s, no two in a row alike${within}. Mask what moves, or still it`),
         current,
         ...(diff ? { diff: diff.path } : {}),
         ...(moving?.region ? { region: moving.region } : {}),
@@ -97,7 +106,7 @@ export async function shootPage(
       };
     }
     const baselinePng = await readBaseline(ctx, key);
-    if (!baselinePng) return { ...base, ...cut, status: 'new', current, captures, durationMs: elapsed() };
+    if (!baselinePng) return { ...base, ...cut, status: 'new', ...noted(), current, captures, durationMs: elapsed() };
     let cmp: ReturnType<typeof compareImages>;
     try {
       cmp = compareImages(baselinePng, settled.png, options.colorThreshold);
@@ -108,14 +117,14 @@ export async function shootPage(
     const baselineSha256 = createHash('sha256').update(baselinePng).digest('hex');
     if (!cmp.sizeChanged && cmp.changedRatio <= options.tolerance) {
       // The baseline is the server's: named by its hash, not copied.
-      return { ...base, ...cut, status: 'unchanged', current, baselineSha256, ...measured, captures, durationMs: elapsed() };
+      return { ...base, ...cut, status: 'unchanged', ...noted(), current, baselineSha256, ...measured, captures, durationMs: elapsed() };
     }
     const baseline = await writeImage(ctx, `${dir}/baseline.png`, baselinePng);
     const diff = await writeImage(ctx, `${dir}/diff.png`, cmp.diffPng());
     const reason = cmp.sizeChanged
       ? `the page is ${px(cmp.current)} now, ${px(cmp.baseline)} in its baseline`
       : `${visualShare(cmp.changedRatio)} of pixels changed (${cmp.changedPixels.toLocaleString('en-US')}), more than the tolerance of ${visualShare(options.tolerance)}`;
-    return { ...base, ...cut, status: 'changed', reason, current, baselineSha256, baseline, diff: diff.path, ...measured, captures, durationMs: elapsed() };
+    return { ...base, ...cut, status: 'changed', ...noted(reason), current, baselineSha256, baseline, diff: diff.path, ...measured, captures, durationMs: elapsed() };
   } catch (error) {
     if (ctx.signal.aborted) throw new RunAbortedError();
     return { ...base, status: 'failed', reason: errorMessage(error), captures, durationMs: elapsed() };

@@ -1,12 +1,13 @@
 /**
  * One cell of a visual test (engine × device × network, decision 0078): a browser of its engine behind its network's
- * policy proxy, with its device's viewport, scale and user agent, in which each page is loaded, stilled and
- * captured masked (decision 0080). The extension point for another engine: a `CellShooter` of its own (WebKit: over
+ * policy proxy, with its device's viewport, scale and user agent, in which each page is loaded, waited for until it
+ * is ready (lib/page-ready.ts, decision 0089), stilled and captured masked (decision 0080). The extension point for another engine: a `CellShooter` of its own (WebKit: over
  * WebDriver, lib/webdriver.ts: its screenshot command, the same CSS injected by script, masks filled by an overlay
  * script), chosen in `openShooter`, and its name added to VISUAL_ENGINES.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import { prepareReady, type Readiness, waitForReady } from '../../lib/page-ready.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { RunContext } from '../../types.ts';
 import { deviceUse } from '../browser/devices.ts';
@@ -18,8 +19,6 @@ export const MASK_COLOR = '#FF00FF';
 /** A full-page shot is cut here (CSS pixels): a 1280 × 10 000 shot is 51 MB decoded, and three are compared at once. */
 export const MAX_FULL_PAGE_HEIGHT = 10_000;
 export const CAPTURE_TIMEOUT_MS = 30_000;
-/** Web fonts still loading would change the next capture; a font that never loads is not waited for past this. */
-export const FONTS_TIMEOUT_MS = 5_000;
 
 /**
  * Animations and transitions off (elements show their own styles, not a frame of an animation), the caret hidden,
@@ -39,12 +38,16 @@ export interface ShotOptions {
   mask: readonly string[];
   fullPage: boolean;
   timeoutMs: number;
+  /** Ends the wait for ready (the run was cancelled). */
+  signal?: AbortSignal;
 }
 
 /** A loaded page of a cell. */
 export interface ShotPage {
   /** The HTTP status its document answered. */
   status: number;
+  /** Whether it was ready (lib/page-ready.ts: data rendered, fonts and visible images in) before its first capture. */
+  ready: Readiness;
   /** The height a full-page shot was cut at, when the page is taller than MAX_FULL_PAGE_HEIGHT. */
   cutAtHeight?: number;
   /** The page as it is now, stilled and masked, at CSS pixels: PNG bytes. */
@@ -59,21 +62,16 @@ export interface CellShooter {
 
 type PlaywrightCell = Cell & { engine: 'chromium' | 'firefox' };
 
-async function fontsReady(page: Page): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FONTS_TIMEOUT_MS)));
-  await Promise.race([page.evaluate('document.fonts.ready.then(() => undefined)').catch(() => undefined), late]);
-  clearTimeout(timer);
-}
-
 async function openPage(context: BrowserContext, url: string, options: ShotOptions): Promise<ShotPage> {
   const page = await context.newPage();
   try {
+    await prepareReady(page);
     const response = await page.goto(url, { waitUntil: 'load', timeout: options.timeoutMs });
     if (!response) throw new Error('the page gave no response');
+    // Its data rendered, its fonts and visible images in: a page still filling in is no baseline.
+    const ready = await waitForReady(page, options.signal ? { signal: options.signal } : {});
     // A page's CSP may refuse the style element; each capture's own `style` still applies.
     await page.addStyleTag({ content: STILL_CSS }).catch(() => undefined);
-    await fontsReady(page);
     const size = options.fullPage
       ? await page.evaluate<{ width: number; height: number }>(DOCUMENT_SIZE)
       : null;
@@ -81,6 +79,7 @@ async function openPage(context: BrowserContext, url: string, options: ShotOptio
     const mask = options.mask.map((selector) => page.locator(selector));
     return {
       status: response.status(),
+      ready,
       ...(cut ? { cutAtHeight: cut } : {}),
       capture: () =>
         page.screenshot({

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Runner, RunContext, TestKind } from '@fullstop/engine';
+import { SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND } from '@fullstop/engine/survey';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAttemptJson } from '../../src/lib/attempt-file.ts';
+import { writeStarterSuite } from '../../src/features/suites/suite-proposal.ts';
+
+// The site survey's runner on a page that lies about itself from its own scripts (issue 37): what it measured is
+// the page as it is, and the spec proposed from it carries what the page said in comments and strings only.
+// One page, one crawl: a few seconds of Chromium.
+
+/** The page's scripts redefine what an in-page measure would read; it also logs an error made to end a comment. */
+const HOSTILE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Hostile page</title></head><body>
+<main><h1>Hostile heading</h1>
+<form action="/a"><label>Q <input name="q"></label></form><form action="/b"></form>
+<img src="/gone\u2028.png" alt="gone">
+<a href="/#top">Top</a> <a href="javascript:globalThis.pwned=1">Run</a>
+</main>
+<script>
+Object.defineProperty(document, 'forms', { get: () => ({ length: "0\\u2028;globalThis.pwned=1//" }) });
+Object.defineProperty(document, 'title', { get: () => ({ pwned: true }), set: () => {} });
+Object.defineProperty(document, 'images', { get: () => ({ length: "1\\u2029globalThis.pwned=1//" }) });
+console.error("widget failed\\u2028globalThis.pwned=1//");
+</script>
+</body></html>`;
+
+describe('the site survey on a page that lies about itself', () => {
+  let url: string;
+  const server = createServer((req, res) => {
+    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HOSTILE_PAGE);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  let runDir: string;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    runDir = await mkdtemp(path.join(tmpdir(), 'fullstop-survey-hostile-'));
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    if (runDir) await rm(runDir, { recursive: true, force: true });
+  });
+
+  it('measures the page as it is, and the proposed spec holds no code of the page', async () => {
+    const { runners } = (await import(pathToFileURL(SITE_SURVEY_MODULE).href)) as { runners: Partial<Record<TestKind, Runner>> };
+    const logs: string[] = [];
+    const ctx: RunContext = {
+      runDir,
+      signal: new AbortController().signal,
+      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      workers: 1,
+      log: (message, data) => logs.push(data ? `${message} ${JSON.stringify(data)}` : message),
+    };
+    const result = await runners[SURVEY_KIND]!.run(
+      { name: 'Site survey', group: 'Proposal', kind: SURVEY_KIND, options: { maxPages: 1, crawlSeconds: 30, exclude: [] } },
+      { baseUrl: url, allowedOrigins: [], allowPrivateAddresses: true },
+      ctx,
+    );
+    expect(result.error, logs.join('\n')).toBeUndefined();
+
+    // survey.json as the server reads it: through the attempt-file reader and the survey's schema.
+    const survey = await readAttemptJson(path.join(runDir, SURVEY_FILE), SiteSurvey);
+    expect(survey.pages).toHaveLength(1);
+    const [home] = survey.pages;
+    expect(home).toMatchObject({ path: '/', status: 200, html: true, title: 'Hostile page', heading: 'Hostile heading', forms: 2, images: 1, main: true });
+    expect(home!.consoleErrors).toContain('widget failed\u2028globalThis.pwned=1//');
+    expect(home!.broken.some((b) => b.includes('/gone'))).toBe(true);
+    // Links as Node reads them: http(s) only, without their fragment.
+    expect(home!.links).toEqual(['/']);
+
+    // The spec: "pwned" is in comments only, never an identifier of its code.
+    const suite = writeStarterSuite(survey, { visual: false, clientName: 'Hostile', date: '2026-11-26' });
+    const spec = suite.files.get('specs/pages/home.spec.ts')!.toString('utf8');
+    expect(spec).toContain('pwned');
+    const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, spec);
+    const identifiers: string[] = [];
+    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+      if (token === ts.SyntaxKind.Identifier) identifiers.push(scanner.getTokenText());
+    }
+    expect(identifiers).not.toContain('pwned');
+    expect(identifiers).not.toContain('globalThis');
+    expect(spec).toContain('await expectPageLoadsCleanly(page, "/", { consoleErrors: false, brokenLinks: false });');
+  }, 180_000);
+});
