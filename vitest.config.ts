@@ -34,6 +34,9 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/engine/runner-sandbox.test.ts',
   'test/engine/mobile-device-farm.test.ts',
   'test/engine/mobile-clouds.test.ts',
+  // A real browser's survey of a hostile page, and the runner users' pool: what they store other files test on PostgreSQL.
+  'test/engine/site-survey-hostile.test.ts',
+  'src/features/engine/runner-pool.test.ts',
 ];
 
 function serverProject(name: string, databaseUrl: string) {
