@@ -4,15 +4,51 @@ import { z } from 'zod';
 export const processRole = z.enum(['api', 'worker']);
 export type ProcessRole = z.infer<typeof processRole>;
 
+/** Who a process's runner processes run as (issue 37). */
+export const runnerUsersMode = z.enum([
+  /** A pool: each running test leases a user of its own. */
+  'pool',
+  /** One user (ENGINE_RUNNER_USER names one), shared by the tests running at once. */
+  'shared',
+  /** The server's own user (a non-root server, ENGINE_RUNNER_USER unset). */
+  'server',
+  /** None: the process refuses to run tests (a root server that could not get runner users); `problem` says how to fix it. */
+  'refused',
+]);
+export type RunnerUsersMode = z.infer<typeof runnerUsersMode>;
+
 /**
- * Whether the tests a process runs are kept away from the server (decision 0077): the OS user its runner processes
- * run as (null: the server's own, ENGINE_RUNNER_USER unset), and whether Chromium runs its own sandbox, else why not.
+ * How a process makes sure nothing a test started outlives it, detached or not (issue 37): the test's cgroups are
+ * killed whole; every process of its leased runner user is killed; its runner process is a child subreaper that
+ * kills its tree; or only the test's tagged processes and their descendants are (one that drops the tag may stay).
+ */
+export const attemptEndHow = z.enum(['cgroup', 'runner-user', 'subreaper', 'tags']);
+export type AttemptEndHow = z.infer<typeof attemptEndHow>;
+
+/**
+ * Whether the tests a process runs are kept away from the server and from each other (decisions 0077, issue 37): the
+ * OS user its runner processes run as (null: the server's own, or none), whether Chromium runs its own sandbox, else
+ * why not, and (since issue 37, absent from the rows of older versions) its runner users, how a test's processes are
+ * all ended with it, and whether each test gets a network namespace of its own.
  */
 export const processIsolation = z.object({
+  /** The user, or the pool's first and last names; null: the server's own user (or none: `runnerUsers.mode` says). */
   runnerUser: z.string().nullable(),
   chromiumSandbox: z.boolean(),
   /** Why Chromium runs without its sandbox; null when it has it. */
   reason: z.string().nullable(),
+  runnerUsers: z
+    .object({
+      mode: runnerUsersMode,
+      /** The pool's users, or the shared one; empty for the server's own user or none. */
+      names: z.array(z.string()),
+      /** Why tests are refused, or why the pool holds fewer users than the tests that may run at once; null when neither. */
+      problem: z.string().nullable(),
+    })
+    .optional(),
+  attemptEnd: z.object({ how: attemptEndHow }).optional(),
+  /** Each test's own network namespace, whose only way out is the policy proxy; else why not. */
+  networkNamespace: z.object({ ok: z.boolean(), reason: z.string().nullable() }).optional(),
 });
 export type ProcessIsolation = z.infer<typeof processIsolation>;
 

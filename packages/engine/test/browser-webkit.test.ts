@@ -1,9 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWebKitSession, startWebKitHost, webkitPaths, webkitScreenshot, xauthorityEntry } from '../src/lib/webkit.ts';
+import { createTargetGuard } from '../src/policy/target-guard.ts';
+import { startPolicyProxy } from '../src/policy/policy-proxy.ts';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { report } from '../src/runners/browser/report.ts';
 import { ATTEMPT_TAG_VAR, attemptProcesses, attemptTag, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
@@ -36,6 +41,85 @@ describe('WebKit in a suite', () => {
     expect(reason({ pages: [{ path: '/', expect: [] }] })).toMatch(/^options\.pages\.0\.expect:/);
     expect(parse({ engines: ['webkit'], pages: [{ path: '/' }] }).pageChecks).toEqual({ consoleErrors: true, links: true, axe: 'serious', axeTags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'], settleMs: 1000 });
   });
+});
+
+/**
+ * The first byte of an X server's answer to a connection setup over its Unix socket (0 Failed, 1 Success,
+ * 2 Authenticate), sent with the MIT-MAGIC-COOKIE-1 `cookie` or with no authorization at all.
+ */
+function x11Setup(display: string, cookie?: Buffer): Promise<number> {
+  const pad = (b: Buffer) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4)]);
+  const name = cookie ? Buffer.from('MIT-MAGIC-COOKIE-1') : Buffer.alloc(0);
+  const data = cookie ?? Buffer.alloc(0);
+  const head = Buffer.alloc(12);
+  head.write('l', 0, 'latin1'); // little-endian
+  head.writeUInt16LE(11, 2);
+  head.writeUInt16LE(0, 4);
+  head.writeUInt16LE(name.length, 6);
+  head.writeUInt16LE(data.length, 8);
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(`/tmp/.X11-unix/X${display.replace(/^:/, '')}`);
+    socket.once('connect', () => socket.write(Buffer.concat([head, pad(name), pad(data)])));
+    socket.once('data', (chunk) => {
+      resolve(chunk[0]!);
+      socket.destroy();
+    });
+    socket.once('error', reject);
+    socket.once('close', () => reject(new Error('the X server closed the connection without an answer')));
+  });
+}
+
+describe('WebKit’s X display (issue 37)', () => {
+  it('writes an Xauthority entry in its binary format: FamilyWild, no address, no display number, the cookie', () => {
+    const cookie = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+    const entry = xauthorityEntry(cookie);
+    const u16 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
+    expect(entry).toEqual(Buffer.concat([u16(0xffff), u16(0), u16(0), u16(18), Buffer.from('MIT-MAGIC-COOKIE-1'), u16(16), cookie]));
+    // xauth (when installed: it is only recommended by Debian's xvfb) reads it as the same entry.
+    if (spawnSync('xauth', ['-V']).error === undefined) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-xauth-'));
+      try {
+        writeFileSync(path.join(dir, 'auth'), entry);
+        const listed = execFileSync('xauth', ['-f', path.join(dir, 'auth'), 'list'], { encoding: 'utf8' });
+        expect(listed.trim().split(/\s+/)).toEqual(['#ffff##:', 'MIT-MAGIC-COOKIE-1', cookie.toString('hex')]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('refuses a local client without the display’s cookie, while WebKit (which has it) loads and paints a page', async () => {
+    const site = await startWebKitSite();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'fullstop-webkit-home-'));
+    const proxy = await startPolicyProxy(createTargetGuard(localTarget(site.url)));
+    const signal = new AbortController().signal;
+    const host = await startWebKitHost(webkitPaths({}), { home, signal });
+    try {
+      const session = await openWebKitSession(host, { viewport: { width: 800, height: 600 }, proxyUrl: proxy.url, pageLoadTimeoutMs: 30_000, scriptTimeoutMs: 30_000 }, signal);
+      try {
+        await session.navigate(`${site.url}/`);
+        // Any other process of the machine (another attempt's included) that connects to the display is refused,
+        // with no cookie or with a wrong one: it can neither screenshot this browser nor type into it.
+        expect(await x11Setup(host.display)).toBe(0);
+        expect(await x11Setup(host.display, randomBytes(16))).toBe(0);
+        // The display's own cookie, in a file only the run can read, is what WebKit connected with.
+        expect(statSync(host.xauthority).mode & 0o777).toBe(0o600);
+        const entry = readFileSync(host.xauthority);
+        expect(await x11Setup(host.display, entry.subarray(entry.length - 16))).toBe(1);
+        // And the page still loads and paints.
+        expect(await session.execute<string>('return document.querySelector("h1").textContent;')).toBe('Tea shop');
+        const shot = PNG.sync.read(await webkitScreenshot(session));
+        expect(shot.width).toBe(800);
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await host.close();
+      await proxy.close();
+      await site.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('browser tests on WebKit', () => {
@@ -216,9 +300,10 @@ describe.skipIf(!isRoot)('WebKit as the runner user (root only: switching users 
         ['page check › /tracking [webkit/desktop]', 'passed', undefined],
       ]);
       expect(other.requests).toBe(0);
-      // Its screenshots are the runner user's; WebKit's home (caches, databases) is gone with the attempt.
-      const shot = result.artifacts.find((a) => a.kind === 'screenshot')!;
-      expect(statSync(path.join(runDir, shot.path)).uid).toBe(user.uid);
+      // Its screenshots were the runner user's, handed back to this process's user with the folder when the attempt
+      // ended (owner only); WebKit's home (caches, databases) is gone with the attempt.
+      const shot = statSync(path.join(runDir, result.artifacts.find((a) => a.kind === 'screenshot')!.path));
+      expect([shot.uid, shot.mode & 0o077]).toEqual([process.geteuid!(), 0]);
       expect(existsSync(path.join(runDir, 'browser/home'))).toBe(false);
     } finally {
       await site.close();

@@ -8,6 +8,9 @@ const bool = z
 
 const seconds = z.coerce.number().int().positive();
 
+/** The user names ENGINE_RUNNER_USER lists: one, or several separated by commas (a pool). */
+export const runnerUserNames = (value: string): string[] => value.split(',').map((name) => name.trim());
+
 /**
  * Every setting the server reads, parsed once at start-up. A bad value stops the server with a message
  * naming the variable; nothing else in the code reads process.env.
@@ -124,11 +127,24 @@ const envSchema = z.object({
    */
   ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
   /**
-   * The OS user runner processes and their browsers run as (docs/decisions/0077): not the server's, so a page that
-   * takes a browser over cannot read DATA_DIR or the server's /proc. The server must be root to switch (the deploy
-   * files create `fullstop-runner` and set it). Unset: runners run as the server's user, with a warning in production.
+   * The OS users runner processes and their browsers run as (docs/decisions/0077, issue 37): not the server's, so a
+   * page that takes a browser over cannot read DATA_DIR or the server's /proc. The server must be root to switch.
+   * - Several names, comma-separated (`fullstop-runner-1,fullstop-runner-2,...`): a pool; each running test leases
+   *   a user of its own, so tests running at once cannot read each other's processes or folders either. Each must
+   *   exist and be dedicated to this (every process it still has when its test ends is killed). Fewer names than
+   *   tests at once: the others wait for a free one. Fullstop processes on one machine share a list safely.
+   * - One name: every test runs as that user, tests running at once share it (as before the pools).
+   * - Unset: a server running as root makes its own pool (`fullstop-runner-1` ..., created with useradd when
+   *   missing, one per worker plus the warm pool's runners plus one), or refuses to run tests, saying how to fix it,
+   *   when it cannot; a non-root server runs them as itself, with a warning in production. Tests (NODE_ENV=test)
+   *   run them as the server's user unless this is set.
    */
-  ENGINE_RUNNER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*[$]?$/i, 'must be a user name').max(32).optional(),
+  ENGINE_RUNNER_USER: z
+    .string()
+    .refine((v) => runnerUserNames(v).every((name) => /^[a-z_][a-z0-9_-]*[$]?$/i.test(name) && name.length <= 32), 'must be a user name, or several separated by commas (a pool, one per test running at once)')
+    .refine((v) => new Set(runnerUserNames(v)).size === runnerUserNames(v).length, 'names a user twice')
+    .refine((v) => runnerUserNames(v).length <= 256, 'names more than 256 users')
+    .optional(),
   /** Tests and benches only: a module exporting `runners` that runner processes load instead of the engine's. */
   ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
   /** Print every html report to pdf (and shrink screenshots) with Chromium. Unset: on, off under NODE_ENV=test. */

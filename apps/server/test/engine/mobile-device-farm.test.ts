@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,9 @@ import { type AppiumServer, FAKE_CAPABILITIES, FAKE_SUITE, startAppium } from '.
 import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
 import { MAX_DEVICES_PER_TEST } from '@fullstop/engine/kinds';
 import { DeviceFarmAttempt, deviceFarmClient, deviceFarmTiming } from '../../src/features/mobile-devices/clouds/device-farm.ts';
+import { endMobileAttempt } from '../../src/features/mobile-devices/index.ts';
+import { devicesOfTest } from '../../src/features/mobile-devices/service.ts';
+import { sandboxRun } from '../../src/features/runs/execute-job.ts';
 import { bearer, buildTestApp, createTestClient, login, type TestClient } from '../helpers/app.ts';
 import { makeZip, multipart } from '../helpers/zip.ts';
 import { FAKE_FARM_DEVICES, startFakeDeviceFarm } from './fake-device-farm.ts';
@@ -237,16 +241,51 @@ describe('mobile UI tests on AWS Device Farm', () => {
     const appArn = [...farm.uploads.values()][0]!.arn;
     const attempt = new DeviceFarmAttempt(deviceFarmClient({ ...account, apiUrl: farm.apiUrl }, true), { ...account, apiUrl: farm.apiUrl }, appArn, 'android', new AbortController().signal, () => {});
     const creates = farm.of('CreateRemoteAccessSession').length;
-    const ask = (index: number) => attempt.open({ index, label: `device ${index}`, capabilities: FAKE_CAPABILITIES, deadline: Date.now() + 30_000 });
+    // A test of two devices.
+    const ask = (index: number) => attempt.open({ index, label: `device ${index}`, capabilities: FAKE_CAPABILITIES, deadline: Date.now() + 30_000 }, 2);
     await ask(0);
     // A second device while the first still has its session; the first device again; a device past the limit.
     await expect(ask(1)).rejects.toThrow('another device of this attempt still has its session: one at a time');
     await attempt.close(0);
     await expect(ask(0)).rejects.toThrow(/device 0 cannot have a session/);
+    await expect(ask(2)).rejects.toThrow(/device 2 cannot have a session: this test lists 2 devices/);
     await expect(ask(MAX_DEVICES_PER_TEST)).rejects.toThrow(/cannot have a session/);
     await ask(1);
     await attempt.stopAll();
     expect(farm.of('CreateRemoteAccessSession')).toHaveLength(creates + 2);
     expect(farm.of('StopRemoteAccessSession').length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  // Issue 37: the bound is the test's own devices, not the most a test may list: a runner of a one-device test that
+  // asks for a second device would bill a second session.
+  it('gives a runner of a one-device test no session for a second device: refused, and nothing created at Device Farm', async () => {
+    const c = await createTestClient(app);
+    expect((await setProvider(c.clientId, { kind: 'devicefarm', apiUrl: farm.apiUrl, username: account.accessKeyId, accessKey: account.secretAccessKey, projectArn: account.projectArn })).statusCode).toBe(200);
+    await upload(c, '7.1.0');
+    const runDir = await mkdtemp(path.join(os.tmpdir(), 'fullstop-farm-attempt-'));
+    const attemptKey = randomUUID();
+    try {
+      // What the server gives a runner for an attempt of the test (its ctx.openDevice), as a run's attempt gets it.
+      const test = { name: 'app signs in', group: 'Mobile', kind: 'mobile-ui' as const, options: { platform: 'android', capabilities: FAKE_CAPABILITIES, specs: 'mobile/sign-in.spec.ts' } };
+      const run = await sandboxRun(app.engine.deps, c.clientId, test, { attemptKey, timeSeconds: 60, buildsDir: path.join(runDir, 'builds'), ctx: { runDir, signal: new AbortController().signal, log: () => {} } });
+      const { openDevice, closeDevice } = run.ctx;
+      expect(openDevice && closeDevice).toBeTruthy();
+      const creates = farm.of('CreateRemoteAccessSession').length;
+      const ask = (index: number) => openDevice!({ index, label: `device ${index}`, capabilities: FAKE_CAPABILITIES, deadline: Date.now() + 30_000 });
+      await expect(ask(1)).rejects.toThrow(/device 1 cannot have a session: this test lists 1 device/);
+      await expect(ask(MAX_DEVICES_PER_TEST - 1)).rejects.toThrow(/cannot have a session/);
+      expect(farm.of('CreateRemoteAccessSession')).toHaveLength(creates);
+      // Its one device gets its session.
+      expect((await ask(0)).url).toMatch(/^http/);
+      await closeDevice!(0);
+      await expect(ask(1)).rejects.toThrow(/cannot have a session/);
+      expect(farm.of('CreateRemoteAccessSession')).toHaveLength(creates + 1);
+      // The count is the test's validated options': its devices, one when it lists none, none when they are invalid.
+      expect(devicesOfTest({ options: { ...test.options, devices: [{ capabilities: {} }, { name: 'b' }] } })).toBe(2);
+      expect(devicesOfTest({ options: { ...test.options, devices: [] } })).toBe(0);
+    } finally {
+      await endMobileAttempt(attemptKey);
+      await rm(runDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { Runner, RunContext, TestKind } from '@fullstop/engine';
 import { SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND } from '@fullstop/engine/survey';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAttemptJson } from '../../src/lib/attempt-file.ts';
+import { readAttemptJson } from '@fullstop/engine/attempt-file';
 import { writeStarterSuite } from '../../src/features/suites/suite-proposal.ts';
 
 // The site survey's runner on a page that lies about itself from its own scripts (issue 37): what it measured is

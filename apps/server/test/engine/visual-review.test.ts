@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bug, VisualDecisionResponse, VisualReviewResponse, VisualReviewShot } from '@fullstop/contracts';
 import { and, eq, inArray, like } from 'drizzle-orm';
@@ -221,4 +221,84 @@ describe('visual review: baselines set by approval, through the server and real 
     expect(await app.artifacts.stat(current!.artifactKey)).not.toBeNull();
     expect((await run()).status).toBe('passed');
   }, 120_000);
+
+  // Issue 37: approving copies the shot's file into the baselines, which later runs and the portal serve. The file is
+  // what the run left in its attempt's folder: a link there (the test's code can leave one) must never be followed.
+  it('refuses to approve a shot whose file is a link or lies outside its attempt’s folder, copying nothing', async () => {
+    // A run whose shot differs from the current baseline (the moved button is that baseline after the tests above).
+    for (const variant of ['base', 'moved'] as const) {
+      site.setVariant(variant);
+      if ((await run()).status === 'failed') break;
+    }
+    const runId = runs.at(-1)!;
+    const shot = onlyShot(await review(runId));
+    expect(shot.review).toMatchObject({ state: 'pending' });
+    const [candidate] = await app.db.select().from(visualCandidates).where(eq(visualCandidates.id, shot.review!.candidateId));
+    const file = app.artifacts.localPath(candidate!.artifactKey)!;
+    const original = await readFile(file);
+
+    // Secrets a link could point at: the server's key beside the store, another client's file inside it.
+    const serverKey = path.join(app.paths.dataDir, 'server-key');
+    if (!existsSync(serverKey)) await writeFile(serverKey, 'a server key', { mode: 0o600 });
+    const otherClients = path.join(app.paths.storage, 'uploads', b.clientId, 'secret.png');
+    await mkdir(path.dirname(otherClients), { recursive: true });
+    await writeFile(otherClients, 'another client’s file');
+    const sibling = `${file}.sibling.png`;
+    await writeFile(sibling, original);
+    const secrets = [await readFile(serverKey), await readFile(otherClients)];
+
+    const baselinesBefore = await app.db.select().from(visualBaselines).where(eq(visualBaselines.clientId, a.clientId));
+    const approvedBefore = (await audits('visual.approved')).length;
+    const stored = async () => {
+      const out: Buffer[] = [];
+      for await (const o of app.artifacts.list(`visual/${a.clientId}/`)) out.push(await readFile(app.artifacts.localPath(o.key)!));
+      return out;
+    };
+    const storedBefore = (await stored()).length;
+    // What approving the shot (alone, and with approve-all) answers, by case: every one is checked at the end.
+    const outcomes: Record<string, { status: number; message: string }[]> = {};
+    const tryApproving = async (why: string) => {
+      const answers: { status: number; message: string }[] = [];
+      for (const url of [`${base(runId)}/candidates/${candidate!.id}/approve`, `${base(runId)}/approve-all`]) {
+        const res = await app.inject({ method: 'POST', url, headers: operator });
+        answers.push({ status: res.statusCode, message: res.json().message });
+      }
+      outcomes[why] = answers;
+    };
+    const cases = ['a link to the server key', 'a link to another client’s file in the store', 'a link to a file of its own attempt', 'a key outside the attempt'];
+
+    try {
+      for (const [i, target] of [serverKey, otherClients, sibling].entries()) {
+        await rm(file);
+        await symlink(target, file);
+        await tryApproving(cases[i]!);
+      }
+      // A recorded key outside the attempt's folder (another client's file), even to a regular file.
+      await rm(file);
+      await writeFile(file, original);
+      const otherKey = `uploads/${b.clientId}/secret.png`;
+      await app.db.update(visualCandidates).set({ artifactKey: otherKey }).where(eq(visualCandidates.id, candidate!.id));
+      await tryApproving(cases[3]!);
+      await app.db.update(visualCandidates).set({ artifactKey: candidate!.artifactKey }).where(eq(visualCandidates.id, candidate!.id));
+      const refusal = { status: 409, message: "This shot's image is not a regular file in its run's own folder: it cannot become a baseline" };
+      expect(outcomes).toEqual(Object.fromEntries(cases.map((why) => [why, [refusal, refusal]])));
+
+      // Nothing was approved or copied: no baseline row, no audit, no file in the baselines holding a secret.
+      expect(await app.db.select().from(visualBaselines).where(eq(visualBaselines.clientId, a.clientId))).toEqual(baselinesBefore);
+      expect((await audits('visual.approved')).length).toBe(approvedBefore);
+      const after = await stored();
+      expect(after.length).toBe(storedBefore);
+      for (const bytes of after) for (const secret of secrets) expect(bytes.equals(secret)).toBe(false);
+      expect(onlyShot(await review(runId)).review).toMatchObject({ state: 'pending' });
+
+      // The run's own file, a regular one, is approved as before.
+      const approved = await decide(runId, candidate!.id, 'approve');
+      expect(approved.review.state).toBe('approved');
+      const [current] = await currentBaseline();
+      expect(await readFile(app.artifacts.localPath(current!.artifactKey)!)).toEqual(original);
+    } finally {
+      await rm(sibling, { force: true });
+      await rm(otherClients, { force: true });
+    }
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { RunAbortedError } from '../errors.ts';
 import { childEnv } from '../sandbox/child-env.ts';
+import { jailedCommand, type NetJail } from '../sandbox/net-jail.ts';
 
 /** Time a child gets to exit after SIGTERM before it is killed outright. */
 export const CHILD_KILL_GRACE_MS = 3_000;
@@ -21,16 +22,29 @@ export interface ChildOptions {
   signal: AbortSignal;
   timeoutMs: number;
   onOutput?: (chunk: string) => void;
+  /**
+   * Runs the command in a network namespace whose only ways out are the jail's forwards (the policy proxy):
+   * sandbox/net-jail.ts. Given only where `netJailOn()` says the namespace works; null or unset: unjailed.
+   */
+  jail?: NetJail | null;
 }
 
 /**
  * Runs a command in its own process group, so that an abort or a time limit kills it and everything it started
  * (Playwright's workers, Chromium). Rejects with RunAbortedError on abort; a time limit resolves with timedOut.
+ * Jailed, the group's SIGTERM reaches the command as before (the jail's init ignores it), and when the command ends
+ * the kernel kills whatever it left in its PID namespace; a command killed by a signal then reports 128 + its number.
  */
 export function runChild(command: string, args: string[], options: ChildOptions): Promise<ChildResult> {
   if (options.signal.aborted) return Promise.reject(new RunAbortedError());
+  let spawned: { command: string; args: string[] };
+  try {
+    spawned = options.jail ? jailedCommand(command, args, options.jail, { cwd: options.cwd, env: options.env ?? childEnv() }) : { command, args };
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const child = spawn(spawned.command, spawned.args, {
       cwd: options.cwd,
       env: options.env ?? childEnv(),
       detached: true,

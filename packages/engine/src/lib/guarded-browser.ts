@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserType } from 'playwright-core';
 import type { Network } from '../policy/network-profiles.ts';
 import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { RunAbortedError } from '../errors.ts';
+import { JAIL_PROXY_PORT, netJailOn, startPortForward, writeJailedExecutable } from '../sandbox/net-jail.ts';
 import { playwrightChromiumArgs, runnerChromium } from './chromium.ts';
 import { DEFAULT_FIREFOX_PATH, FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from './firefox.ts';
 import { loginContextOptions, loginOf } from './login-session.ts';
@@ -32,38 +34,68 @@ export interface GuardedLaunch {
 /** This process's environment without its unset names, as Playwright takes a browser's. */
 const definedEnv = () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 
-function launch(ctx: RunContext, proxyUrl: string, how: GuardedLaunch): Promise<Browser> {
+async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch): Promise<Browser> {
+  // Where the namespace works, the browser runs in one whose only way out is this proxy, at JAIL_PROXY_PORT inside
+  // (sandbox/net-jail.ts). Playwright's executablePath is one file: a wrapper script in the proxy's private folder
+  // execs the jail around the real browser.
+  const jailed = netJailOn();
+  const dir = path.dirname(proxy.socketPath);
+  const jail = { proxySocket: proxy.socketPath, proxyPort: JAIL_PROXY_PORT };
+  const proxyServer = jailed ? `http://127.0.0.1:${JAIL_PROXY_PORT}` : proxy.url;
   if (how.engine === 'firefox') {
-    // Firefox has no `<-loopback>` bypass over BiDi: its prefs send loopback through the proxy too (lib/firefox.ts).
-    return bidiFirefox.launch({
-      channel: FIREFOX_BIDI.channel,
-      executablePath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
-      firefoxUserPrefs: GUARDED_FIREFOX_PREFS,
-      headless: true,
-      timeout: BROWSER_LAUNCH_TIMEOUT_MS,
-      proxy: { server: proxyUrl },
-      ...(how.home ? { env: { ...definedEnv(), HOME: how.home } } : {}),
-    });
+    // Playwright drives Firefox over WebDriver BiDi, a WebSocket to the port Firefox prints: jailed, a way in carries
+    // it. The runner listens on 127.0.0.1:P (startPortForward), Firefox is told to listen on the same P inside (the
+    // wrapper replaces Playwright's --remote-debugging-port=0), and a forwarder inside joins the two through a Unix
+    // socket of the proxy's folder. Firefox has no `<-loopback>` bypass over BiDi: its prefs send loopback through
+    // the proxy too (lib/firefox.ts).
+    const firefox = ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH;
+    const bidiSocket = path.join(dir, 'bidi.sock');
+    const inward = jailed ? await startPortForward(bidiSocket) : null;
+    try {
+      const executablePath = inward
+        ? await writeJailedExecutable(dir, 'firefox', firefox, { ...jail, inward: [{ socket: bidiSocket, port: inward.port }] }, [
+            '--remote-debugging-port=0',
+            `--remote-debugging-port=${inward.port}`,
+          ])
+        : firefox;
+      const browser = await bidiFirefox.launch({
+        channel: FIREFOX_BIDI.channel,
+        executablePath,
+        firefoxUserPrefs: GUARDED_FIREFOX_PREFS,
+        headless: true,
+        timeout: BROWSER_LAUNCH_TIMEOUT_MS,
+        proxy: { server: proxyServer },
+        ...(how.home ? { env: { ...definedEnv(), HOME: how.home } } : {}),
+      });
+      if (inward) browser.once('disconnected', () => void inward.close());
+      return browser;
+    } catch (error) {
+      await inward?.close();
+      throw error;
+    }
   }
+  // Playwright talks to Chromium over pipes (fds 3 and 4), which pass through the jail.
+  const executablePath = jailed ? await writeJailedExecutable(dir, 'chromium', ctx.chromiumPath, jail) : ctx.chromiumPath;
   return chromium.launch({
-    executablePath: ctx.chromiumPath,
+    executablePath,
     args: playwrightChromiumArgs(runnerChromium().args),
     chromiumSandbox: runnerChromium().sandbox,
     headless: true,
     timeout: BROWSER_LAUNCH_TIMEOUT_MS,
-    proxy: { server: proxyUrl, bypass: '<-loopback>' },
+    proxy: { server: proxyServer, bypass: '<-loopback>' },
   });
 }
 
 /**
  * Debian Chromium (or Debian's Firefox, when asked) behind the policy proxy (every request, loopback included, is
  * checked; shaped when a network is named); closed when the run is aborted so that pending page calls fail at once.
+ * Either browser runs in a network namespace whose only way out is that proxy where the kernel allows it (`netJailOn`).
  */
 export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext, how: GuardedLaunch = {}): Promise<GuardedBrowser> {
   const proxy = await startPolicyProxy(guard, how.network ? { network: how.network } : {});
   let browser: Browser;
   try {
-    browser = await launch(ctx, proxy.url, how);
+    browser = await launch(ctx, proxy, how);
   } catch (error) {
     await proxy.close();
     throw error;

@@ -4,14 +4,19 @@
  * with `-displayfd`: no fixed number, no clash between attempts). Playwright cannot drive it; lib/webdriver.ts does.
  * Every request goes through the policy proxy (the session's `proxy` capability; loopback included).
  *
+ * The display answers only clients holding its cookie (issue 37): a random MIT-MAGIC-COOKIE-1 of its own, in an
+ * Xauthority file (0600) in the run's home, given to Xvfb with `-auth` and to the driver (so MiniBrowser) with
+ * XAUTHORITY. Without it any local process (another attempt's included) could screenshot or type into the browser.
+ *
  * Processes: Xvfb and the driver each start detached, in a process group of their own, with the attempt's tag in
  * their environment; MiniBrowser and WebKit's helper processes (web, network, GPU) start below the driver, in its
  * group. `close()` ends the session, then kills both groups (TERM, then KILL after a grace); the sandbox's sweeper
  * finds any that escaped by the tag.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PNG } from 'pngjs';
@@ -75,9 +80,10 @@ const SCREEN = '1920x1600x24';
  * display, and a HOME and XDG folders of the run's own (WebKit writes its caches and databases there; a runner user
  * has no home: decision 0077). No accessibility bus, no D-Bus settings: nothing outside the run is asked.
  */
-function webkitEnv(display: string, home: string): NodeJS.ProcessEnv {
+function webkitEnv(display: string, xauthority: string, home: string): NodeJS.ProcessEnv {
   return childEnv(process.env, {
     DISPLAY: display,
+    XAUTHORITY: xauthority,
     HOME: home,
     XDG_RUNTIME_DIR: path.join(home, 'runtime'),
     XDG_CACHE_HOME: path.join(home, 'cache'),
@@ -189,9 +195,41 @@ function tail(child: ChildProcess): () => string {
   return () => text.trim();
 }
 
-/** Starts Xvfb on the first free display; its number comes back on fd 3 (`-displayfd`). */
-async function startXvfb(file: string, home: string, signal: AbortSignal): Promise<{ child: ChildProcess; display: string }> {
-  const child = startGroup(file, ['-displayfd', '3', '-screen', '0', SCREEN, '-nolisten', 'tcp', '-noreset'], childEnv(process.env, { HOME: home }), home, 1);
+const COOKIE_NAME = 'MIT-MAGIC-COOKIE-1';
+/** libXau's FamilyWild: the entry is for any host (X's "family" of addresses). */
+const FAMILY_WILD = 0xffff;
+
+/**
+ * One Xauthority entry for `cookie`, in the file's binary format (libXau's XauWriteAuth): the family as 2 bytes
+ * big-endian, then the address, the display number, the protocol's name and its data, each as a 2-byte big-endian
+ * length and its bytes. FamilyWild with no address, and no display number, which libXau (XauGetBestAuthByAddr)
+ * matches with any display (checked with xdpyinfo on Debian 12's libXau 1.0.9): the number is only known once Xvfb
+ * has started (`-displayfd`), and the file is read at its start.
+ * Xvfb itself takes every MIT-MAGIC-COOKIE-1 entry of its `-auth` file, whatever its address and number.
+ */
+export function xauthorityEntry(cookie: Buffer): Buffer {
+  const field = (bytes: Buffer) => {
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(bytes.length);
+    return [length, bytes];
+  };
+  const family = Buffer.alloc(2);
+  family.writeUInt16BE(FAMILY_WILD);
+  return Buffer.concat([family, ...field(Buffer.alloc(0)), ...field(Buffer.alloc(0)), ...field(Buffer.from(COOKIE_NAME, 'latin1')), ...field(cookie)]);
+}
+
+/** A fresh random cookie for a display, written as the Xauthority file `file`, readable by the run alone (0600). */
+async function writeXauthority(file: string): Promise<void> {
+  await rm(file, { force: true });
+  await writeFile(file, xauthorityEntry(randomBytes(16)), { mode: 0o600, flag: 'wx' });
+}
+
+/**
+ * Starts Xvfb on the first free display; its number comes back on fd 3 (`-displayfd`). Only clients with the
+ * cookie of `xauthority` may connect (`-auth`).
+ */
+async function startXvfb(file: string, home: string, xauthority: string, signal: AbortSignal): Promise<{ child: ChildProcess; display: string }> {
+  const child = startGroup(file, ['-displayfd', '3', '-screen', '0', SCREEN, '-auth', xauthority, '-nolisten', 'tcp', '-noreset'], childEnv(process.env, { HOME: home }), home, 1);
   const output = tail(child);
   try {
     const display = await new Promise<string>((resolve, reject) => {
@@ -223,6 +261,9 @@ async function startXvfb(file: string, home: string, signal: AbortSignal): Promi
 export interface WebKitHost {
   /** `http://127.0.0.1:<port>` of WebKitWebDriver. */
   driverUrl: string;
+  /** The X display (`:<n>`) and the Xauthority file holding its cookie: a client without the cookie is refused. */
+  display: string;
+  xauthority: string;
   paths: WebKitPaths;
   close(): Promise<void>;
 }
@@ -236,7 +277,9 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
   const home = opts.home;
   await Promise.all(['runtime', 'cache', 'data', 'config/gtk-3.0'].map((d) => mkdir(path.join(home, d), { recursive: true, mode: 0o700 })));
   await writeFile(path.join(home, 'config/gtk-3.0/gtk.css'), SHRINK_TOOLBAR_CSS);
-  const xvfb = await startXvfb(paths.xvfb, home, opts.signal);
+  const xauthority = path.join(home, 'runtime', 'Xauthority');
+  await writeXauthority(xauthority);
+  const xvfb = await startXvfb(paths.xvfb, home, xauthority, opts.signal);
   let driver: ChildProcess | null = null;
   const closeAll = async () => {
     await Promise.all([driver ? killGroup(driver) : Promise.resolve(), killGroup(xvfb.child)]);
@@ -248,7 +291,7 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
     let lastError: unknown = null;
     for (let attempt = 0; attempt < 3 && !driver; attempt++) {
       const port = await freePort();
-      const child = startGroup(paths.driver, [`--port=${port}`, '--host=127.0.0.1'], webkitEnv(xvfb.display, home), home);
+      const child = startGroup(paths.driver, [`--port=${port}`, '--host=127.0.0.1'], webkitEnv(xvfb.display, xauthority, home), home);
       const output = tail(child);
       const exited = new Promise<never>((_, reject) => {
         child.once('error', reject);
@@ -261,6 +304,8 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
         driver = child;
         return {
           driverUrl: url,
+          display: xvfb.display,
+          xauthority,
           paths,
           async close() {
             opts.signal.removeEventListener('abort', onAbort);

@@ -1,15 +1,26 @@
+import { rm } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import path from 'node:path';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Network, NETWORK_SHAPES, type NetworkShape } from './network-profiles.ts';
 import { ShapedStream } from './shaper.ts';
 import type { TargetGuard } from './target-guard.ts';
+import { privateSocketDir } from '../sandbox/net-jail.ts';
 
 /** A browser's every request goes through this proxy, which refuses what the target policy refuses. */
 export interface PolicyProxy {
   /** `http://127.0.0.1:<port>`, for Chromium's --proxy-server, Playwright's `proxy.server` or wapiti's --proxy. */
   url: string;
+  /** Its TCP port on 127.0.0.1. */
+  port: number;
+  /**
+   * The same proxy on a Unix socket, in a private folder of this process's user (0700), for a jailed process's
+   * forwarder (sandbox/net-jail.ts): the only way out of its network namespace. The folder is the proxy's: a
+   * launcher may put a file of its own there (the jailed Chromium's wrapper); it goes on close.
+   */
+  socketPath: string;
   /** URLs refused so far (deduplicated), for the run's log. */
   refused: Set<string>;
   /** Client and upstream errors swallowed so far (resets, timeouts): each ended its own connection only. */
@@ -24,8 +35,9 @@ export const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 const MAX_REFUSED_KEPT = 1_000;
 
 /**
- * Starts a forward proxy on 127.0.0.1:0. Plain http is forwarded after a check of the full URL; https (and
- * WebSockets) arrive as CONNECT host:port and are tunnelled when an allowed origin has that host and port.
+ * Starts a forward proxy on 127.0.0.1:0, and on a Unix socket (`socketPath`) with the same handler. Plain http is
+ * forwarded after a check of the full URL; https (and WebSockets) arrive as CONNECT host:port and are tunnelled when
+ * an allowed origin has that host and port.
  * Upstream connections resolve names only through the guard's pinned lookup: the address judged is the one
  * connected to. Every socket, request and response gets its `error` listener the moment it exists (before any
  * await): a browser that resets a connection ends that connection, never the process.
@@ -126,14 +138,28 @@ export async function startPolicyProxy(guard: TargetGuard, opts: { network?: Net
   });
 
   server.on('connection', (socket: Socket) => {
-    // Offline: every connection is reset at once, so the browser sees a network error, not a page.
+    // Offline: every connection is reset at once, so the browser sees a network error, not a page. A Unix socket
+    // has no reset: it is closed (the jail's forwarder then closes the browser's connection unanswered).
     if (offline) {
       socket.on('error', () => {});
-      socket.resetAndDestroy();
+      try {
+        socket.resetAndDestroy();
+      } catch {
+        socket.destroy();
+      }
       return;
     }
     track(socket);
   });
+
+  // The Unix socket: each connection handed to the HTTP server as if it had arrived on the TCP port, half-open like
+  // the HTTP server's own sockets (a client's end must not close the socket before a shaped link has delivered what
+  // it sent last, a WebSocket's close frame).
+  const unixServer = createNetServer({ allowHalfOpen: true }, (socket) => {
+    socket.on('error', countError);
+    server.emit('connection', socket);
+  });
+  unixServer.on('error', countError);
 
   const tunnel = async (hostPort: string, clientSocket: Duplex, head: Buffer) => {
     const [host, port] = splitHostPort(hostPort);
@@ -220,18 +246,36 @@ export async function startPolicyProxy(guard: TargetGuard, opts: { network?: Net
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const socketDir = await privateSocketDir('fullstop-proxy-');
+  const socketPath = path.join(socketDir, 'proxy.sock');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      unixServer.once('error', reject);
+      unixServer.listen(socketPath, () => {
+        unixServer.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    server.close();
+    agent.destroy();
+    await rm(socketDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
+    socketPath,
     refused,
     get socketErrors() {
       return socketErrors;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        agent.destroy();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => unixServer.close(() => resolve()))]);
+      await rm(socketDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -3,8 +3,7 @@
  * Shrunk to JPEG with sharp so a run with many failures stays small; a screenshot that cannot be shrunk is kept
  * as it is when small, else named and left to the zip.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
+import { readInsideAttempt } from '../lib/attempt-file.ts';
 import { shrinkImage } from './shrink-image.ts';
 import type { RunReport } from './types.ts';
 
@@ -13,6 +12,8 @@ const MAX_IMAGES = 40;
 const MAX_TOTAL_BYTES = 1_600_000;
 /** Kept as they are when they cannot be shrunk (not a PNG, or one libvips cannot read). */
 const MAX_RAW_BYTES = 150_000;
+/** A screenshot larger than this is not read at all (a full page of a tall site is a few MB). */
+const SCREENSHOT_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Loose screenshots sit in a grid of narrow columns: smaller images do. */
 const THUMB_BOX = { maxWidth: 520, maxHeight: 900 };
@@ -37,12 +38,8 @@ function candidates(r: RunReport, p: string): string[] {
   return [p, ...r.artifacts.filter((a) => a.path.endsWith(`/${p}`)).map((a) => a.path)];
 }
 
-async function readInside(runDir: string, rel: string): Promise<Buffer | null> {
-  const root = path.resolve(runDir);
-  const file = path.resolve(root, rel);
-  if (!file.startsWith(root + path.sep)) return null;
-  return fs.readFile(file).catch(() => null);
-}
+/** A screenshot the runner wrote: inside its folder, no link, a regular file, a size cap (lib/attempt-file.ts). */
+const readInside = (runDir: string, rel: string): Promise<Buffer | null> => readInsideAttempt(runDir, rel, { maxBytes: SCREENSHOT_MAX_BYTES });
 
 /** Screenshots shrunk at once: sharp decodes and encodes on libuv's threads, off the event loop. */
 const CONCURRENCY = 4;

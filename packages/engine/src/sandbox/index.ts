@@ -15,4 +15,16 @@ export {
   warmRunnersWaiting,
 } from './supervisor.ts';
 export { chromiumSandboxSupport, resolveRunnerUser, type RunnerUser, runnerUserBlocker } from './runner-user.ts';
+export {
+  isRunnerPool,
+  RUNNER_POOL_PREFIX,
+  RUNNER_USERS_FIX,
+  type RunnerLease,
+  RunnerPool,
+  RunnerPoolRefused,
+  type RunnerPoolSource,
+  type RunnerPoolState,
+} from './runner-pool.ts';
+export { type AttemptEnd, attemptEnd } from './containment.ts';
+export { netJailSupport, type NetJailSupport } from './net-jail.ts';
 export { isWarmTag } from './warm-pool.ts';

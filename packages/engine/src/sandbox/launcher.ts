@@ -7,7 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
+import { type LauncherEvent, type LauncherRequest, SUBREAPER_SCRIPT } from './launcher-protocol.ts';
 
 /** The kernel's out-of-memory killer picks the process with the highest score first: runners, at the top. */
 const RUNNER_OOM_SCORE_ADJ = 1000;
@@ -22,10 +22,12 @@ function spawnChild(request: Extract<LauncherRequest, { type: 'spawn' }>): void 
   const { id } = request;
   let child: ChildProcess;
   try {
+    // Where no cgroup holds the attempt: `python3 -c <prctl; exec node>`, so orphans of its tree stay its descendants.
+    const wrapped = request.subreaper ? { execPath: request.subreaper, execArgv: ['-I', '-S', '-c', SUBREAPER_SCRIPT, process.execPath, ...request.execArgv] } : { execArgv: request.execArgv };
     child = fork(request.entry, request.args, {
       cwd: request.cwd,
       env: request.env,
-      execArgv: request.execArgv,
+      ...wrapped,
       // Switched in the forked child before Node starts (setgroups, setgid, setuid): from root, the kernel drops
       // every capability with it, so the runner is a plain user (docs/decisions/0077).
       ...(request.uid !== undefined && request.gid !== undefined ? { uid: request.uid, gid: request.gid } : {}),

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { AttemptTracker } from './attempt-tracker.ts';
-import { killAttemptProcesses, residentBytes, sweepOrphanedAttempts } from './process-table.ts';
-import { MEMORY_POLL_MS, type MonitorMessage, type MonitorRequest } from './memory-monitor.ts';
+import { residentBytes } from './process-table.ts';
+import { killHereNow, MEMORY_POLL_MS, type MonitorMessage, type MonitorRequest } from './memory-monitor.ts';
 
 /**
  * The monitor's thread: it reads /proc for every watched attempt of its process, and finds and kills the
@@ -57,10 +57,10 @@ parentPort!.on('message', (request: MonitorRequest) => {
     watched.delete(request.tag);
     tracker.unwatch(request.tag);
   } else {
-    const { id, tag } = request;
-    void (tag ? killAttemptProcesses(tag) : sweepOrphanedAttempts())
-      .catch(() => 0)
-      .then((count) => parentPort!.postMessage({ type: 'killed', id, count } satisfies MonitorMessage));
+    const { id, what } = request;
+    void killHereNow(what)
+      .catch(() => ({ count: 0, left: -1 }))
+      .then(({ count, left }) => parentPort!.postMessage({ type: 'killed', id, count, left } satisfies MonitorMessage));
   }
   updatePoller();
 });

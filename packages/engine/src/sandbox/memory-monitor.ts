@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { entryFile } from './entry-file.ts';
-import { killAttemptProcesses, sweepOrphanedAttempts } from './process-table.ts';
+import { killAttemptProcesses, killUserProcesses, sweepOrphanedAttempts } from './process-table.ts';
 
 /** How often the attempts' memory (every process they started) is measured. */
 export const MEMORY_POLL_MS = 500;
@@ -9,9 +9,22 @@ export const MEMORY_POLL_MS = 500;
 export type MonitorRequest =
   | { type: 'watch'; tag: string; limitBytes: number }
   | { type: 'unwatch'; tag: string }
-  /** Kill every process of an attempt (`tag`), or of every attempt whose owner died (no tag). */
-  | { type: 'kill'; id: number; tag: string | null };
-export type MonitorMessage = { type: 'sample'; tag: string; usedBytes: number } | { type: 'killed'; id: number; count: number };
+  /** Kill every process of an attempt (`tag`, but `except`), of a runner user (`uid`), or of every attempt whose owner died. */
+  | { type: 'kill'; id: number; what: KillWhat };
+export type MonitorMessage = { type: 'sample'; tag: string; usedBytes: number } | { type: 'killed'; id: number; count: number; left: number };
+
+/** What a kill is asked to end. */
+export type KillWhat = { tag: string; except?: number } | { uid: number } | { orphans: true };
+
+/** Does a kill here, on whichever thread runs it. */
+export async function killHereNow(what: KillWhat): Promise<{ count: number; left: number }> {
+  if ('tag' in what) return { count: await killAttemptProcesses(what.tag, what.except === undefined ? {} : { except: what.except }), left: 0 };
+  if ('uid' in what) {
+    const { killed, left } = await killUserProcesses(what.uid);
+    return { count: killed, left };
+  }
+  return { count: await sweepOrphanedAttempts(), left: 0 };
+}
 
 export interface MemoryWatch {
   tag: string;
@@ -22,7 +35,7 @@ export interface MemoryWatch {
 
 const WORKER_ENTRY = entryFile('memory-monitor-worker');
 const watches = new Map<string, MemoryWatch>();
-const pendingKills = new Map<number, { tag: string | null; resolve: (count: number) => void }>();
+const pendingKills = new Map<number, { what: KillWhat; resolve: (answer: { count: number; left: number }) => void }>();
 let nextKillId = 1;
 let worker: Worker | null = null;
 
@@ -30,7 +43,7 @@ let worker: Worker | null = null;
 function killHere(): void {
   for (const [id, pending] of pendingKills) {
     pendingKills.delete(id);
-    void (pending.tag ? killAttemptProcesses(pending.tag) : sweepOrphanedAttempts()).then(pending.resolve, () => pending.resolve(0));
+    void killHereNow(pending.what).then(pending.resolve, () => pending.resolve({ count: 0, left: -1 }));
   }
 }
 
@@ -39,7 +52,7 @@ function monitor(): Worker {
   const w = new Worker(WORKER_ENTRY);
   w.on('message', (message: MonitorMessage) => {
     if (message.type === 'killed') {
-      pendingKills.get(message.id)?.resolve(message.count);
+      pendingKills.get(message.id)?.resolve({ count: message.count, left: message.left });
       pendingKills.delete(message.id);
       if (pendingKills.size === 0) w.unref();
       return;
@@ -77,21 +90,28 @@ export function watchMemory(watch: MemoryWatch): () => void {
   };
 }
 
-function killOffThread(tag: string | null): Promise<number> {
+function killOffThread(what: KillWhat): Promise<{ count: number; left: number }> {
   const id = nextKillId++;
   return new Promise((resolve) => {
-    pendingKills.set(id, { tag, resolve });
+    pendingKills.set(id, { what, resolve });
     const w = monitor();
     w.ref();
-    w.postMessage({ type: 'kill', id, tag } satisfies MonitorRequest);
+    w.postMessage({ type: 'kill', id, what } satisfies MonitorRequest);
   });
 }
 
 /**
- * Kills every process of an attempt until none is left, on the monitor thread: finding them reads each process's
- * environment, which waits on its memory map lock. Answers how many were killed.
+ * Kills every process of an attempt (but `except`) until none is left, on the monitor thread: finding them reads
+ * each process's environment, which waits on its memory map lock. Answers how many were killed.
  */
-export const killAttemptOffThread = (tag: string): Promise<number> => killOffThread(tag);
+export const killAttemptOffThread = async (tag: string, options: { except?: number } = {}): Promise<number> =>
+  (await killOffThread(options.except === undefined ? { tag } : { tag, except: options.except })).count;
+
+/**
+ * Kills every process of the runner user `uid` until none is left (runner-pool.ts, when an attempt gives its user
+ * back). Answers how many were killed and how many could not be (-1: the thread failed).
+ */
+export const killUserOffThread = (uid: number): Promise<{ count: number; left: number }> => killOffThread({ uid });
 
 /** Kills the processes of attempts whose supervising process died (see sweepOrphanedAttempts), off the event loop. */
-export const sweepOrphanedOffThread = (): Promise<number> => killOffThread(null);
+export const sweepOrphanedOffThread = async (): Promise<number> => (await killOffThread({ orphans: true })).count;

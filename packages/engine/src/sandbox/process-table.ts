@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
-import { sweepEmptyCgroups } from './attempt-cgroup.ts';
+import { sweepOrphanedCgroups } from './attempt-cgroup.ts';
 
 /**
  * The attempt's processes, found through /proc. A tag in the environment (FULLSTOP_ATTEMPT) survives what process
@@ -25,6 +25,9 @@ const ENV_TAG_PREFIX = `${ATTEMPT_TAG_VAR}=`;
 /** Rounds of kill-and-look-again: a process may fork while its siblings are being killed. */
 const KILL_ROUNDS = 6;
 const KILL_ROUND_PAUSE_MS = 50;
+/** The same for a runner user's processes: shorter pauses, since nothing is usually left by then (a quick release). */
+const USER_KILL_ROUNDS = 30;
+const USER_KILL_PAUSE_MS = 10;
 
 /**
  * A process's environment changes only at exec, where the tag is concerned: read it once per (pid, start time,
@@ -151,6 +154,74 @@ export function residentBytes(pid: number): number | null {
 /** Linux's page size on the machines we run on (x86-64, arm64 with 4 KiB pages). */
 const PAGE_BYTES = 4096;
 
+/**
+ * The descendants of `pid` (children, their children ...), from each process's parent in /proc/<pid>/stat alone: no
+ * environment is read, so nothing waits on another process's memory map lock.
+ */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const p of listPids()) {
+    const stat = readStat(p);
+    if (!stat) continue;
+    const list = children.get(stat.ppid);
+    if (list) list.push(p);
+    else children.set(stat.ppid, [p]);
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    found.push(p);
+    queue.push(...(children.get(p) ?? []));
+  }
+  return found;
+}
+
+/**
+ * The processes whose real, effective or saved user id is `uid` (/proc/<pid>/status): for a runner user leased to
+ * one attempt (runner-pool.ts), every process it has is that attempt's.
+ */
+export function userProcesses(uid: number): number[] {
+  const found: number[] = [];
+  for (const pid of listPids()) {
+    const status = readStatus(pid);
+    const ids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status ?? '');
+    if (ids && (Number(ids[1]) === uid || Number(ids[2]) === uid || Number(ids[3]) === uid) && !/^State:\s+Z/m.test(status!)) found.push(pid);
+  }
+  return found;
+}
+
+/** /proc/<pid>/status (about 1.5 KiB, read whole), null when the process is gone. */
+function readStatus(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/status`, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * SIGKILLs every process of `uid` until none is left (USER_KILL_ROUNDS at most: one may fork meanwhile); answers how
+ * many were killed and how many are still there. Never this process.
+ */
+export async function killUserProcesses(uid: number): Promise<{ killed: number; left: number }> {
+  const killed = new Set<number>();
+  for (let round = 0; round < USER_KILL_ROUNDS; round++) {
+    const victims = userProcesses(uid).filter((pid) => pid !== process.pid);
+    if (victims.length === 0) return { killed: killed.size, left: 0 };
+    for (const pid of victims) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed.add(pid);
+      } catch {
+        // Already gone.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, USER_KILL_PAUSE_MS));
+  }
+  return { killed: killed.size, left: userProcesses(uid).filter((pid) => pid !== process.pid).length };
+}
+
 /** SIGKILLs every process of the attempt until none is left; answers how many were killed. */
 export async function killAttemptProcesses(tag: string, options: { except?: number } = {}): Promise<number> {
   let killed = 0;
@@ -180,6 +251,9 @@ export function attemptTag(attemptKey: string): string {
   return `${selfIdentity()}.${attemptKey.replace(/[^A-Za-z0-9-]/g, '')}`;
 }
 
+/** Whether `tag` is an attempt's tag (`<owner pid>.<owner start time>.<key>`), not another cgroup's name. */
+const isAttemptTag = (tag: string): boolean => /^\d+\.\d+\.[A-Za-z0-9-]*$/.test(tag);
+
 function ownerAlive(tag: string): boolean {
   const [pid, startTime] = tag.split('.');
   const stat = readStat(Number(pid));
@@ -188,13 +262,14 @@ function ownerAlive(tag: string): boolean {
 
 /**
  * Kills the processes of attempts whose supervising process is gone (a server or `fullstop worker` killed with
- * SIGKILL, whose runner process could not clean up either). Attempts of live supervisors are theirs to end.
+ * SIGKILL, whose runner process could not clean up either), then what is left in their cgroups (a process that
+ * left the attempt's tree and tag), and removes those. Attempts of live supervisors are theirs to end.
  */
 export async function sweepOrphanedAttempts(): Promise<number> {
   const tags = new Set<string>();
   for (const p of processTable()) if (p.tag && !ownerAlive(p.tag)) tags.add(p.tag);
   let killed = 0;
   for (const tag of tags) killed += await killAttemptProcesses(tag);
-  sweepEmptyCgroups((tag) => !ownerAlive(tag));
+  killed += await sweepOrphanedCgroups((tag) => !ownerAlive(tag), isAttemptTag);
   return killed;
 }

@@ -13,6 +13,9 @@ export const ENGINE_RUNNERS_PRELOAD = '--engine-runners';
  */
 export const RUNNER_NICENESS = 10;
 
+/** Set in a runner's environment when it was started as a child subreaper (containment.ts): it kills its descendants before it exits. */
+export const SUBREAPER_VAR = 'FULLSTOP_SUBREAPER';
+
 /** What the supervisor sends the runner process over IPC. */
 export type HostRequest =
   | {

@@ -8,15 +8,17 @@
  * masking (zip readers) and the process table are imported by the attempts that use them. A pre-forked process
  * also loads, while it waits, what every runner of its pool imports (`process.argv[2]`, see warm-pool.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { LoginSession } from '../lib/login-session.ts';
 import type * as Masking from '../lib/mask-secrets.ts';
 import { errorMessage, NO_TOTALS } from '../lib/result.ts';
 import type { DeviceSessionRequest, Runner, TestKind } from '../types.ts';
+import type * as ProcessTable from './process-table.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
-import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS, SUBREAPER_VAR } from './protocol.ts';
 
 /** How long an exiting host waits for its last message to leave. */
 const LAST_MESSAGE_WAIT_MS = 2_000;
@@ -27,6 +29,55 @@ try {
 } catch {
   // The launcher's value stands.
 }
+// The same for the out-of-memory killer's choice (raising one's own score needs nothing either): the launcher's
+// write may come after a wrapper (containment.ts) forked.
+try {
+  writeFileSync('/proc/self/oom_score_adj', '1000');
+} catch {
+  // No /proc: the launcher's value stands.
+}
+// What the runner and its tools write is theirs alone: another runner user reads none of it, in /tmp either.
+process.umask(0o077);
+
+/**
+ * Started as a child subreaper (no cgroup holds the attempt, containment.ts): whatever its tree orphans is
+ * reparented here, so it kills its descendants before it exits. Its tools need not know.
+ */
+const subreaper = process.env[SUBREAPER_VAR] === '1';
+delete process.env[SUBREAPER_VAR];
+/** process-table.ts, loaded while the runner waits: the exit hook below cannot wait for an import. */
+let table: typeof ProcessTable | null = null;
+if (subreaper) void import('./process-table.ts').then((m) => (table = m));
+
+/** SIGKILLs this process's descendants, a few rounds apart until none is left (a process may fork meanwhile). */
+async function killDescendants(): Promise<void> {
+  if (!subreaper) return;
+  table ??= await import('./process-table.ts');
+  for (let round = 0; round < 20; round++) {
+    const pids = table.descendantsOf(process.pid);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// Whatever way it exits (process.exit in a runner, a fatal error): one last round, synchronously.
+process.on('exit', () => {
+  if (!subreaper || !table) return;
+  for (const pid of table.descendantsOf(process.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+});
 
 const controller = new AbortController();
 let exiting = false;
@@ -45,9 +96,16 @@ function send(message: HostMessage): void {
 function exitAfter(message: HostMessage, code: number): void {
   if (exiting) return;
   exiting = true;
-  setTimeout(() => process.exit(code), LAST_MESSAGE_WAIT_MS).unref();
-  if (!process.connected) process.exit(code);
-  process.send!(masked(message), undefined, undefined, () => process.exit(code));
+  // A subreaper takes its tree down before it goes; the supervisor waits for the exit anyway.
+  let leaving = false;
+  const exit = () => {
+    if (leaving) return;
+    leaving = true;
+    void killDescendants().finally(() => process.exit(code));
+  };
+  setTimeout(exit, LAST_MESSAGE_WAIT_MS).unref();
+  if (!process.connected) return exit();
+  process.send!(masked(message), undefined, undefined, exit);
 }
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -5,7 +5,7 @@
  * forks a runner; only root can, and root's capabilities are all dropped by the kernel in that switch.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, lchownSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, lchownSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface RunnerUser {
@@ -82,6 +82,57 @@ export function giveTree(p: string, user: RunnerUser): void {
 export function giveRunFolder(runDir: string, user: RunnerUser): void {
   giveTree(runDir, user);
   searchableAbove(runDir);
+}
+
+/** Opens what a path names itself: a link is refused (ELOOP), a fifo does not block, a terminal is not taken. */
+const OPEN_UNFOLLOWED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * Takes an attempt's folder back from its runner user once the attempt's processes are all dead (issue 37):
+ * everything in it becomes `owner`'s (this process's user) again, closed to group and others (a folder 0700, a file
+ * its owner's bits only, set-id bits dropped), so no later runner (another user, or the same one leased again for
+ * another client) can read its traces and screenshots. Top-down through descriptors opened without following
+ * links: a folder is closed before anything in it is touched, so a process still holding a folder below (a shared
+ * runner user's, never a pool's: those are all killed first) cannot swap an entry for a link to a server file in
+ * between. A link is lchown'ed, never followed nor chmod'ed; a file with other hard links (linked in from elsewhere)
+ * is left as it is, unreachable in its closed folder. Answers how many entries were changed.
+ */
+export function takeBackTree(p: string, owner: { uid: number; gid: number } = { uid: process.geteuid?.() ?? 0, gid: process.getegid?.() ?? 0 }): number {
+  let fd: number;
+  try {
+    fd = openSync(p, OPEN_UNFOLLOWED);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A link (ELOOP) or a socket (ENXIO): its owner only.
+    if (code === 'ELOOP' || code === 'ENXIO') {
+      try {
+        const stat = lstatSync(p);
+        if (stat.uid !== owner.uid || stat.gid !== owner.gid) {
+          lchownSync(p, owner.uid, owner.gid);
+          return 1;
+        }
+      } catch {
+        // Gone.
+      }
+    }
+    return 0;
+  }
+  let changed = 0;
+  let folder = false;
+  try {
+    const stat = fstatSync(fd);
+    folder = stat.isDirectory();
+    if (!folder && stat.nlink > 1) return 0;
+    const mode = folder ? 0o700 : stat.mode & 0o700;
+    if (stat.uid !== owner.uid || stat.gid !== owner.gid) fchownSync(fd, owner.uid, owner.gid);
+    if ((stat.mode & 0o7777) !== mode) fchmodSync(fd, mode);
+    if (stat.uid !== owner.uid || stat.gid !== owner.gid || (stat.mode & 0o7777) !== mode) changed++;
+  } finally {
+    closeSync(fd);
+  }
+  // Closed now: what its path names inside can no longer be changed by the runner user.
+  if (folder) for (const entry of readdirSync(p)) changed += takeBackTree(path.join(p, entry), owner);
+  return changed;
 }
 
 /** Adds the search bit for others to each folder above `p` that lacks it: reachable by name, still not listable. */

@@ -6,14 +6,16 @@ import { ATTEMPT_TAG_VAR, childEnv } from './child-env.ts';
 import { entryFile } from './entry-file.ts';
 import { launch, type RemoteChild } from './launcher-client.ts';
 import { type AttemptCgroup, createAttemptCgroup } from './attempt-cgroup.ts';
+import { cgroupsInUse, subreaperPython } from './containment.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
 import { CHROMIUM_SANDBOX_VAR } from '../lib/chromium.ts';
 import { factsOf } from '../runners/kinds.ts';
 import { stageInputs } from './runner-inputs.ts';
-import { chromiumSandboxSupport, type RunnerUser, runnerUserEnv } from './runner-user.ts';
-import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS } from './protocol.ts';
-import { type RunnerShape, WARM_POOL_MAX, WARM_REFILL_AFTER_MS, WarmPool } from './warm-pool.ts';
+import { isRunnerPool, type RunnerLease, type RunnerPool } from './runner-pool.ts';
+import { chromiumSandboxSupport, type RunnerUser, runnerUserEnv, takeBackTree } from './runner-user.ts';
+import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS, SUBREAPER_VAR } from './protocol.ts';
+import { type RunnerShape, WARM_POOL_MAX, WARM_REFILL_AFTER_MS, WarmPool, type WarmRunner } from './warm-pool.ts';
 
 export { MEMORY_POLL_MS } from './memory-monitor.ts';
 export { WARM_POOL_IDLE_MS, WARM_POOL_MAX } from './warm-pool.ts';
@@ -61,10 +63,12 @@ export interface SandboxRun {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
     /**
-     * The OS user the runner process and all it starts run as (resolveRunnerUser, ENGINE_RUNNER_USER); the attempt's
-     * folder becomes its own. Unset: this process's user (decision 0077).
+     * The OS user the runner process and all it starts run as: a pool (runner-pool.ts), from which the attempt leases
+     * a user of its own, or one user shared by every attempt (resolveRunnerUser, ENGINE_RUNNER_USER). The attempt's
+     * folder is that user's for the attempt, and this process's again, closed, after it. Unset: this process's user
+     * (decision 0077).
      */
-    runAs?: RunnerUser | null;
+    runAs?: RunnerUser | RunnerPool | null;
   };
   limits: SandboxLimits;
   /** Unique per attempt (the attempt row's id): part of the tag every process of the attempt carries. */
@@ -79,6 +83,8 @@ export interface SandboxRun {
 
 export interface SandboxStats {
   pid: number;
+  /** The OS user the attempt ran as (null: this process's). */
+  user: string | null;
   /** The tag every process of the attempt carries (a pre-forked process's own, given at its fork). */
   tag: string;
   /** The runner process came from the warm pool. */
@@ -91,8 +97,16 @@ export interface SandboxStats {
   peakMemoryBytes: number;
 }
 
-/** Runner processes forked ahead of their attempts, for every attempt of this process. */
-const warmPool = new WarmPool((shape, tag) => forkRunner(shape, tag, tmpdir(), shape.runnersModule ?? ENGINE_RUNNERS_PRELOAD));
+/**
+ * Runner processes forked ahead of their attempts, for every attempt of this process. One of a pool's shape leases
+ * its user at its fork (none free: not forked now), and the attempt that takes it inherits the lease.
+ */
+const warmPool = new WarmPool((shape, tag) => {
+  const lease = isRunnerPool(shape.runAs) ? shape.runAs.tryLease() : null;
+  if (isRunnerPool(shape.runAs) && !lease) return null;
+  const user = lease?.user ?? (shape.runAs as RunnerUser | null);
+  return { child: forkRunner(shape, tag, tmpdir(), user, shape.runnersModule ?? ENGINE_RUNNERS_PRELOAD), user, lease };
+});
 
 /** How many runner processes wait in the warm pool now. */
 export const warmRunnersWaiting = (): number => warmPool.size;
@@ -102,32 +116,35 @@ export function emptyWarmPool(): void {
   warmPool.drain();
 }
 
-/** Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts). */
-function forkRunner(shape: RunnerShape, tag: string, cwd: string, preload?: string): RemoteChild {
-  const user = shape.runAs;
+/**
+ * Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts). As `user`
+ * (null: this process's), with its HOME, USER and LOGNAME; where no cgroup will hold the attempt, started as a child
+ * subreaper (containment.ts).
+ */
+function forkRunner(shape: RunnerShape, tag: string, cwd: string, user: RunnerUser | null, preload?: string): RemoteChild {
+  const subreaper = cgroupsInUse() ? null : subreaperPython();
   return launch({
     entry: HOST_ENTRY,
     args: preload ? [preload] : [],
     cwd,
-    env: { ...shape.env, [ATTEMPT_TAG_VAR]: tag },
+    env: { ...shape.env, ...(user ? runnerUserEnv(user) : {}), [ATTEMPT_TAG_VAR]: tag, ...(subreaper ? { [SUBREAPER_VAR]: '1' } : {}) },
     execArgv: [`--max-old-space-size=${shape.memoryMb}`, `--max-semi-space-size=${RUNNER_SEMI_SPACE_MB}`],
     niceness: RUNNER_NICENESS,
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    ...(subreaper ? { subreaper } : {}),
   });
 }
 
 /**
- * What the attempt's runner process is forked with: memory limit, runners module, user, and the allow-listed
- * environment (child-env.ts) with, for another user, its own HOME, USER and LOGNAME, and whether its Chromium
- * may use its own sandbox (lib/chromium.ts reads it).
+ * What the attempt's runner process is forked with: memory limit, runners module, who it runs as (a pool, one user
+ * or this process's), and the allow-listed environment (child-env.ts) with whether its Chromium may use its own
+ * sandbox (lib/chromium.ts reads it; the same for every user of a pool). The user's own variables are added at the
+ * fork: a pool's shape is the same whichever user a process leases.
  */
 function runnerShape(run: SandboxRun): RunnerShape {
   const runAs = run.ctx.runAs ?? null;
-  const sandbox = chromiumSandboxSupport(runAs);
-  const env = childEnv(run.env ?? process.env, {
-    ...(runAs ? runnerUserEnv(runAs) : {}),
-    ...(sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {}),
-  });
+  const sandbox = chromiumSandboxSupport(isRunnerPool(runAs) ? runAs.representative() : runAs);
+  const env = childEnv(run.env ?? process.env, sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {});
   return { memoryMb: run.limits.memoryMb, env, runnersModule: run.runnersModule, runAs };
 }
 
@@ -144,46 +161,104 @@ function whenForked(child: RemoteChild, then: () => void): void {
  * returns. Aborting `ctx.signal` stops the runner and rejects with the signal's reason.
  *
  * With `ctx.warmRunners`, the runner process is taken from the warm pool when one of the attempt's shape (memory
- * limit, environment, runners module) waits there; it then carries the tag it was forked with. Either way the
- * cgroup is made and the process put in it before the run request leaves.
+ * limit, environment, runners module, who it runs as) waits there; it then carries the tag it was forked with. Either
+ * way the cgroup is made and the process put in it before the run request leaves.
+ *
+ * With a pool in `ctx.runAs` (runner-pool.ts), the attempt runs as a user of its own: leased here (waiting while
+ * every user is busy; a refused pool rejects with RunnerPoolRefused, code engine_missing), or with the pre-forked
+ * process that leased it at its fork. The user goes back to the pool only once the attempt ended whole: its cgroups
+ * and tagged processes killed, then every process the user still has, then its folder taken back (takeBackTree).
  */
 export async function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
-  const user = run.ctx.runAs;
-  if (!user || run.ctx.signal.aborted) return runSupervised(run, onStats);
-  // Before any runner process sees the attempt: its folder is the runner user's, its inputs copied where it may read them.
+  const { ctx } = run;
+  if (ctx.signal.aborted) throw ctx.signal.reason as Error;
+  const pool = isRunnerPool(ctx.runAs) ? ctx.runAs : null;
+  // Its users first: the shape's Chromium answer is theirs.
+  await pool?.claim();
+  const shape = runnerShape(run);
+  const poolSize = Math.min(Math.max(ctx.warmRunners ?? 0, 0), WARM_POOL_MAX);
+  const warm = warmPool.take(shape, poolSize);
+  let lease: RunnerLease | null = warm?.lease ?? null;
+  let used = false;
+  try {
+    // A user of its own, held until the attempt has ended whole (waits while every user of the pool is busy).
+    if (pool && !warm) lease = await pool.lease(ctx.signal);
+    const user = warm ? warm.user : (lease?.user ?? (pool ? null : ((ctx.runAs as RunnerUser | null | undefined) ?? null)));
+    used = true;
+    return await attemptAs(run, { shape, poolSize, warm, user, lease }, onStats);
+  } finally {
+    // A pre-forked process taken and never given its test (the lease was refused, the attempt aborted).
+    if (warm && !used) warm.child.kill('SIGKILL');
+    if (lease && !used) await lease.killLeftovers().catch(() => undefined);
+    lease?.release();
+  }
+}
+
+interface Runner {
+  shape: RunnerShape;
+  poolSize: number;
+  warm: WarmRunner | null;
+  user: RunnerUser | null;
+  lease: RunnerLease | null;
+}
+
+/**
+ * The attempt as `runner.user`: its folder given to that user and its inputs copied where it may read them, before
+ * any runner process sees the attempt; after it, once every process of it is dead (a leased user's leftovers too),
+ * the folder is this process's again, closed to group and others (takeBackTree).
+ */
+async function attemptAs(run: SandboxRun, runner: Runner, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
+  const { user, lease, warm } = runner;
+  if (!user) return runSupervised(run, runner, onStats);
   let staged: Awaited<ReturnType<typeof stageInputs>>;
   try {
     staged = await stageInputs(run.test, run.target, run.ctx.runDir, user, run.ctx.baselineDir);
   } catch (error) {
+    warm?.child.kill('SIGKILL');
     throw new SandboxError('start_failed', `the runner process could not start: the attempt's files could not be given to ${user.name}: ${(error as Error).message}`);
   }
   try {
     const ctx = staged.baselineDir ? { ...run.ctx, baselineDir: staged.baselineDir } : run.ctx;
-    return await runSupervised({ ...run, test: staged.test, target: staged.target, ctx }, onStats);
+    return await runSupervised({ ...run, test: staged.test, target: staged.target, ctx }, runner, onStats);
   } finally {
+    if (lease) {
+      const { killed, left } = await lease.killLeftovers().catch(() => ({ killed: 0, left: -1 }));
+      if (killed > 0) run.ctx.log(`killed ${killed} process(es) of ${user.name} the attempt left behind`);
+      if (left !== 0) run.ctx.log(`${user.name} still has processes the attempt left (${left < 0 ? 'they could not be listed' : left}): it is not leased again until they are gone`);
+    }
+    try {
+      takeBackTree(run.ctx.runDir);
+    } catch (error) {
+      run.ctx.log(`the attempt's folder could not be taken back from ${user.name}: ${(error as Error).message}`);
+    }
     await staged.remove().catch(() => {});
   }
 }
 
-function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
+function runSupervised(run: SandboxRun, runner: Runner, onStats?: (stats: SandboxStats) => void): Promise<RunnerResult> {
   const { ctx, limits } = run;
-  if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason as Error);
+  const { shape, poolSize, warm, user } = runner;
+  if (ctx.signal.aborted) {
+    warm?.child.kill('SIGKILL');
+    return Promise.reject(ctx.signal.reason as Error);
+  }
   const limitBytes = limits.memoryMb * 1024 * 1024;
   const startedAt = performance.now();
   const oomKillsAtStart = kernelOomKills();
-  const shape = runnerShape(run);
-  const poolSize = Math.min(Math.max(ctx.warmRunners ?? 0, 0), WARM_POOL_MAX);
-  const warm = warmPool.take(shape, poolSize);
   const tag = warm?.tag ?? attemptTag(run.attemptKey);
-  const child = warm?.child ?? forkRunner(shape, tag, ctx.runDir);
-  const stats: SandboxStats = { pid: 0, tag, warm: warm !== null, readyMs: -1, loadMs: -1, peakMemoryBytes: 0 };
+  const child = warm?.child ?? forkRunner(shape, tag, ctx.runDir, user);
+  const withCgroup = cgroupsInUse();
+  // Without a cgroup, a runner started as a subreaper (forkRunner) holds its tree's orphans: killed before it.
+  const subreaper = !withCgroup && subreaperPython() !== null;
+  const stats: SandboxStats = { pid: 0, user: user?.name ?? null, tag, warm: warm !== null, readyMs: -1, loadMs: -1, peakMemoryBytes: 0 };
   let cgroup: AttemptCgroup | null = null;
   // A kind whose figures time this machine's CPU (Lighthouse) comes before the other attempts (decision 0087).
   const cpu = factsOf(run.test.kind)?.measuresCpuTime ? 'measured' : 'background';
   whenForked(child, () => {
     stats.pid = child.pid;
     // Before the runner gets its test (sent at 'ready', which follows, or at once to a waiting process that is
-    // ready): whatever it starts joins the cgroup.
+    // ready): whatever it starts joins the cgroup, detached or not, and is killed with it at the end.
+    if (!withCgroup) return;
     cgroup = createAttemptCgroup(tag, { memoryBytes: kernelCeilingBytes(limitBytes), cpu });
     if (cgroup && !cgroup.add(child.pid)) {
       cgroup.remove();
@@ -242,15 +317,26 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
       return new SandboxError('out_of_memory', `the runner process ran out of memory (limit ${limits.memoryMb} MB)`);
     }
 
+    /**
+     * SIGKILLs the runner process. A subreaper's descendants go first: once it is gone, what it held (an orphan
+     * without the tag) would be reparented to init and leave the attempt's tree.
+     */
+    function killRunner() {
+      if (!subreaper || child.pid <= 0) return child.kill('SIGKILL');
+      void killAttemptOffThread(tag, { except: child.pid })
+        .catch(() => 0)
+        .finally(() => child.kill('SIGKILL'));
+    }
+
     /** Ends the attempt early: asks the runner to stop (or not), then kills everything it started. */
     function stop(error: Error, options: { grace: boolean }) {
       if (outcome) return;
       outcome = { error };
       if (options.grace && child.connected) {
         child.send({ type: 'abort', reason: error.message } satisfies HostRequest, () => {});
-        killTimer = setTimeout(() => child.kill('SIGKILL'), ABORT_GRACE_MS);
+        killTimer = setTimeout(killRunner, ABORT_GRACE_MS);
       } else {
-        child.kill('SIGKILL');
+        killRunner();
       }
     }
 
@@ -260,7 +346,7 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
       runSentAt = performance.now();
       stats.readyMs = Math.round(runSentAt - startedAt);
       // A pre-forked process's tag names no attempt: the log ties the two together.
-      ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}`);
+      ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}${user ? `, as ${user.name}` : ''}`);
       child.send(
         { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
         () => {},
@@ -355,8 +441,11 @@ function runSupervised(run: SandboxRun, onStats?: (stats: SandboxStats) => void)
       clearTimeout(killTimer);
       unwatch();
       ctx.signal.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      const killed = await killAttemptOffThread(tag).catch(() => 0);
+      if (child.exitCode === null && child.signalCode === null) killRunner();
+      // Everything in the attempt's cgroups first (what left its tree and tag too), then its tagged processes and
+      // their descendants (all of them where there is no cgroup).
+      const inCgroup = ((await cgroup?.killAll().catch(() => [])) ?? []).filter((pid) => pid !== stats.pid);
+      const killed = inCgroup.length + (await killAttemptOffThread(tag).catch(() => 0));
       if (killed > 0) ctx.log(`killed ${killed} process(es) the attempt left behind`);
       cgroup?.remove();
       const end = outcome!;

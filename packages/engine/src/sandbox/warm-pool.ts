@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteChild } from './launcher-client.ts';
+import type { RunnerLease, RunnerPool } from './runner-pool.ts';
 import type { RunnerUser } from './runner-user.ts';
 import { attemptTag } from './process-table.ts';
 import type { HostMessage } from './protocol.ts';
@@ -24,27 +25,53 @@ export interface RunnerShape {
   env: NodeJS.ProcessEnv;
   /** The module whose runners it runs and loads ahead (tests, benches); the engine's own otherwise. */
   runnersModule: string | undefined;
-  /** The OS user it runs as (runner-user.ts); null: this process's. */
-  runAs: RunnerUser | null;
+  /**
+   * The OS user it runs as: one user (runner-user.ts), a pool each runner process leases a user of its own from
+   * (runner-pool.ts, at the fork for a pre-forked one), or null: this process's.
+   */
+  runAs: RunnerUser | RunnerPool | null;
 }
 
 /** A runner process forked ahead of its attempt, with the tag it carries from birth (the attempt's, once taken). */
 export interface WarmRunner {
   child: RemoteChild;
   tag: string;
+  /** The user it was forked as (null: this process's), and its lease when that user is the pool's. */
+  user: RunnerUser | null;
+  lease: RunnerLease | null;
   /** When it said 'ready' (performance.now()); null while it is still loading. */
   readyAt: number | null;
 }
 
-/** Forks a runner process of `shape` carrying `tag`, not yet given a test. */
-export type ForkWaiting = (shape: RunnerShape, tag: string) => RemoteChild;
+/**
+ * Forks a runner process of `shape` carrying `tag`, not yet given a test, with the user it runs as (leased from the
+ * shape's pool, held until the process has run its attempt or died); null when it cannot now (no user free).
+ */
+export type ForkWaiting = (shape: RunnerShape, tag: string) => { child: RemoteChild; user: RunnerUser | null; lease: RunnerLease | null } | null;
 
 interface Waiting extends WarmRunner {
   shape: string;
 }
 
+/** Pools by identity: a shape names its pool, not the user a waiting process leased from it. */
+const poolIds = new WeakMap<object, number>();
+let lastPoolId = 0;
+const runAsKey = (runAs: RunnerShape['runAs']) => {
+  if (!runAs) return null;
+  if ('uid' in runAs) return `${runAs.uid}:${runAs.gid}`;
+  if (!poolIds.has(runAs)) poolIds.set(runAs, ++lastPoolId);
+  return `pool ${poolIds.get(runAs)}`;
+};
+
 const shapeKey = (shape: RunnerShape) =>
-  JSON.stringify([shape.memoryMb, shape.runnersModule ?? null, shape.runAs?.uid ?? null, shape.runAs?.gid ?? null, Object.entries(shape.env).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  JSON.stringify([shape.memoryMb, shape.runnersModule ?? null, runAsKey(shape.runAs), Object.entries(shape.env).sort(([a], [b]) => (a < b ? -1 : 1))]);
+
+/** A waiting process's user goes back to its pool: every process of it killed first (the waiting one included). */
+async function endLease(lease: RunnerLease | null): Promise<void> {
+  if (!lease) return;
+  await lease.killLeftovers().catch(() => undefined);
+  lease.release();
+}
 
 const alive = (child: RemoteChild) => child.connected && child.exitCode === null && child.signalCode === null;
 
@@ -92,7 +119,7 @@ export class WarmPool {
     for (const w of this.waiting.filter((w) => w.shape !== key || !alive(w.child) || size <= 0)) this.retire(w);
     const wanted = Math.min(Math.max(size, 0), WARM_POOL_MAX);
     while (this.waiting.length > wanted) this.retire(this.waiting[this.waiting.length - 1]!);
-    while (this.waiting.length < wanted) this.start(shape, key);
+    while (this.waiting.length < wanted) if (!this.start(shape, key)) break;
   }
 
   /** An attempt started or ended: the pool is in use, its idle time starts again. */
@@ -110,24 +137,32 @@ export class WarmPool {
     this.idleTimer = null;
   }
 
-  private start(shape: RunnerShape, key: string): void {
+  /** Forks one waiting process; false when none can be forked now (its pool has no free user). */
+  private start(shape: RunnerShape, key: string): boolean {
     const tag = attemptTag(`${WARM_KEY_PREFIX}${randomBytes(8).toString('hex')}`);
-    const child = this.fork(shape, tag);
-    const waiting: Waiting = { child, tag, readyAt: null, shape: key };
+    const forked = this.fork(shape, tag);
+    if (!forked) return false;
+    const { child, user, lease } = forked;
+    const waiting: Waiting = { child, tag, user, lease, readyAt: null, shape: key };
     child.on('message', (message: HostMessage) => {
       if (message.type === 'ready') waiting.readyAt ??= performance.now();
     });
     const leave = () => {
+      const was = this.waiting.length;
       this.waiting = this.waiting.filter((w) => w !== waiting);
+      // Died while waiting (never taken): its user goes back once nothing of it is left.
+      if (this.waiting.length < was) void endLease(lease);
     };
     child.on('error', leave);
     child.on('exit', leave);
     this.waiting.push(waiting);
+    return true;
   }
 
   private retire(w: Waiting): void {
     this.waiting = this.waiting.filter((x) => x !== w);
-    // Never given a test: nothing of it to keep or clean.
+    // Never given a test: nothing of it to keep or clean but the process, and its user's lease.
     if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    void endLease(w.lease);
   }
 }

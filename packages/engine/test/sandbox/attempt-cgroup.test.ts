@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createAttemptCgroup } from '../../src/sandbox/attempt-cgroup.ts';
+import { readStat, selfIdentity, sweepOrphanedAttempts } from '../../src/sandbox/process-table.ts';
+import { alive, sleepers, uniqueSleep, until } from './fixtures/processes.ts';
 
 const MB = 1024 * 1024;
 const probe = createAttemptCgroup(`probe-${process.pid}`, { memoryBytes: 512 * MB, cpu: 'background' });
@@ -71,5 +73,78 @@ describe.skipIf(!probe?.cpu)("an attempt's share of the CPU (cpu cgroup)", () =>
         p.cgroup.remove();
       }
     }
+  }, 30_000);
+});
+
+/**
+ * A process in the attempt's cgroups that left its tree: `setsid` of a child whose parent then exits, reparented to
+ * init, with no tag. Started waiting on its stdin, so it is in the cgroup before it forks.
+ */
+async function escapedInto(cgroup: NonNullable<ReturnType<typeof createAttemptCgroup>>, arg: string) {
+  const parent = spawn('sh', ['-c', `read go; setsid sleep ${arg} & exit 0`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  parent.on('error', () => {});
+  expect(cgroup.add(parent.pid!)).toBe(true);
+  parent.stdin!.end('go\n');
+  await once(parent, 'exit');
+  await until('the escaped sleep', () => sleepers(arg).length === 1, 10_000);
+  const [pid] = sleepers(arg);
+  expect(readStat(pid!)?.ppid).not.toBe(parent.pid);
+  return pid!;
+}
+
+// Killing what an attempt leaves needs a cgroup of its own (root, or a delegated v2 subtree): elsewhere the runner is a
+// subreaper (supervisor.test.ts "without cgroups").
+describe.skipIf(!probe)("the end of an attempt's cgroups (issue 37)", () => {
+  it('kills every process in them, one that left the tree included, and can be removed after', async () => {
+    const cgroup = createAttemptCgroup(`test-kill-${process.pid}-${Date.now()}`, { memoryBytes: 512 * MB, cpu: 'background' })!;
+    const arg = uniqueSleep();
+    const pid = await escapedInto(cgroup, arg);
+    const killed = await cgroup.killAll();
+    expect(killed).toEqual([pid]);
+    expect(sleepers(arg)).toEqual([]);
+    cgroup.remove();
+    // Nothing is left to kill a second time.
+    expect(await cgroup.killAll()).toEqual([]);
+  }, 30_000);
+
+  it('spares `except`, and a process that keeps forking is killed in rounds', async () => {
+    const cgroup = createAttemptCgroup(`test-fork-${process.pid}-${Date.now()}`, { memoryBytes: 512 * MB, cpu: 'background' })!;
+    const keep = spawn('sleep', ['60'], { stdio: 'ignore' });
+    keep.on('error', () => {});
+    const forker = spawn('sh', ['-c', 'read go; while :; do sleep 60 & sleep 0.01; done'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    forker.on('error', () => {});
+    expect(cgroup.add(keep.pid!) && cgroup.add(forker.pid!)).toBe(true);
+    forker.stdin!.end('go\n');
+    await sleep(200);
+    const killed = await cgroup.killAll({ except: keep.pid! });
+    expect(killed.length).toBeGreaterThan(1);
+    expect(killed).not.toContain(keep.pid);
+    expect(alive(keep.pid!)).toBe(true);
+    expect(alive(forker.pid!)).toBe(false);
+    keep.kill('SIGKILL');
+    await once(keep, 'exit').catch(() => {});
+    cgroup.remove();
+  }, 30_000);
+
+  it('the orphan sweep kills what is left in the cgroups of an attempt whose owner died, never a live owner’s', async () => {
+    // A dead owner: a process that has exited (its pid and start time no longer name a process).
+    const gone = spawn('true');
+    await once(gone, 'exit');
+    const deadTag = `${gone.pid}.1.orphan-${process.pid}`;
+    const liveTag = `${selfIdentity()}.live-${process.pid}`;
+    const orphan = createAttemptCgroup(deadTag, { memoryBytes: 512 * MB, cpu: 'background' })!;
+    const live = createAttemptCgroup(liveTag, { memoryBytes: 512 * MB, cpu: 'background' })!;
+    const [orphanArg, liveArg] = [uniqueSleep(), uniqueSleep()];
+    await escapedInto(orphan, orphanArg);
+    const livePid = await escapedInto(live, liveArg);
+    await sweepOrphanedAttempts();
+    expect(sleepers(orphanArg)).toEqual([]);
+    expect(sleepers(liveArg)).toEqual([livePid]);
+    // The orphan's cgroups are gone too: one of the same name can be made again.
+    const again = createAttemptCgroup(deadTag, { memoryBytes: 512 * MB, cpu: 'background' });
+    expect(again).not.toBeNull();
+    again?.remove();
+    await live.killAll();
+    live.remove();
   }, 30_000);
 });

@@ -7,9 +7,10 @@ import type { SandboxError } from '../../src/sandbox/index.ts';
 import { attemptProcesses, emptyWarmPool, isWarmTag, processTable, runInSandbox, type SandboxStats, warmRunnersWaiting } from '../../src/sandbox/index.ts';
 import { childEnv } from '../../src/sandbox/child-env.ts';
 import { createAttemptCgroup } from '../../src/sandbox/attempt-cgroup.ts';
+import { forceContainmentForTests, subreaperPython } from '../../src/sandbox/containment.ts';
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
 import type { RunnerResult } from '../../src/types.ts';
-import { alive, until as waitUntil } from './fixtures/processes.ts';
+import { alive, sleepers, uniqueSleep, until as waitUntil } from './fixtures/processes.ts';
 
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-runners.ts', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-sandbox-'));
@@ -19,6 +20,7 @@ probe?.remove();
 
 interface Options {
   limits?: { timeSeconds: number; memoryMb: number };
+  options?: Record<string, unknown>;
   signal?: AbortSignal;
   warmRunners?: number;
   env?: NodeJS.ProcessEnv;
@@ -32,7 +34,7 @@ function attempt(behaviour: string, options: Options = {}) {
   const attemptKey = `test-${process.pid}-${++counter}`;
   const promise = runInSandbox(
     {
-      test: { name: behaviour, group: 'G', kind: 'api', options: { behaviour } },
+      test: { name: behaviour, group: 'G', kind: 'api', options: { behaviour, ...options.options } },
       target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
       ctx: {
         runDir,
@@ -167,6 +169,17 @@ describe.each([
     expect(a.logs.some((l) => /killed 1 process/.test(l))).toBe(true);
   });
 
+  it('ends the attempt whole: a detached process without the tag, reparented away from the runner, does not outlive it', async () => {
+    const arg = uniqueSleep();
+    const a = run('escape', { options: { sleep: arg } });
+    await a.promise;
+    const escaped = JSON.parse(readFileSync(path.join(a.runDir, 'escaped.json'), 'utf8')) as { pid: number; ppid: number; runner: number };
+    // It had left the runner's tree (its parent, setsid, gone) and carried no tag.
+    expect(escaped.pid).toBeGreaterThan(0);
+    expect(escaped.ppid).not.toBe(escaped.runner);
+    expect(sleepers(arg)).toEqual([]);
+  });
+
   it('stops the runner when the attempt is aborted, and rejects with the reason', async () => {
     const controller = new AbortController();
     const a = run('hang', { limits: { timeSeconds: 30, memoryMb: 256 }, signal: controller.signal });
@@ -199,6 +212,48 @@ describe.each([
       for (const name of Object.keys(secrets)) if (!(name in saved)) delete process.env[name];
     }
   });
+});
+
+/**
+ * Where no cgroup can be made (not root, no delegation: forced here), the runner is started as a child subreaper
+ * (containment.ts): what its tree orphans is reparented to it, and killed before it goes.
+ */
+describe.skipIf(!subreaperPython())('without cgroups: the runner as a child subreaper', () => {
+  beforeAll(() => {
+    emptyWarmPool();
+    forceContainmentForTests({ cgroup: false });
+  });
+  afterAll(() => {
+    emptyWarmPool();
+    forceContainmentForTests({});
+  });
+
+  it.each([
+    { mode: 'a fresh runner process', warmRunners: 0 },
+    { mode: 'a pre-forked runner process', warmRunners: 1 },
+  ])('ends the attempt whole with $mode: the escaped process was the runner’s, and is gone', async ({ warmRunners }) => {
+    for (let i = 0; i < (warmRunners ? 2 : 1); i++) {
+      const arg = uniqueSleep();
+      const a = attempt('escape', { warmRunners, options: { sleep: arg } });
+      await a.promise;
+      const escaped = JSON.parse(readFileSync(path.join(a.runDir, 'escaped.json'), 'utf8')) as { pid: number; ppid: number; runner: number };
+      expect(a.stats().warm).toBe(warmRunners > 0 && i > 0);
+      // Reparented to the runner, not to init: still in the attempt's tree.
+      expect(escaped.ppid).toBe(escaped.runner);
+      expect(sleepers(arg)).toEqual([]);
+    }
+  });
+
+  it('kills what the runner holds before the runner itself, at the time limit', async () => {
+    const arg = uniqueSleep();
+    // Time to start and escape on a loaded machine; then the runner spins, deaf to the abort, until it is killed.
+    const a = attempt('escape-then-hang', { limits: { timeSeconds: 10, memoryMb: 256 }, options: { sleep: arg } });
+    const e = await failure(a.promise);
+    expect(e.code).toBe('time_limit');
+    const escaped = JSON.parse(readFileSync(path.join(a.runDir, 'escaped.json'), 'utf8')) as { pid: number; ppid: number; runner: number };
+    expect(escaped.ppid).toBe(escaped.runner);
+    expect(sleepers(arg)).toEqual([]);
+  }, 30_000);
 });
 
 describe('the warm pool', () => {

@@ -33,7 +33,7 @@ function pool(idleMs = 60_000) {
   const warm = new WarmPool((shape, tag) => {
     const child = new FakeChild(1000 + forked.length);
     forked.push({ child, shape, tag });
-    return child as unknown as RemoteChild;
+    return { child: child as unknown as RemoteChild, user: null, lease: null };
   }, idleMs);
   return { warm, forked };
 }

@@ -1,7 +1,8 @@
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { RunnerPool } from '@fullstop/engine/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadEnv } from '../../config/env.ts';
-import { engineConfig } from './config.ts';
+import { engineConfig, runnerPoolSize } from './config.ts';
 
 const configOf = (source: NodeJS.ProcessEnv) => engineConfig(loadEnv(source));
 
@@ -34,5 +35,56 @@ describe('engine configuration', () => {
     expect(() => configOf({ ENGINE_RUNNER_USER: 'no-such-user-fullstop' })).toThrow(/ENGINE_RUNNER_USER: there is no user "no-such-user-fullstop"/);
     expect(() => configOf({ ENGINE_RUNNER_USER: 'not a name' })).toThrow(/ENGINE_RUNNER_USER: must be a user name/);
     expect(configOf({}).runnerUser).toBeNull();
+    // A pool is a comma-separated list (issue 37): each name checked the same way.
+    expect(() => configOf({ ENGINE_RUNNER_USER: 'a,,b' })).toThrow(/ENGINE_RUNNER_USER: must be a user name, or several separated by commas/);
+    expect(() => configOf({ ENGINE_RUNNER_USER: 'nobody,nobody' })).toThrow(/ENGINE_RUNNER_USER: names a user twice/);
+    expect(() => configOf({ ENGINE_RUNNER_USER: 'nobody,no-such-user-fullstop' })).toThrow(/ENGINE_RUNNER_USER: there is no user "no-such-user-fullstop"/);
+  });
+
+  it('sizes a pool of runner users to the tests run at once, the warm pool’s runners and a crawl', () => {
+    expect(runnerPoolSize(4, 1)).toBe(6);
+    expect(runnerPoolSize(2, 2)).toBe(5);
+    // The warm pool never holds more runners than there are workers.
+    expect(runnerPoolSize(1, 2)).toBe(3);
+    expect(runnerPoolSize(0, 1)).toBe(1);
+    expect(runnerPoolSize(64, 2)).toBe(67);
+  });
+
+  // A root server never runs a client's code as root (issue 37). Outside tests (NODE_ENV=test keeps the server's own
+  // user unless ENGINE_RUNNER_USER says otherwise), a root server without ENGINE_RUNNER_USER makes its own pool.
+  describe.skipIf(process.geteuid?.() !== 0)('as root (CI is)', () => {
+    // Outside tests a process with runner users closes its umask (0077): this file's is given back after.
+    let umask = 0o022;
+    beforeAll(() => {
+      umask = process.umask(0o022);
+      process.umask(umask);
+    });
+    afterAll(() => {
+      process.umask(umask);
+    });
+
+    it('makes its own pool without ENGINE_RUNNER_USER, sized by the workers it really starts', () => {
+      const config = configOf({ NODE_ENV: 'development', ENGINE_WORKERS: '3', ENGINE_WARM_RUNNERS: '1' });
+      expect(config.runAs).toBeInstanceOf(RunnerPool);
+      expect((config.runAs as RunnerPool).automatic).toBe(true);
+      expect((config.runAs as RunnerPool).size).toBe(5);
+      expect(config.runnerUser).toBeNull();
+      // `fullstop worker --concurrency 8`.
+      expect((engineConfig(loadEnv({ NODE_ENV: 'development' }), { workers: 8 }).runAs as RunnerPool).size).toBe(10);
+      // Under NODE_ENV=test: the server's own user, as the API tests expect.
+      expect(configOf({ NODE_ENV: 'test', ENGINE_WORKERS: '2' }).runAs).toBeNull();
+    });
+
+    it('takes several names as a pool and one as a user shared by every test', () => {
+      const pool = configOf({ ENGINE_RUNNER_USER: 'nobody, daemon', ENGINE_WORKERS: '2' });
+      expect(pool.runAs).toBeInstanceOf(RunnerPool);
+      expect((pool.runAs as RunnerPool).automatic).toBe(false);
+      expect(pool.runnerUser).toBeNull();
+      const shared = configOf({ ENGINE_RUNNER_USER: 'nobody' });
+      expect(shared.runAs).toMatchObject({ name: 'nobody', uid: 65534 });
+      expect(shared.runnerUser).toBe(shared.runAs);
+      // Root is refused in a list as alone.
+      expect(() => configOf({ ENGINE_RUNNER_USER: 'nobody,root' })).toThrow(/ENGINE_RUNNER_USER: "root" is root/);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { chromiumSandboxSupport, resolveRunnerUser, type RunnerUser } from '@fullstop/engine/sandbox';
-import { ConfigError, type Env } from '../../config/env.ts';
+import { chromiumSandboxSupport, isRunnerPool, resolveRunnerUser, RunnerPool, type RunnerUser } from '@fullstop/engine/sandbox';
+import { ConfigError, type Env, runnerUserNames } from '../../config/env.ts';
 
 /** The engine's settings, shaped from the one validated environment (config/env.ts holds the ENGINE_* variables). */
 export interface EngineConfig {
@@ -26,7 +26,13 @@ export interface EngineConfig {
   /** How long the generators of a load test wait for each other before the test ends as an error (issue 12). */
   loadGatherSeconds: number;
   runnersModule: string | undefined;
-  /** The OS user runner processes run as (ENGINE_RUNNER_USER, checked at start); null: this process's (decision 0077). */
+  /**
+   * Who runner processes run as (decisions 0077, issue 37; runInSandbox's `runAs`): a pool each attempt leases a user
+   * of its own from (ENGINE_RUNNER_USER listing several, or made by a root server itself; claimed at start), one user
+   * shared by every attempt (ENGINE_RUNNER_USER naming one), or null: this process's own (a non-root server, tests).
+   */
+  runAs: RunnerPool | RunnerUser | null;
+  /** The one user ENGINE_RUNNER_USER names, shared by every attempt; null with a pool or none. */
   runnerUser: RunnerUser | null;
   /** This process runs the clients' schedules (every API and worker process; the API tests tick by hand). */
   scheduler: boolean;
@@ -50,36 +56,62 @@ function warnOnce(message: string): void {
 }
 
 /**
- * ENGINE_RUNNER_USER, checked: a user that exists, is not root and this process can switch to, else a ConfigError
- * naming the variable (the process does not start). Unset in production, where this process runs attempts: a
- * warning that runners run as the server's user; and wherever Chromium cannot use its own sandbox, the reason.
+ * The runner users a process needs: one per attempt it runs at once (`workers`), one per runner process its warm
+ * pool keeps forked (each holds its user from its fork), and one for a starter suite's crawl, which runs beside the
+ * workers. At most 64 + 2 + 1 = 67 (ENGINE_WORKERS' and ENGINE_WARM_RUNNERS' bounds).
  */
-function runnerUserOf(env: Env, workers: number): RunnerUser | null {
-  let user: RunnerUser | null = null;
-  if (env.ENGINE_RUNNER_USER) {
+export function runnerPoolSize(workers: number, warmRunners: number): number {
+  return workers + Math.min(warmRunners, workers) + 1;
+}
+
+/**
+ * Who runner processes run as, from ENGINE_RUNNER_USER (checked: each user exists, is not root and this process can
+ * switch to it, else a ConfigError naming the variable, and the process does not start):
+ * - several names: a pool of them; one name: that user, shared;
+ * - unset, this process root (not in tests): a pool it makes itself (claimed at start, runner-pool.ts); one it cannot
+ *   make refuses attempts saying how to fix it, the server still starts;
+ * - unset otherwise: this process's own user, with a warning in production where it runs attempts.
+ * Wherever Chromium cannot use its own sandbox, a warning with the reason (production).
+ */
+function runnersOf(env: Env, workers: number): { runAs: RunnerPool | RunnerUser | null; runnerUser: RunnerUser | null } {
+  const names = env.ENGINE_RUNNER_USER ? runnerUserNames(env.ENGINE_RUNNER_USER) : null;
+  const size = runnerPoolSize(workers, env.ENGINE_WARM_RUNNERS);
+  let runAs: RunnerPool | RunnerUser | null = null;
+  if (names) {
+    const users: RunnerUser[] = [];
     try {
-      user = resolveRunnerUser(env.ENGINE_RUNNER_USER);
+      for (const name of names) users.push(resolveRunnerUser(name));
     } catch (error) {
       throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
     }
-    // The runner reaches its folder through DATA_DIR's folders (search bit only): whatever a production process
-    // writes from now on is its own alone, so a folder it makes beside that path is closed to the runner (the
-    // systemd units' UMask=0077 says the same from the start). Not in tests, which share their process.
-    if (env.NODE_ENV === 'production') process.umask(0o077);
+    const uids = new Set(users.map((u) => u.uid));
+    if (uids.size < users.length) throw new ConfigError('Invalid configuration:\n  ENGINE_RUNNER_USER: two of its names are the same user (one uid); a pool needs users of their own');
+    runAs = users.length === 1 ? users[0]! : new RunnerPool({ names }, size);
+  } else if (process.geteuid?.() === 0 && env.NODE_ENV !== 'test') {
+    runAs = new RunnerPool({ automatic: true }, size);
   }
+  // The runner reaches its folder through DATA_DIR's folders (search bit only): whatever this process writes from
+  // now on is its own alone, so a folder it makes beside that path is closed to the runners (the systemd units'
+  // UMask=0077 says the same from the start). Not in tests, which share their process.
+  if (runAs && env.NODE_ENV !== 'test') process.umask(0o077);
   if (env.NODE_ENV === 'production' && workers > 0) {
-    if (!user) warnOnce('ENGINE_RUNNER_USER is not set: runner processes and their browsers run as the server\'s own user and can read its files and /proc (docs/decisions/0077)');
-    const sandbox = chromiumSandboxSupport(user);
-    if (!sandbox.ok) warnOnce(`Chromium runs with --no-sandbox: ${sandbox.reason}`);
+    if (!runAs) warnOnce('ENGINE_RUNNER_USER is not set: runner processes and their browsers run as the server\'s own user and can read its files and /proc (docs/decisions/0077)');
+    // A pool's users are not claimed yet: its answer is given at start, with its users (isolation.ts).
+    const sandbox = isRunnerPool(runAs) ? null : chromiumSandboxSupport(runAs);
+    if (sandbox && !sandbox.ok) warnOnce(`Chromium runs with --no-sandbox: ${sandbox.reason}`);
   }
-  return user;
+  return { runAs, runnerUser: runAs && !isRunnerPool(runAs) ? runAs : null };
 }
 
-/** Defaults: 4 in-process workers (most of a test's time is spent waiting on a browser or the network), none under NODE_ENV=test. */
-export function engineConfig(env: Env): EngineConfig {
+/**
+ * Defaults: 4 in-process workers (most of a test's time is spent waiting on a browser or the network), none under
+ * NODE_ENV=test. `options.workers`: the workers this process really starts (`fullstop worker --concurrency`), which
+ * size its pool of runner users.
+ */
+export function engineConfig(env: Env, options: { workers?: number } = {}): EngineConfig {
   const staleAfter = env.ENGINE_STALE_AFTER;
   const capacity = env.ENGINE_CAPACITY ?? os.availableParallelism();
-  const workers = env.ENGINE_WORKERS ?? (env.NODE_ENV === 'test' ? 0 : 4);
+  const workers = options.workers ?? env.ENGINE_WORKERS ?? (env.NODE_ENV === 'test' ? 0 : 4);
   return {
     workers,
     capacity,
@@ -98,7 +130,7 @@ export function engineConfig(env: Env): EngineConfig {
     warmRunners: env.ENGINE_WARM_RUNNERS,
     loadGatherSeconds: env.ENGINE_LOAD_GATHER_SECONDS,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
-    runnerUser: runnerUserOf(env, workers),
+    ...runnersOf(env, workers),
     scheduler: env.NODE_ENV !== 'test',
   };
 }

@@ -6,6 +6,8 @@ import fp from 'fastify-plugin';
 import { SERVER_DIR } from '../../lib/server-dir.ts';
 import { engineConfig } from './config.ts';
 import { createEngine, type Engine } from './engine-service.ts';
+import { announceRunners } from './isolation.ts';
+import { isRunnerPool } from '@fullstop/engine/sandbox';
 import { evidenceRoutes } from '../evidence/routes.ts';
 import { findingRoutes } from '../findings/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
@@ -73,11 +75,15 @@ export const engineFeature = fp<EngineOptions>(
   }
 
   app.addHook('onReady', async () => {
+    // Before any test runs: a root server claims (makes) its runner users, and says who runners run as.
+    await announceRunners(config, app.log, { production: app.env.NODE_ENV === 'production', workers: config.workers });
     await engine.startWorkers(config.workers);
     if (config.scheduler) await engine.startScheduler();
   });
   app.addHook('preClose', async () => {
     await engine.stop();
+    // Its runs have ended: the runner users it held are free for another process of this machine.
+    if (isRunnerPool(config.runAs)) config.runAs.close();
   });
   },
   { name: 'engine' },

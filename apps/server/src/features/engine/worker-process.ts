@@ -6,7 +6,7 @@ import { dataPaths, ensureDataDirs } from '../../lib/data-dir.ts';
 import { createReadiness, logReadiness } from '../health/index.ts';
 import { engineConfig } from './config.ts';
 import { createEngine } from './engine-service.ts';
-import { runnerIsolation } from './isolation.ts';
+import { announceRunners, runnerIsolation } from './isolation.ts';
 import { ClusterChannel } from '../../lib/cluster-channel.ts';
 import { loadServerKeys } from '../../lib/server-keys.ts';
 import { ProcessRegistry } from '../system/index.ts';
@@ -37,7 +37,8 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
   // The API processes hear this worker's events and result changes through it (EVENTS_VIA_NOTIFY=false: they poll).
   const channel = env.EVENTS_VIA_NOTIFY ? new ClusterChannel(env.DATABASE_URL, database.db, log.child({ feature: 'cluster' })) : null;
   await channel?.start();
-  const config = engineConfig(env);
+  // Its runner users are one per test it runs at once (--concurrency), plus its warm pool's.
+  const config = engineConfig(env, { workers: concurrency });
   const engine = createEngine({
     db: database.db,
     raw: database.raw,
@@ -51,6 +52,7 @@ export async function runWorkerProcess(concurrency: number): Promise<void> {
     // Every API process drops its cached reports and insights of the client.
     onResultsChanged: (clientId) => void channel?.publish({ kind: 'cache', clientId, namespaces: ['reports', 'insights'] }),
   });
+  await announceRunners(config, log, { production: env.NODE_ENV === 'production', workers: concurrency });
   await engine.startWorkers(concurrency);
   await engine.startScheduler();
   // The console's System page lists this process while its heartbeat is fresh.

@@ -1,4 +1,4 @@
-import type { AppiumEndpoint, DeviceSessionRequest, RunnerSummary } from '@fullstop/engine';
+import { type AppiumEndpoint, type DeviceSessionRequest, KIND_SCHEMAS, type RunnerSummary, type TestDefinition } from '@fullstop/engine';
 import path from 'node:path';
 import { AWS_ACCESS_KEY_ID, type ClientMobileProviderResponse, isMobileCloudKind, type MobileProvider, mobileCloudEndpoints, type MobileProviderTestResponse, SAUCE_REGIONS, type SetMobileProviderBody } from '@fullstop/contracts';
 import { GetProjectCommand } from '@aws-sdk/client-device-farm';
@@ -196,12 +196,28 @@ async function cloudAppId(db: Db, account: { clientId: string; storage: string }
 }
 
 /**
- * What the runner of an attempt calls to open and let go a device's session (AppiumEndpoint.sessionPerDevice), or
- * nothing when the attempt's provider opens none.
+ * How many devices a mobile UI test lists, from its options as its runner reads them (the kind's schema: one device
+ * when it lists none); 0 when they are not valid (its runner then refuses the test before it opens any device).
  */
-export function deviceSessionsFor(attemptKey: string): { openDevice: (request: DeviceSessionRequest) => Promise<{ url: string }>; closeDevice: (index: number) => Promise<void> } | Record<string, never> {
+export function devicesOfTest(test: Pick<TestDefinition, 'options' | 'thresholds'>): number {
+  const parsed = KIND_SCHEMAS['mobile-ui'].safeParse({ options: test.options ?? {}, thresholds: test.thresholds ?? {} });
+  const devices = parsed.success ? (parsed.data as { options?: { devices?: unknown } }).options?.devices : undefined;
+  return Array.isArray(devices) ? devices.length : 0;
+}
+
+/**
+ * What the runner of an attempt of `test` calls to open and let go a device's session (AppiumEndpoint.sessionPerDevice),
+ * or nothing when the attempt's provider opens none. A session is opened only for one of the test's own devices
+ * (issue 37): the runner is the hostile side, and each session bills the client.
+ */
+export function deviceSessionsFor(
+  attemptKey: string,
+  test: Pick<TestDefinition, 'options' | 'thresholds'>,
+): { openDevice: (request: DeviceSessionRequest) => Promise<{ url: string }>; closeDevice: (index: number) => Promise<void> } | Record<string, never> {
   const farm = deviceFarmAttempts.get(attemptKey);
-  return farm ? { openDevice: (request) => farm.open(request), closeDevice: (index) => farm.close(index) } : {};
+  if (!farm) return {};
+  const devices = devicesOfTest(test);
+  return { openDevice: (request) => farm.open(request, devices), closeDevice: (index) => farm.close(index) };
 }
 
 /** The attempt has ended, however: every device session it opened is stopped (a running one bills the client). */

@@ -32,7 +32,7 @@ export class RetryableAttemptError extends Error {}
  */
 /** The engines a runner process is given, from this process's config (runs and load generators alike). */
 export function sandboxTools(deps: Pick<EngineDeps, 'config'>) {
-  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers), runAs: deps.config.runnerUser };
+  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers), runAs: deps.config.runAs };
 }
 
 /** `handOff`: a test another feature runs instead, true when it took it (a load test with several generators). */
@@ -58,7 +58,7 @@ export async function sandboxRun(
     target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, platform, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log, attemptKey: options.attemptKey, signal: options.ctx.signal });
   }
   // AWS Device Farm: the runner asks for each device's session when it reaches it (stopped by endMobileAttempt at the latest).
-  const devices = test.kind === 'mobile-ui' ? deviceSessionsFor(options.attemptKey) : {};
+  const devices = test.kind === 'mobile-ui' ? deviceSessionsFor(options.attemptKey, test) : {};
   // The login's secrets go to the runner in its run request only (decision 0060).
   const secrets = test.login ? await readSecrets(deps.db, deps.keys, clientId, secretNamesOf(test.login)) : undefined;
   return {
@@ -81,12 +81,14 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const maxAttempts = job.retryLimit + 1;
   const dir = runTestDir(deps.paths, rt.clientId, rt.runId, rt.id);
   const runDir = path.join(dir, attemptFolder(attempt));
-  mkdirSync(runDir, { recursive: true });
+  // Closed from the start (runs/<client>/<run>/<test>/attempt-N and each folder made on the way): the attempt's
+  // runner user gets its own folder for the attempt only (runInSandbox), and reaches it by name.
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const logFile = path.join(dir, attemptLog(attempt));
   const log = (message: string, data?: Record<string, unknown>) => {
     const line = `${new Date().toISOString()} ${message}${data ? ` ${JSON.stringify(data)}` : ''}\n`;
     try {
-      appendFileSync(logFile, line);
+      appendFileSync(logFile, line, { mode: 0o600 });
     } catch {
       // The log is best effort; the run goes on.
     }

@@ -49,7 +49,7 @@ export async function finishRunTest(
         ...(outcome.result?.artifacts ?? []).map((a) => ({ ...a, path: `attempt-${outcome.attempt}/${a.path}` })),
       ],
     });
-    await mkdir(outDir, { recursive: true });
+    await mkdir(outDir, { recursive: true, mode: 0o700 });
     formats = offeredFormats(await writeReports(report, { runDir: dir, outDir }), { pdf: deps.config.reportPdf });
   } catch (err) {
     deps.log.error({ err, runTestId: rt.id }, 'writing reports failed');

@@ -48,7 +48,7 @@ export async function writeRunReportOf(deps: EngineDeps, run: RunRow, tests: Run
       ),
     );
     const outDir = runReportDir(deps, run.clientId, run.id);
-    await mkdir(outDir, { recursive: true });
+    await mkdir(outDir, { recursive: true, mode: 0o700 });
     await writeRunReport(
       {
         clientName: client?.name ?? run.clientId,

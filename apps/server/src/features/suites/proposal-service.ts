@@ -6,7 +6,7 @@ import type { SuiteProposal } from '@fullstop/contracts';
 import { secretNamesOf, SuiteValidationError, type TestDefinition } from '@fullstop/engine';
 import { runInSandbox } from '@fullstop/engine/sandbox';
 import { SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_BYTES } from '@fullstop/engine/survey';
-import { AttemptFileError, readAttemptJson } from '../../lib/attempt-file.ts';
+import { AttemptFileError, readAttemptJson } from '@fullstop/engine/attempt-file';
 import { ConflictError } from '../../lib/errors.ts';
 import { getClient } from '../accounts/index.ts';
 import type { EngineDeps } from '../engine/index.ts';

@@ -53,7 +53,7 @@ export const systemFeature = fp(
     const { workers } = app.engine.deps.config;
     const registry = new ProcessRegistry(
       app.db,
-      { id: app.engine.deps.workerId, role: 'api', workers, isolation: runnerIsolation(app.engine.deps.config, workers) },
+      { id: app.engine.deps.workerId, role: 'api', workers, isolation: () => runnerIsolation(app.engine.deps.config, workers) },
       app.log,
     );
     app.addHook('onReady', () => registry.start());

@@ -17,8 +17,11 @@ export interface ProcessInfo {
   role: ProcessRole;
   /** Tests it may run at once. */
   workers: number;
-  /** How its runners are isolated (the engine's `runnerIsolation`); null when it runs no tests. */
-  isolation: ProcessIsolation | null;
+  /**
+   * How its runners are isolated (the engine's `runnerIsolation`); null when it runs no tests. A function is asked at
+   * `start`: a pool's runner users are claimed by then (the engine's onReady comes first).
+   */
+  isolation: ProcessIsolation | null | (() => ProcessIsolation | null);
 }
 
 /**
@@ -35,7 +38,8 @@ export class ProcessRegistry {
   ) {}
 
   async start(): Promise<void> {
-    const { id, role, workers, isolation } = this.info;
+    const { id, role, workers } = this.info;
+    const isolation = typeof this.info.isolation === 'function' ? this.info.isolation() : this.info.isolation;
     await registerProcess(this.db, { id, role, workers, isolation, host: os.hostname(), pid: process.pid, version: VERSION });
     // Rows of processes that were killed long ago: whoever starts cleans them up.
     await forgetProcessesSilentFor(this.db, FORGET_AFTER_SECONDS);

@@ -1,3 +1,4 @@
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type BugSeverity,
@@ -13,6 +14,7 @@ import {
 } from '@fullstop/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { artifactKey } from '../../lib/artifact-store/index.ts';
 import { audit } from '../../lib/audit.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { attemptFolder, runTestKey } from '../../lib/run-paths.ts';
@@ -34,6 +36,8 @@ import {
 } from './repository.ts';
 
 const SHOT_NOT_FOUND = 'Visual shot not found in this run';
+const SHOT_GONE = "This shot's image is no longer stored: its run's files were deleted";
+const SHOT_NOT_A_RUN_FILE = "This shot's image is not a regular file in its run's own folder: it cannot become a baseline";
 /** Changed shots first (what a reviewer is here for), then those that could not be compared, then new, then the rest. */
 const STATUS_ORDER: Record<VisualShot['status'], number> = { changed: 0, failed: 1, new: 2, unchanged: 3 };
 
@@ -94,6 +98,34 @@ export function visualService(app: FastifyInstance) {
     );
   }
 
+  /**
+   * The stored image a candidate stands for, to be copied into the baselines (issue 37): only a regular file inside
+   * the folder of the candidate's own attempt. Its key comes from what the runner reported, and in the data directory
+   * a test's code can leave a link in its folder to any file this process can read (the server's key, another
+   * client's run): a link, or a key or real path outside the attempt's folder, is refused with a 409, never followed.
+   */
+  async function candidateImage(candidate: CandidateRow): Promise<{ key: string; size: number }> {
+    const folder = artifactKey(runTestKey(candidate.clientId, candidate.runId, candidate.runTestId), attemptFolder(candidate.attempt));
+    let clean: string | null = null;
+    try {
+      clean = artifactKey(candidate.artifactKey);
+    } catch {
+      // Not a clean key (a `..`, a backslash): refused below.
+    }
+    if (clean !== candidate.artifactKey || !clean.startsWith(`${folder}/`)) throw new ConflictError(SHOT_NOT_A_RUN_FILE);
+    const local = store.localPath(clean);
+    if (local !== null) {
+      // No link anywhere from the store's top folder down (a link in the path would pass for a regular file).
+      const [top, ...rest] = clean.split('/');
+      const [entry, real, realTop] = await Promise.all([lstat(local).catch(() => null), realpath(local).catch(() => null), realpath(store.localPath(top!)!).catch(() => null)]);
+      if (!entry) throw new ConflictError(SHOT_GONE);
+      if (!entry.isFile() || !real || !realTop || real !== path.join(realTop, ...rest)) throw new ConflictError(SHOT_NOT_A_RUN_FILE);
+    }
+    const found = await objectInside(store, folder, clean.slice(folder.length + 1));
+    if (!found) throw new ConflictError(local !== null ? SHOT_NOT_A_RUN_FILE : SHOT_GONE);
+    return found;
+  }
+
   /** The shot of the run test's summary a candidate stands for. */
   async function shotOf(candidate: CandidateRow): Promise<VisualShot | null> {
     const rts = await visualRunTests(db, candidate.clientId, candidate.runId);
@@ -106,8 +138,9 @@ export function visualService(app: FastifyInstance) {
     const before = (await currentBaselines(db, candidate.clientId, [candidate.key])).get(candidate.key);
     const stale = !comparedWithCurrent(candidate, before);
     const target = baselineArtifactKey(candidate.clientId, candidate.key, candidate.sha256);
-    const source = await store.get(candidate.artifactKey);
-    if (!source) throw new ConflictError("This shot's image is no longer stored: its run's files were deleted");
+    const image = await candidateImage(candidate);
+    const source = await store.get(image.key);
+    if (!source) throw new ConflictError(SHOT_GONE);
     await store.put(target, source.body, { contentType: 'image/png', size: source.size });
     const by = await nameOf(caller);
     const approved = await approveCandidate(db, candidate, { artifactKey: target, userId: caller.principal.userId, by, at: new Date() }, (tx, done) =>

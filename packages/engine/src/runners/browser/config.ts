@@ -37,6 +37,15 @@ export function browserPaths(runDir: string): BrowserPaths {
   };
 }
 
+/**
+ * A policy proxy's address inside the network namespace the specs run in when jailed (sandbox/net-jail.ts): the
+ * forwarder at 127.0.0.1:`port` there, whose connections reach the proxy's Unix socket. The config's every `proxy`
+ * (the shared one and each network's) is then such an address; unjailed, the proxy's own `url`.
+ */
+export function inJailProxyUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
 function chromiumUse(executablePath: string) {
   return { launchOptions: { executablePath, args: playwrightChromiumArgs(runnerChromium().args), chromiumSandbox: runnerChromium().sandbox } };
 }
@@ -77,6 +86,7 @@ export async function writeBrowserConfig(p: {
   chromiumPath: string;
   firefoxPath: string;
   workers: number;
+  /** The policy proxy as the specs reach it: its `url`, or `inJailProxyUrl(port)` when they run jailed. */
   proxyUrl: string;
   /** The proxy shaping each network the test names, when it is not the unshaped one at `proxyUrl`. */
   networkProxyUrls?: Partial<Record<Network, string>>;

@@ -8,10 +8,11 @@ import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
 import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
+import { JAIL_PROXY_PORT, type JailForward, netJailOn } from '../../sandbox/net-jail.ts';
 import type { RunTotals } from '@fullstop/contracts';
 import type { Artifact, CaseResult, RunContext } from '../../types.ts';
 import { totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
-import { type BrowserPaths, browserPaths, writeBrowserConfig } from './config.ts';
+import { type BrowserPaths, browserPaths, inJailProxyUrl, writeBrowserConfig } from './config.ts';
 import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './json-report.ts';
 import type { RecordedSteps } from './steps-reporter.ts';
 import { type BrowserOptions, browserInput, specsOf } from './options.ts';
@@ -57,7 +58,13 @@ async function runSpecs(p: {
   let output = '';
   try {
     for (const network of new Set(p.cells.map((c) => c.network))) if (network !== 'none') shaped.set(network, await startPolicyProxy(guard, { network }));
-    const networkProxyUrls = Object.fromEntries([...shaped].map(([network, s]) => [network, s.url]));
+    // The client's specs (and the Playwright, Chromium and Firefox they drive) run in a network namespace whose only
+    // ways out are these proxies, each at a port of its own inside (sandbox/net-jail.ts); a `fetch` of the API's,
+    // the database's or the metadata address finds nothing there. Unjailed where the kernel refuses the namespace.
+    const proxies = [proxy, ...shaped.values()];
+    const forwards: JailForward[] | null = netJailOn() ? proxies.map((x, i) => ({ port: JAIL_PROXY_PORT + i, socket: x.socketPath })) : null;
+    const urlOf = (x: PolicyProxy) => (forwards ? inJailProxyUrl(JAIL_PROXY_PORT + proxies.indexOf(x)) : x.url);
+    const networkProxyUrls = Object.fromEntries([...shaped].map(([network, s]) => [network, urlOf(s)]));
     await writeBrowserConfig({
       paths,
       suiteDir: p.suiteDir,
@@ -68,7 +75,7 @@ async function runSpecs(p: {
       chromiumPath: ctx.chromiumPath,
       firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
       workers: ctx.workers,
-      proxyUrl: proxy.url,
+      proxyUrl: urlOf(proxy),
       networkProxyUrls,
       ...(ctx.login ? { login: ctx.login } : {}),
     });
@@ -89,6 +96,7 @@ async function runSpecs(p: {
       onOutput: (chunk) => {
         output += chunk;
       },
+      jail: forwards ? { forwards } : null,
     });
     const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
     if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });

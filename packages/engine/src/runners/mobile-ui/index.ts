@@ -7,6 +7,7 @@ import { totalsFromCases } from '../../lib/result.ts';
 import { createTargetGuard } from '../../policy/target-guard.ts';
 import { childEnv } from '../../sandbox/child-env.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
+import { netJailOn, type SocketForward, startSocketForward } from '../../sandbox/net-jail.ts';
 import type { AppiumEndpoint, Artifact, CaseResult, RunContext } from '../../types.ts';
 import { readApk } from '../mobile-static/read-apk.ts';
 import { readIpa } from '../mobile-static/read-ipa.ts';
@@ -130,7 +131,24 @@ async function runDevice(p: {
   let output = '';
   let timedOut = false;
   let result: ChildResult | null = null;
+  // The spec process runs the client's code: in a network namespace (sandbox/net-jail.ts) whose only ways out are
+  // the endpoint's judged addresses, each at the same address and port inside (added to the namespace's lo), carried
+  // by this process to the real one. Names, TLS (SNI, certificate) and the Host header stay the endpoint's; its own
+  // pinned lookup answers the same addresses. Unjailed where the kernel refuses the namespace, as before.
+  const forwards: SocketForward[] = [];
   try {
+    const port = Number(p.url.port || (p.url.protocol === 'https:' ? 443 : 80));
+    const jail = netJailOn()
+      ? {
+          forwards: await Promise.all(
+            [...new Set(p.addresses.map((a) => a.address))].map(async (address) => {
+              const forward = await startSocketForward(address, port);
+              forwards.push(forward);
+              return { address, port, socket: forward.socketPath };
+            }),
+          ),
+        }
+      : null;
     // The credentials go to the spec process in its environment, never into the run folder.
     const env = childEnv(process.env, {
       ...(p.endpoint.username ? { [APPIUM_USER_VAR]: p.endpoint.username } : {}),
@@ -144,6 +162,7 @@ async function runDevice(p: {
       onOutput: (chunk) => {
         if (output.length < 20_000) output += chunk;
       },
+      jail,
     });
     timedOut = child.timedOut;
     result = await readFile(config.resultFile, 'utf8')
@@ -151,6 +170,7 @@ async function runDevice(p: {
       .catch(() => null);
     if (!result && !timedOut) throw new Error(`the spec process wrote no result (exit ${child.code}): ${output.slice(-1000)}`);
   } finally {
+    await Promise.all(forwards.map((f) => f.close()));
     // The kill path: a session the spec process started and did not end (killed at the time limit, the run
     // cancelled, a crash) is ended here.
     const note = await readFile(config.sessionFile, 'utf8')

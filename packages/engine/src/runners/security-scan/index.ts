@@ -5,6 +5,7 @@ import { countByRisk, risksOverThresholds } from '../../lib/findings.ts';
 import { NO_TOTALS, writeJsonArtifact } from '../../lib/result.ts';
 import { crawlSite } from '../../lib/site-crawl.ts';
 import { startPolicyProxy } from '../../policy/policy-proxy.ts';
+import { JAIL_PROXY_PORT, netJailOn } from '../../sandbox/net-jail.ts';
 import type { Artifact, Finding } from '../../types.ts';
 import { securityScanInput } from './options.ts';
 import { passiveFindings } from './passive-rules.ts';
@@ -38,6 +39,9 @@ export const securityScanRunner = defineRunner({
     if (options.active) {
       const start = await guard.check(options.pages[0] ?? '/');
       const proxy = await startPolicyProxy(guard);
+      // wapiti runs in a network namespace whose only way out is the proxy, at JAIL_PROXY_PORT inside
+      // (sandbox/net-jail.ts); where the kernel refuses the namespace, it reaches the proxy's own port as before.
+      const jailed = netJailOn();
       let wapiti: Awaited<ReturnType<typeof runWapiti>>;
       try {
         wapiti = await runWapiti(
@@ -47,7 +51,8 @@ export const securityScanRunner = defineRunner({
             depth: options.depth,
             maxScanSeconds: options.maxScanSeconds,
             excludes: options.exclude.map((x) => new URL(x, guard.baseUrl).href),
-            proxyUrl: proxy.url,
+            proxyUrl: jailed ? `http://127.0.0.1:${JAIL_PROXY_PORT}` : proxy.url,
+            jail: jailed ? { proxySocket: proxy.socketPath, proxyPort: JAIL_PROXY_PORT } : null,
             seedUrls: crawl.seedUrls,
           },
           ctx,

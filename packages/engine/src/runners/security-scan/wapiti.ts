@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runChild } from '../../lib/child-process.ts';
+import type { NetJail } from '../../sandbox/net-jail.ts';
 import type { Finding, RunContext } from '../../types.ts';
 import { parseWapitiReport } from './wapiti-report.ts';
 import { wapitiLoginArgs } from './wapiti-login.ts';
@@ -33,8 +34,13 @@ export interface WapitiOptions {
   depth: number;
   maxScanSeconds: number;
   excludes: string[];
-  /** The policy proxy every wapiti request goes through (`http://127.0.0.1:<port>`). */
+  /** The policy proxy every wapiti request goes through (`http://127.0.0.1:<port>`), as wapiti reaches it. */
   proxyUrl: string;
+  /**
+   * The network namespace wapiti runs in, whose only way out is the policy proxy (sandbox/net-jail.ts); `proxyUrl`
+   * is then the proxy's address inside it. Null: wapiti shares the runner's network (the kernel refuses the jail).
+   */
+  jail?: NetJail | null;
   /** Extra start URLs (found by a browser crawl), each passed as -s. */
   seedUrls?: string[];
 }
@@ -175,6 +181,7 @@ export async function runWapiti(options: WapitiOptions, ctx: RunContext): Promis
         log += chunk;
         clock.feed(chunk);
       },
+      jail: options.jail ?? null,
     });
     const { times, beforeModulesMs } = clock.end(Date.now());
     const header = n === 1 ? '' : `\n===== wapiti run ${n}: ${own.join(', ')} alone${helpers.length ? ` (with ${helpers.join(', ')}, which it needs)` : ''}, on the first run's session =====\n`;

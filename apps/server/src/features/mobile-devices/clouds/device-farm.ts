@@ -232,13 +232,19 @@ export class DeviceFarmAttempt {
     private readonly log: (message: string, data?: Record<string, unknown>) => void,
   ) {}
 
-  /** Opens the device's remote access session and answers its Appium endpoint once it runs. */
-  async open(request: DeviceSessionRequest): Promise<{ url: string }> {
+  /**
+   * Opens the device's remote access session and answers its Appium endpoint once it runs. `devices`: how many the
+   * test lists (its validated options), the most this attempt ever opens.
+   */
+  async open(request: DeviceSessionRequest, devices: number): Promise<{ url: string }> {
     if (this.ended || this.signal.aborted) throw new CloudStorageError('the attempt has ended');
-    // The runner is the hostile side: whatever it asks, an attempt bills at most one session per device of a test,
-    // one at a time (the runner takes its devices one after another).
-    if (!Number.isInteger(request.index) || request.index < 0 || request.index >= MAX_DEVICES_PER_TEST || this.opened.has(request.index)) {
-      throw new CloudStorageError(`device ${String(request.index)} cannot have a session: each of a test's ${MAX_DEVICES_PER_TEST} devices at most gets one`);
+    // The runner is the hostile side: whatever it asks, an attempt bills at most one session per device of its own
+    // test (never more than a test may list), one at a time (the runner takes its devices one after another).
+    const bound = Number.isInteger(devices) ? Math.max(0, Math.min(devices, MAX_DEVICES_PER_TEST)) : 0;
+    if (!Number.isInteger(request.index) || request.index < 0 || request.index >= bound || this.opened.has(request.index)) {
+      throw new CloudStorageError(
+        `device ${String(request.index)} cannot have a session: this test lists ${bound} device${bound === 1 ? '' : 's'}, and each of them gets one session at most`,
+      );
     }
     if ([...this.opened.values()].some((e) => !e.stopped)) throw new CloudStorageError('another device of this attempt still has its session: one at a time');
     const device = await pickDevice(this.client, this.account, this.platform, request.capabilities);

@@ -95,6 +95,37 @@ describe('the console’s System page', () => {
     expect(cells.map((c) => within(c).queryByRole('alert') !== null)).toEqual([false, true, true, true, false]);
   });
 
+  it('says who runners run as, how tests end and their network, for processes that report it (issue 37)', async () => {
+    const pool = ['fullstop-runner-1', 'fullstop-runner-2', 'fullstop-runner-3', 'fullstop-runner-4'];
+    const whole = { attemptEnd: { how: 'cgroup' }, networkNamespace: { ok: true, reason: null } };
+    const noNet = 'the kernel or a tool refuses the network namespace here (unshare: Operation not permitted)';
+    const refusal = 'this server runs as root and could not create its runner users (useradd: Permission denied); set ENGINE_RUNNER_USER …';
+    answerWith({
+      processes: [
+        { ...proc('p-1:1:aa', 'p-1', 1), workers: 2, running: 0, isolation: { ...isolated, runnerUser: 'fullstop-runner-1 … fullstop-runner-4', runnerUsers: { mode: 'pool', names: pool, problem: null }, ...whole } },
+        { ...proc('p-2:2:bb', 'p-2', 2), workers: 2, running: 0, isolation: { ...isolated, runnerUsers: { mode: 'shared', names: ['fullstop-runner'], problem: null }, ...whole } },
+        { ...proc('p-3:3:cc', 'p-3', 3), workers: 2, running: 0, isolation: { ...isolated, runnerUsers: { mode: 'pool', names: pool.slice(0, 2), problem: null }, attemptEnd: { how: 'tags' }, networkNamespace: { ok: false, reason: noNet } } },
+        { ...proc('p-4:4:dd', 'p-4', 4), workers: 2, running: 0, isolation: { ...isolated, runnerUser: null, runnerUsers: { mode: 'refused', names: [], problem: refusal }, ...whole } },
+        { ...proc('p-5:5:ee', 'p-5', 5), workers: 2, running: 0, isolation: { ...isolated, runnerUser: null, runnerUsers: { mode: 'server', names: [], problem: null }, ...whole, attemptEnd: { how: 'subreaper' } } },
+      ],
+      database: 'postgresql',
+      artifacts: { kind: 'data-dir', location: '/var/lib/fullstop/storage' },
+      queue: { queued: 0, running: 0 },
+      aliveWithinSeconds: 45,
+    });
+    renderPage();
+    const cells = (await processRows()).map((r) => within(r).getAllByRole('cell').at(-1)!);
+    expect(cells.map((c) => c.textContent)).toEqual([
+      'Runners run as 4 users, one per running test (fullstop-runner-1 … fullstop-runner-4); Chromium sandbox on; Tests end whole (cgroups); Own network namespace per test',
+      'Partly isolated. Runners run as fullstop-runner, shared by the tests running at once: they can read each other’s processes; Chromium sandbox on; Tests end whole (cgroups); Own network namespace per test',
+      `Partly isolated. Runners run as 2 users, one per running test (fullstop-runner-1, fullstop-runner-2); Chromium sandbox on; A detached process that drops its test’s tag may outlive the test; No network namespace per test: ${noNet}`,
+      `Not isolated. Runs no tests: ${refusal}`,
+      'Not isolated. Runners run as the server’s own user (ENGINE_RUNNER_USER is not set): a browser exploit could read the server’s secrets; Chromium sandbox on; Tests end whole unless their runner is killed first (child subreaper); Own network namespace per test',
+    ]);
+    // Only a process whose runners are not kept from the server is an alert; the partial ones are a polite status.
+    expect(cells.map((c) => (within(c).queryByRole('alert') ? 'alert' : within(c).queryByRole('status') ? 'status' : null))).toEqual([null, 'status', 'status', 'alert', 'alert']);
+  });
+
   it('says so when the installation cannot be read', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(reply({ message: 'Operator access required', code: 'FORBIDDEN' }, 403))));
     renderPage();

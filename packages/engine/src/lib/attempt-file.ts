@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 
@@ -45,16 +45,16 @@ export class AttemptFileError extends Error {
   /** For the server's log only: it may carry what the file holds (a JSON parser's snippet, a schema's paths). */
   readonly detail: string;
 
-  constructor(
-    readonly file: string,
-    readonly problem: AttemptFileProblem,
-    detail: string,
-    maxBytes: number,
-  ) {
+  readonly file: string;
+  readonly problem: AttemptFileProblem;
+
+  constructor(file: string, problem: AttemptFileProblem, detail: string, maxBytes: number) {
     // The file's own name (chosen by the server), never its folder (a data directory's layout) or its contents.
     const says = saysOf(problem, maxBytes);
     super(`${path.basename(file)} ${says}`);
     this.name = 'AttemptFileError';
+    this.file = file;
+    this.problem = problem;
     this.says = says;
     this.detail = detail;
   }
@@ -122,4 +122,20 @@ export async function readAttemptJson<S extends z.ZodType>(file: string, schema:
     throw new AttemptFileError(file, 'not-valid', issues.join('; '), maxBytes);
   }
   return result.data;
+}
+
+/**
+ * A file named by a path relative to an attempt's folder (a report's screenshot, an artifact): inside that folder
+ * once every link is resolved (a link planted as a folder on the way out is refused too), then read as
+ * `readAttemptFile` reads. Null where it is outside, missing or refused: a report leaves it out.
+ */
+export async function readInsideAttempt(root: string, rel: string, options: AttemptFileOptions = {}): Promise<Buffer | null> {
+  try {
+    const realRoot = await realpath(path.resolve(root));
+    const real = await realpath(path.resolve(realRoot, rel));
+    if (!real.startsWith(realRoot + path.sep)) return null;
+    return await readAttemptFile(real, options);
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AttemptFileError, readAttemptFile, readAttemptJson } from './attempt-file.ts';
+import { AttemptFileError, readAttemptFile, readAttemptJson, readInsideAttempt } from './attempt-file.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -88,5 +88,21 @@ describe('reading a file a runner wrote in an attempt folder', () => {
     expect(invalid.problem).toBe('not-valid');
     expect(invalid.message).toBe('survey.json is not what was expected');
     expect(invalid.detail).toContain('pages.0');
+  });
+
+  it('reads a report\'s file by its path in the attempt only when no link leads it out, a folder link included', async () => {
+    const attempt = path.join(dir, 'attempt-1');
+    const outside = path.join(dir, 'outside');
+    await mkdir(path.join(attempt, 'shots'), { recursive: true });
+    await mkdir(outside);
+    await writeFile(path.join(attempt, 'shots', 'a.png'), 'PNG');
+    await writeFile(path.join(outside, 'server-key'), 'SECRET');
+    await symlink(outside, path.join(attempt, 'planted'));
+    await symlink(path.join(outside, 'server-key'), path.join(attempt, 'shots', 'b.png'));
+    expect((await readInsideAttempt(attempt, 'shots/a.png'))?.toString()).toBe('PNG');
+    expect(await readInsideAttempt(attempt, 'planted/server-key')).toBeNull();
+    expect(await readInsideAttempt(attempt, 'shots/b.png')).toBeNull();
+    expect(await readInsideAttempt(attempt, '../outside/server-key')).toBeNull();
+    expect(await readInsideAttempt(attempt, 'shots/a.png', { maxBytes: 2 })).toBeNull();
   });
 });
