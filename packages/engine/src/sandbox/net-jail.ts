@@ -302,8 +302,14 @@ export function setNetJailOffForTests(off: boolean): void {
 
 /** Whether this process jails the code it starts: the namespace works for its user (and a test did not turn it off). */
 export function netJailOn(): boolean {
-  return !offForTests && netJailSupport(null).ok;
+  if (offForTests) return false;
+  // The supervisor probed for this runner's user before the fork (supervisor.ts); a runner started otherwise probes.
+  const told = process.env[NET_JAIL_VAR];
+  return told === '1' || (told !== '0' && netJailSupport(null).ok);
 }
+
+/** Set by the supervisor in a runner process's environment: '1' when its user can run jailed commands, '0' when not. */
+export const NET_JAIL_VAR = 'FULLSTOP_NET_JAIL';
 
 const SOCKET_DIR_PREFIXES = ['fullstop-proxy-', 'fullstop-forward-'];
 let swept = false;

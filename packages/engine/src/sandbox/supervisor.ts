@@ -10,6 +10,7 @@ import { cgroupsInUse, subreaperPython } from './containment.ts';
 import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
 import { CHROMIUM_SANDBOX_VAR } from '../lib/chromium.ts';
+import { NET_JAIL_VAR, netJailSupport } from './net-jail.ts';
 import { factsOf } from '../runners/kinds.ts';
 import { stageInputs } from './runner-inputs.ts';
 import { isRunnerPool, type RunnerLease, type RunnerPool } from './runner-pool.ts';
@@ -143,8 +144,10 @@ function forkRunner(shape: RunnerShape, tag: string, cwd: string, user: RunnerUs
  */
 function runnerShape(run: SandboxRun): RunnerShape {
   const runAs = run.ctx.runAs ?? null;
-  const sandbox = chromiumSandboxSupport(isRunnerPool(runAs) ? runAs.representative() : runAs);
-  const env = childEnv(run.env ?? process.env, sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {});
+  const user = isRunnerPool(runAs) ? runAs.representative() : runAs;
+  const sandbox = chromiumSandboxSupport(user);
+  // The network jail's probe, once per process and user here rather than once in every runner process (~100 ms).
+  const env = childEnv(run.env ?? process.env, { ...(sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {}), [NET_JAIL_VAR]: netJailSupport(user).ok ? '1' : '0' });
   return { memoryMb: run.limits.memoryMb, env, runnersModule: run.runnersModule, runAs };
 }
 
