@@ -24,8 +24,8 @@ for name in "${side[@]}"; do
   ) &
 done
 
-npm run --silent test:unit
-unit=$?
+npm run --silent test:unit 2>&1 | tee "$logs/unit.log"
+unit=${PIPESTATUS[0]}
 wait
 
 failed=()
@@ -34,7 +34,12 @@ for name in "${side[@]}"; do
   cat "$logs/$name.log"
   [ "$(cat "$logs/$name.rc" 2>/dev/null || echo 1)" = 0 ] || failed+=("$name")
 done
-[ "$unit" = 0 ] || failed+=(test:unit)
+if [ "$unit" != 0 ]; then
+  failed+=(test:unit)
+  # CI keeps the tail of the output: say again which unit tests failed, after the side steps' long logs.
+  printf '\n== the unit tests that failed (again, from above)\n' >&2
+  grep -E '^ *(FAIL|×|❯ .*\([0-9]+ tests? \| [0-9]+ failed)|Test Files|Tests  )' "$logs/unit.log" | tail -n 60 >&2
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   printf '\nnpm test: failed: %s\n' "${failed[*]}" >&2
   exit 1

@@ -95,6 +95,23 @@ describe('login throttle and reset-mail limits under concurrency', () => {
     expect((await attempt(app, c.email, c.password, office)).statusCode).toBe(429);
   });
 
+  it('guesses at other accounts from an address (a scan of the login from the same machine) do not shut out an owner who logged in from it', async () => {
+    const limited = await buildTestApp({ env: { LOGIN_MAX_FAILURES_PER_ADDRESS: 4 } });
+    try {
+      const owner = await createTestClient(limited);
+      const newcomer = await createTestClient(limited);
+      const machine = '10.4.0.1';
+      await login(limited, owner.email, owner.password, machine);
+      for (let i = 0; i < 6; i++) await attempt(limited, `scan-${i}@example.test`, "' OR 1=1 --", machine);
+      // The address is over its limit for anyone it has not proved itself for...
+      expect((await attempt(limited, newcomer.email, newcomer.password, machine)).statusCode).toBe(429);
+      // ...but the owner who logged in from it before still gets in, and guessing at the owner's account stays limited.
+      expect((await attempt(limited, owner.email, owner.password, machine)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('40 reset asks for one address send at most FORGOT_PASSWORD_MAX_PER_ACCOUNT mails; every answer is the same 200', async () => {
     const { app } = fixture;
     const c = await createTestClient(app);

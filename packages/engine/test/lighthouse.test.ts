@@ -1,24 +1,42 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lighthouseRunner } from '../src/runners/lighthouse/index.ts';
+import { netJailSupport } from '../src/sandbox/net-jail.ts';
 import { startPlantedServer } from './fixtures/planted-server.ts';
 import { rebindingNetwork, startTwinServers } from './fixtures/rebinding.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 // One page only: lighthouse takes ~9 s and ~290 MB a page.
+const jail = netJailSupport(null);
 describe('lighthouse runner', () => {
   const server = serverForSuite(startPlantedServer);
 
-  it('scores the four categories, applies thresholds and writes the HTML report', async () => {
+  it(`scores the four categories, applies thresholds and writes the HTML report, its Chromium ${jail.ok ? 'in a network namespace of its own' : `unjailed (${jail.reason})`}`, async () => {
     const ctx = await makeContext();
+    // The network namespaces of the Chromium processes with this run's profile, sampled while Lighthouse runs.
+    const seen = new Set<string>();
+    const sampler = setInterval(() => {
+      for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+        try {
+          if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(`--user-data-dir=${ctx.runDir}`)) seen.add(readlinkSync(`/proc/${pid}/ns/net`));
+        } catch {
+          // Gone meanwhile, or not ours to read.
+        }
+      }
+    }, 100);
     const result = await lighthouseRunner.run(
       testOf('lighthouse', { pages: ['/a11y'] }, { thresholds: { minPerformance: 50, minAccessibility: 95 } }),
       localTarget(server.url),
       ctx,
-    );
+    ).finally(() => clearInterval(sampler));
     expect(result.error).toBeUndefined();
+    expect(seen.size).toBeGreaterThan(0);
+    const own = readlinkSync('/proc/self/ns/net');
+    if (jail.ok) expect([...seen].filter((ns) => ns === own)).toEqual([]);
+    else expect([...seen]).toEqual([own]);
     if (result.summary.kind !== 'lighthouse') throw new Error('wrong summary');
     const [page] = result.summary.pages;
     expect(page?.error).toBeUndefined();

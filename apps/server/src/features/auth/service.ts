@@ -63,10 +63,13 @@ const invalidRefreshToken = () => new UnauthorizedError('Invalid or expired refr
 // function per action over the feature's deps (docs/decisions/0071). Reset mails go out after the answer, so they
 // are work in flight: PasswordResetMails holds it.
 
-// The source address first: a source over its limit does not even write a count for the email it names.
-const loginLimits = (env: Env, accountLimitKey: string, address: string) => [
-  { key: addressKey(address), max: env.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
-  { key: accountLimitKey, max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
+// The source address first: a source over its limit does not even write a count for the email it names. An address
+// the account's owner proved itself from counts under its own key for that account only: guesses at other accounts
+// from the same address (another user of an office's NAT, or a security scan of the login run from the server's own
+// machine, decision 0095) do not shut the owner out, and guesses at this account from it are limited as before.
+const loginLimits = (env: Env, limit: AccountLimit, address: string) => [
+  ...(limit.trusted ? [] : [{ key: addressKey(address), max: env.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: env.LOGIN_THROTTLE_WINDOW }]),
+  { key: limit.key, max: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: env.LOGIN_THROTTLE_WINDOW },
 ];
 const resetLimits = (env: Env, email: string, address: string) => [
   { key: resetAddressKey(address), max: env.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowSeconds: env.FORGOT_PASSWORD_WINDOW },
@@ -74,12 +77,17 @@ const resetLimits = (env: Env, email: string, address: string) => [
 ];
 // An address the owner proved itself from has its own count for the account (same limit): a lock-out
 // caused from elsewhere does not reach it.
-const accountLimitKeyOf = async (db: Db, email: string, address: string) =>
-  (await isTrustedAddress(db, email, address)) ? trustedAccountKey(email, address) : accountKey(email);
-// Not a failure after all: the account's count starts again and the address's attempt is taken back.
-const forgiveAttempt = async (db: Db, accountLimitKey: string, address: string) => {
-  await clearFailures(db, accountLimitKey);
-  await giveBack(db, [addressKey(address)]);
+interface AccountLimit {
+  key: string;
+  /** The owner proved itself from this address: its own count for the account, no share of the address's. */
+  trusted: boolean;
+}
+const accountLimitOf = async (db: Db, email: string, address: string): Promise<AccountLimit> =>
+  (await isTrustedAddress(db, email, address)) ? { key: trustedAccountKey(email, address), trusted: true } : { key: accountKey(email), trusted: false };
+// Not a failure after all: the account's count starts again and the address's attempt (when one was taken) is given back.
+const forgiveAttempt = async (db: Db, limit: AccountLimit, address: string) => {
+  await clearFailures(db, limit.key);
+  if (!limit.trusted) await giveBack(db, [addressKey(address)]);
 };
 const issueTokens = async ({ db, env, keys }: AuthDeps, user: UserRow, sessionId: string): Promise<RefreshResponse> => ({
   accessToken: await signAccessToken(
@@ -101,9 +109,9 @@ export async function startLogin(deps: AuthDeps, user: UserRow): Promise<LoginRe
 export async function login(deps: AuthDeps, rawEmail: string, password: string, { address, log }: Caller): Promise<LoginResponse> {
   const { db, env } = deps;
   const email = normaliseEmail(rawEmail);
-  const accountLimitKey = await accountLimitKeyOf(db, email, address);
+  const accountLimit = await accountLimitOf(db, email, address);
   // Counted before the password is checked, so concurrent guesses cannot all slip under the limit.
-  const wait = await takeAttempt(db, loginLimits(env, accountLimitKey, address));
+  const wait = await takeAttempt(db, loginLimits(env, accountLimit, address));
   if (wait > 0) {
     await audit(db, log, { type: 'login.throttled', address, details: { email } });
     throw new TooManyRequestsError(throttleMessage(wait), wait);
@@ -114,7 +122,7 @@ export async function login(deps: AuthDeps, rawEmail: string, password: string, 
     await audit(db, log, { type: 'login.failure', userId: user?.id, clientId: user?.clientId, address, details: { email } });
     throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE, 'INVALID_CREDENTIALS');
   }
-  await forgiveAttempt(db, accountLimitKey, address);
+  await forgiveAttempt(db, accountLimit, address);
   await trustAddress(db, email, address);
   const answer = await startLogin(deps, user);
   await audit(db, log, { type: 'login.success', userId: user.id, clientId: user.clientId, address });
@@ -174,14 +182,14 @@ export async function changePassword(
   const user = await findUserById(db, userId);
   if (!user) throw new UnauthorizedError('Invalid or expired access token', 'INVALID_TOKEN');
   // A stolen access token must not become a way around the login throttle: the same counts apply.
-  const accountLimitKey = await accountLimitKeyOf(db, user.email, address);
-  const wait = await takeAttempt(db, loginLimits(env, accountLimitKey, address));
+  const accountLimit = await accountLimitOf(db, user.email, address);
+  const wait = await takeAttempt(db, loginLimits(env, accountLimit, address));
   if (wait > 0) throw new TooManyRequestsError(throttleMessage(wait), wait);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     await audit(db, log, { type: 'login.failure', userId: user.id, clientId: user.clientId, address, details: { email: user.email, via: 'change-password' } });
     throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'The current password is not right.', { field: 'currentPassword' });
   }
-  await forgiveAttempt(db, accountLimitKey, address);
+  await forgiveAttempt(db, accountLimit, address);
   await setPassword(db, sessions, user, newPassword);
   await audit(db, log, { type: 'password.changed', userId: user.id, clientId: user.clientId, address });
   return issueTokens(deps, user, await sessions.start(user.id));

@@ -59,8 +59,13 @@ export async function proposalOf(deps: Pick<EngineDeps, 'artifacts'>, clientId: 
 /** Past its time limit by this much, a proposal no process runs any more is reported as failed. */
 const STALE_MARGIN_SECONDS = 120;
 
-/** The crawl's time: a few seconds a page; the whole attempt: that, a few seconds more per page measured, and a margin. */
-export const crawlSecondsFor = (pages: number) => Math.min(30 + 3 * pages, 300);
+/**
+ * The crawl's time: a safety net, not what ends it (every page found loaded, or maxPages). Ten seconds a page, as a
+ * page waits up to 10 s to be ready: a busy machine finds the pages an idle one does (issue 38; at 30 + 3 s a page,
+ * a crawl of 15 pages under a load average of 25 ran out and proposed a page fewer). The whole attempt: that, a few
+ * seconds more per page measured, and a margin.
+ */
+export const crawlSecondsFor = (pages: number) => Math.min(60 + 10 * pages, 600);
 export const surveySecondsFor = (pages: number) => crawlSecondsFor(pages) + 10 * pages + 60;
 
 export interface ProposeOptions {

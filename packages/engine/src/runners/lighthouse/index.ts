@@ -1,12 +1,16 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { RunAbortedError } from '../../errors.ts';
 import { runnerChromium, withIdleUiOff } from '../../lib/chromium.ts';
+import { freePort } from '../../lib/free-port.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { errorMessage, pagesOutcome, writeJsonArtifact } from '../../lib/result.ts';
-import { startPolicyProxy } from '../../policy/policy-proxy.ts';
+import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
+import { JAIL_PROXY_PORT, netJailOn, startPortForward, writeJailedExecutable } from '../../sandbox/net-jail.ts';
 import type { Artifact, RunContext } from '../../types.ts';
 import { CATEGORIES, LIGHTHOUSE_PAGE_TIMEOUT_MS, THRESHOLD_CATEGORY, lighthouseInput, type LighthouseThresholds } from './options.ts';
 import { facts } from './facts.ts';
@@ -46,22 +50,92 @@ function failedThresholds(scores: Record<string, number>, thresholds: Lighthouse
   return failed;
 }
 
+/** A Chromium that Lighthouse drives over its DevTools port; `kill` ends it (and its jail) whole. */
+interface AuditChromium {
+  port: number;
+  kill(): Promise<void>;
+}
+
+/** How long Chromium has to answer on its DevTools port. */
+const CHROMIUM_START_TIMEOUT_MS = 30_000;
+
+/**
+ * Chromium for one page's audit, its profile in `profile`. Where the network namespace works (sandbox/net-jail.ts,
+ * decision 0090) it runs in one whose only way out is the policy proxy: Lighthouse reaches its DevTools port through
+ * a way in (the runner listens on 127.0.0.1:P, Chromium on the same P inside), and the proxy is at JAIL_PROXY_PORT
+ * inside. chrome-launcher cannot start it so (given a port, it takes whatever answers there for a running Chromium),
+ * so it is spawned here with chrome-launcher's own default flags, and is ready when `/json/version` answers.
+ */
+async function startAuditChromium(ctx: RunContext, proxy: PolicyProxy, profile: string): Promise<AuditChromium> {
+  const jailed = netJailOn();
+  const dir = path.dirname(proxy.socketPath);
+  const cdpSocket = path.join(dir, `cdp-${++auditCount}.sock`);
+  const inward = jailed ? await startPortForward(cdpSocket) : null;
+  try {
+    const port = inward?.port ?? (await freePort());
+    const executable = inward
+      ? await writeJailedExecutable(dir, `chromium-${auditCount}`, ctx.chromiumPath, { proxySocket: proxy.socketPath, proxyPort: JAIL_PROXY_PORT, inward: [{ socket: cdpSocket, port }] })
+      : ctx.chromiumPath;
+    const proxyUrl = inward ? `http://127.0.0.1:${JAIL_PROXY_PORT}` : proxy.url;
+    const flags = withIdleUiOff(
+      [...runnerChromium().args, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+      chromeLauncher.Launcher.defaultFlags(),
+    );
+    const child = spawn(executable, flags, { detached: true, stdio: 'ignore' });
+    const exited = new Promise<never>((_, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => reject(new Error(`Chromium exited before Lighthouse could reach it (${code ?? signal})`)));
+    });
+    exited.catch(() => undefined);
+    const kill = async () => {
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+        await once(child, 'exit').catch(() => undefined);
+      }
+      await inward?.close();
+    };
+    try {
+      await Promise.race([devToolsReady(port, ctx.signal), exited]);
+    } catch (error) {
+      await kill();
+      throw error;
+    }
+    return { port, kill };
+  } catch (error) {
+    await inward?.close();
+    throw error;
+  }
+}
+let auditCount = 0;
+
+/** Polls Chromium's `/json/version` until it answers (through the way in, when jailed). */
+async function devToolsReady(port: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + CHROMIUM_START_TIMEOUT_MS;
+  for (;;) {
+    if (signal.aborted) throw new RunAbortedError();
+    const ok = await fetch(`http://127.0.0.1:${port}/json/version`, { signal: AbortSignal.timeout(2000) })
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`Chromium did not answer on its DevTools port within ${CHROMIUM_START_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** One Chromium per page, killed on abort or when the page's time is up (lighthouse itself takes no signal). */
-async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl: string, dir: string, ctx: RunContext) {
-  // chrome-launcher writes its logs into the profile folder before Chromium creates it.
-  await mkdir(path.join(dir, 'profile'), { recursive: true });
-  const chrome = await chromeLauncher.launch({
-    chromePath: ctx.chromiumPath,
-    // chrome-launcher's own flags come first; its --disable-features list is repeated in ours (withIdleUiOff).
-    chromeFlags: withIdleUiOff([...runnerChromium().args, '--headless=new', `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'], chromeLauncher.Launcher.defaultFlags()),
-    userDataDir: path.join(dir, 'profile'),
-    logLevel: 'error',
-  });
+async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxy: PolicyProxy, dir: string, ctx: RunContext) {
+  const profile = path.join(dir, 'profile');
+  await mkdir(profile, { recursive: true });
+  const chrome = await startAuditChromium(ctx, proxy, profile);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: () => void = () => undefined;
   const killed = new Promise<never>((_, reject) => {
     const kill = (reason: Error) => {
-      chrome.kill();
+      void chrome.kill();
       reject(reason);
     };
     timer = setTimeout(() => kill(new Error(`lighthouse took longer than ${LIGHTHOUSE_PAGE_TIMEOUT_MS} ms`)), LIGHTHOUSE_PAGE_TIMEOUT_MS);
@@ -81,13 +155,13 @@ async function auditPage(url: string, formFactor: 'desktop' | 'mobile', proxyUrl
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
-    chrome.kill();
+    await chrome.kill();
     // The profile is Chromium's cache and state, tens of megabytes: not an artifact.
-    await rm(path.join(dir, 'profile'), { recursive: true, force: true, maxRetries: 3 });
+    await rm(profile, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
-/** lighthouse + chrome-launcher, one page at a time: the four category scores and an HTML report per page. */
+/** lighthouse, one page at a time, each in a Chromium of its own: the four category scores and an HTML report per page. */
 export const lighthouseRunner = defineRunner({
   facts,
   schema: lighthouseInput,
@@ -102,12 +176,12 @@ export const lighthouseRunner = defineRunner({
         const dir = path.join(ctx.runDir, 'lighthouse', `page-${index + 1}`);
         await mkdir(dir, { recursive: true });
         try {
-          let result = await auditPage(url, options.formFactor, proxy.url, dir, ctx);
+          let result = await auditPage(url, options.formFactor, proxy, dir, ctx);
           // One more audit, in a new Chromium, when Lighthouse lost its own trace; a second loss is reported as it is.
           const lost = traceLossOf(result.lhr);
           if (lost) {
             ctx.log('lighthouse lost the page load\'s trace: auditing the page again', { url, code: lost });
-            result = await auditPage(url, options.formFactor, proxy.url, dir, ctx);
+            result = await auditPage(url, options.formFactor, proxy, dir, ctx);
           }
           const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]));
           const failed = failedThresholds(scores, thresholds);
