@@ -119,6 +119,11 @@ export interface RunContext {
    * (@fullstop/contracts). Unset, or a shot's file absent: that shot is new (docs/decisions/0080).
    */
   baselineDir?: string;
+  /**
+   * Benches only: a browser test's page checks start a browser a cell, as before issue 40, instead of one an engine
+   * (bench/engine/browser-matrix.ts measures the two in one run). The server never sets it.
+   */
+  browserPerCell?: boolean;
 }
 
 export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';

@@ -16,6 +16,11 @@ export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
 export interface GuardedBrowser {
   browser: Browser;
   proxy: PolicyProxy;
+  /**
+   * The `proxy` option of a context that goes through one of the launch's `contextProxies` instead of the browser's
+   * own: its address as the browser reaches it (inside the jail, a port of its own).
+   */
+  contextProxy(proxy: PolicyProxy): { server: string; bypass?: string };
   close(): Promise<void>;
 }
 
@@ -29,19 +34,32 @@ export interface GuardedLaunch {
   network?: Network;
   /** HOME for Firefox, which writes below it and hangs at start without one (a runner user has none). */
   home?: string;
+  /**
+   * Further policy proxies (a shaped network's each) that contexts of this browser go through, one a context
+   * (`contextProxy`): one browser serves the cells of a matrix on every network. Jailed, each is one more way out of
+   * the namespace, to that proxy only.
+   */
+  contextProxies?: readonly PolicyProxy[];
+}
+
+/** Where the browser reaches each proxy: jailed, the browser's own at JAIL_PROXY_PORT and the context proxies' after it. */
+function proxyAddresses(proxy: PolicyProxy, how: GuardedLaunch, jailed: boolean): Map<PolicyProxy, string> {
+  const all = [proxy, ...(how.contextProxies ?? [])];
+  return new Map(all.map((p, i) => [p, jailed ? `http://127.0.0.1:${JAIL_PROXY_PORT + i}` : p.url]));
 }
 
 /** This process's environment without its unset names, as Playwright takes a browser's. */
 const definedEnv = () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 
-async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch): Promise<Browser> {
-  // Where the namespace works, the browser runs in one whose only way out is this proxy, at JAIL_PROXY_PORT inside
-  // (sandbox/net-jail.ts). Playwright's executablePath is one file: a wrapper script in the proxy's private folder
+async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch, addresses: Map<PolicyProxy, string>): Promise<Browser> {
+  // Where the namespace works, the browser runs in one whose only ways out are this proxy, at JAIL_PROXY_PORT inside
+  // (sandbox/net-jail.ts), and the context proxies at the ports after it. Playwright's executablePath is one file: a wrapper script in the proxy's private folder
   // execs the jail around the real browser.
   const jailed = netJailOn();
   const dir = path.dirname(proxy.socketPath);
-  const jail = { proxySocket: proxy.socketPath, proxyPort: JAIL_PROXY_PORT };
-  const proxyServer = jailed ? `http://127.0.0.1:${JAIL_PROXY_PORT}` : proxy.url;
+  const forwards = (how.contextProxies ?? []).map((p, i) => ({ port: JAIL_PROXY_PORT + 1 + i, socket: p.socketPath }));
+  const jail = { proxySocket: proxy.socketPath, proxyPort: JAIL_PROXY_PORT, ...(forwards.length ? { forwards } : {}) };
+  const proxyServer = addresses.get(proxy)!;
   if (how.engine === 'firefox') {
     // Playwright drives Firefox over WebDriver BiDi, a WebSocket to the port Firefox prints: jailed, a way in carries
     // it. The runner listens on 127.0.0.1:P (startPortForward), Firefox is told to listen on the same P inside (the
@@ -93,9 +111,10 @@ async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch): 
  */
 export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext, how: GuardedLaunch = {}): Promise<GuardedBrowser> {
   const proxy = await startPolicyProxy(guard, how.network ? { network: how.network } : {});
+  const addresses = proxyAddresses(proxy, how, netJailOn());
   let browser: Browser;
   try {
-    browser = await launch(ctx, proxy, how);
+    browser = await launch(ctx, proxy, how, addresses);
   } catch (error) {
     await proxy.close();
     throw error;
@@ -117,6 +136,13 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext, 
   return {
     browser,
     proxy,
+    contextProxy(p) {
+      const server = addresses.get(p);
+      if (!server) throw new Error('contextProxy: a proxy the browser was not launched with');
+      // Chromium sends loopback through a context's proxy as through its own (Playwright adds `<-loopback>`); Firefox
+      // takes no bypass rule over BiDi, its prefs do the same (lib/firefox.ts).
+      return how.engine === 'firefox' ? { server } : { server, bypass: '<-loopback>' };
+    },
     async close() {
       ctx.signal.removeEventListener('abort', onAbort);
       await browser.close().catch(() => undefined);

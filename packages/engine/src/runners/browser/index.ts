@@ -169,7 +169,7 @@ export const browserRunner = defineRunner({
     const started = performance.now();
     try {
       const specPart = specs !== null && specCells.length > 0 ? await runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : null;
-      const pagePart = options.pages ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline }) : null;
+      const pagePart = options.pages ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline, ...(ctx.browserPerCell ? { browserPerCell: true } : {}) }) : null;
       const cases = [...(specPart?.cases ?? []), ...(pagePart?.cases ?? [])];
       const pageTotals = totalsFromCases(pagePart?.cases ?? []);
       const totals = specPart

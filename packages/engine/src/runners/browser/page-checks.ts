@@ -28,10 +28,10 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { caseInCell, pageCheckCase } from '@fullstop/contracts';
 import { RunAbortedError } from '../../errors.ts';
-import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { loginOf } from '../../lib/login-session.ts';
 import { PROBE_INSTALL, PROBE_READ, prepareReady, type Readiness, readyLoop, waitForReady } from '../../lib/page-ready.ts';
@@ -247,13 +247,24 @@ const slug = (p: string) => p.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '
 
 
 /**
- * Runs every page check in every cell, cells one after another (one browser at a time), and returns a case per
- * page and cell. `home` is the run's folder for the browsers' files (Firefox's and WebKit's HOME).
+ * Runs every page check in every cell, cells one after another, and returns a case per page and cell. The cells of
+ * one engine are contexts of one browser (issue 40): each context has its cell's device and goes through its cell's
+ * network's proxy, and holds no cookie, storage or cache of another. WebKit: one driver, a session a cell. `home` is
+ * the run's folder for the browsers' files (Firefox's and WebKit's HOME).
  */
 export async function runPageChecks(
   cells: readonly Cell[],
   options: BrowserOptions,
-  env: { guard: TargetGuard; ctx: RunContext; home: string; dir: string; named: boolean; deadline: number },
+  env: {
+    guard: TargetGuard;
+    ctx: RunContext;
+    home: string;
+    dir: string;
+    named: boolean;
+    deadline: number;
+    /** A browser a cell, as before issue 40: for the bench that compares the two (bench/engine/browser-matrix.ts). */
+    browserPerCell?: boolean;
+  },
 ): Promise<PageChecksResult> {
   const { guard, ctx } = env;
   const pages = options.pages ?? [];
@@ -406,15 +417,36 @@ export async function runPageChecks(
     }
   };
 
+  /** Each cell's browser: one an engine (its cells are contexts of it), or one a cell with `browserPerCell`. */
+  let browser: { engine: Cell['engine']; guarded: GuardedBrowser } | null = null;
+  const started: Partial<Record<Cell['engine'], number>> = {};
+  const closeBrowser = async () => {
+    await browser?.guarded.close();
+    browser = null;
+  };
+  /** The engine's browser, started with the proxies of every network its cells run on; a new one after a crash. */
+  const browserFor = async (cell: Cell & { engine: 'chromium' | 'firefox' }): Promise<GuardedBrowser> => {
+    if (browser?.engine === cell.engine && browser.guarded.browser.isConnected()) return browser.guarded;
+    await closeBrowser();
+    const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
+    const contextProxies = await Promise.all(networks.map(proxyOf));
+    started[cell.engine] = (started[cell.engine] ?? 0) + 1;
+    const guarded = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+    browser = { engine: cell.engine, guarded };
+    return guarded;
+  };
+
   try {
     for (const cell of cells) {
       if (ctx.signal.aborted) throw new RunAbortedError();
       const proxy = await proxyOf(cell.network);
       if (cell.engine === 'webkit') {
+        await closeBrowser();
         let session: WebDriverSession;
         try {
           webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal });
           const device = webkitDevice(cell.device);
+          started.webkit = (started.webkit ?? 0) + 1;
           session = await openWebKitSession(
             webkit,
             { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: proxy.url, pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
@@ -433,23 +465,30 @@ export async function runPageChecks(
         }
         continue;
       }
-      let browser: Awaited<ReturnType<typeof launchGuardedBrowser>>;
+      const engine = cell.engine;
+      let guarded: GuardedBrowser;
+      let context: BrowserContext;
       try {
-        browser = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+        guarded = await browserFor({ ...cell, engine });
+        // A context of its own a cell: its device, and its network's proxy; no cookie, storage or cache of another cell.
+        context = await guarded.browser.newContext({ ...deviceUse(cell.device, engine), ...(options.viewport ? { viewport: options.viewport } : {}), proxy: guarded.contextProxy(proxy) });
       } catch (error) {
         cellFailed(cell, error);
         continue;
       }
       try {
-        const context = await browser.browser.newContext({ ...deviceUse(cell.device, cell.engine), ...(options.viewport ? { viewport: options.viewport } : {}) });
         const driver = playwrightDriver(() => context.newPage(), options.testTimeoutMs);
         for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
       } finally {
-        await browser.close();
+        await context.close().catch(() => undefined);
+        if (env.browserPerCell) await closeBrowser();
       }
     }
   } finally {
+    await closeBrowser();
     await webkit?.close();
+    // Browsers started (WebKit: sessions, a MiniBrowser each): one an engine, unless one crashed.
+    ctx.log('page check browsers started', started);
     const refused = [...proxies.values()].flatMap((p) => [...p.refused]);
     if (refused.length > 0) ctx.log('page check requests refused by the target policy', { urls: refused.slice(0, 20) });
     await Promise.all([...proxies.values()].map((p) => p.close()));

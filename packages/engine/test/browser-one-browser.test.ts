@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { browserRunner } from '../src/runners/browser/index.ts';
+import { startCellSite } from './fixtures/cell-site.ts';
+import { serverForSuite } from './fixtures/suite-server.ts';
+import { localTarget, makeContext, testOf } from './helpers.ts';
+
+interface PageRecord {
+  cell: string;
+  seen?: { missing: string[] };
+}
+
+/** A matrix's cells on one engine are contexts of one browser (issue 40), each with its own device, network and state. */
+describe('one browser per engine', () => {
+  const site = serverForSuite(startCellSite);
+
+  it('starts one Chromium and one Firefox for 8 cells, each cell with its own viewport, network and no other cell’s cookie', async () => {
+    const ctx = await makeContext();
+    const options = {
+      engines: ['chromium', 'firefox'],
+      devices: ['desktop', 'phone'],
+      networks: ['none', 'slow-3g'],
+      pages: [{ path: '/', expect: ['#w-1280', '#w-412', '#slow', '#quick', '#fresh'] }],
+      pageChecks: { axe: 'off', links: false, settleMs: 0 },
+    };
+    const result = await browserRunner.run(testOf('browser', options), localTarget(site.url), ctx);
+    expect(result.error).toBeUndefined();
+
+    // One browser an engine, where every cell used to start its own.
+    expect(ctx.logs).toContain('page check browsers started {"chromium":1,"firefox":1}');
+
+    // Each cell finds its own width and its own network, and no trace of the cell before it.
+    const { pages } = JSON.parse(await readFile(path.join(ctx.runDir, 'browser/page-checks.json'), 'utf8')) as { pages: PageRecord[] };
+    const missing = Object.fromEntries(pages.map((p) => [p.cell, p.seen?.missing]));
+    const expected: Record<string, string[]> = {};
+    for (const engine of ['chromium', 'firefox'])
+      for (const device of ['desktop', 'phone'])
+        for (const network of ['none', 'slow-3g']) {
+          expected[`${engine}/${device}/${network}`] = [device === 'desktop' ? '#w-412' : '#w-1280', network === 'none' ? '#slow' : '#quick'];
+        }
+    expect(missing).toEqual(expected);
+    expect(site.pageRequestsWithCookies).toBe(0);
+    // What the client reads: the case says what its cell missed, and nothing else.
+    if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+    const phoneSlow = result.summary.cases.find((c) => c.cell === 'firefox/phone/slow-3g')!;
+    expect(phoneSlow.error).toBe('key elements missing: #w-1280, #quick');
+  }, 90_000);
+});
