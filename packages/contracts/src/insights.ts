@@ -23,9 +23,19 @@ export type LoadInsight = z.infer<typeof loadInsight>;
 /**
  * Zap data: counts by risk, the key "False Positives" has a space as the spec writes it. `incomplete`, only when
  * the scan did not attack everything, says what it missed ("sql did not finish on GET /go (url)"): its counts are
- * those of what it did attack, shown, never hidden (decision 0058).
+ * those of what it did attack, shown, never hidden (decision 0058). `nothingToAttack`: the scan attacked nothing, so
+ * its counts are the passive checks' alone (issue 38).
  */
-export const zapInsight = z.object({ High: count, Medium: count, Low: count, Informational: count, 'False Positives': count, incomplete: z.string().optional() });
+export const zapInsight = z.object({
+  High: count,
+  Medium: count,
+  Low: count,
+  Informational: count,
+  'False Positives': count,
+  incomplete: z.string().optional(),
+  /** Only when the scan found nothing to attack: why, in words ("no URL with parameters, form or JSON call on the 2 pages crawled"). */
+  nothingToAttack: z.string().optional(),
+});
 export type ZapInsight = z.infer<typeof zapInsight>;
 
 /** Test report data for the frontend and security cards; duration in seconds. */

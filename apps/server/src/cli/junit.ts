@@ -1,5 +1,5 @@
 import { escapeXml } from '@fullstop/engine/junit';
-import { isIncompleteScanError, type RunStatus, type RunTotals } from '@fullstop/contracts';
+import { isIncompleteScanError, isNothingToAttackError, type RunStatus, type RunTotals } from '@fullstop/contracts';
 
 /** One test of a run as the CI kit reports it. */
 export interface CiTestResult {
@@ -21,8 +21,8 @@ export interface CiRun {
 type Verdict = 'passed' | 'failed' | 'incomplete' | 'error' | 'skipped';
 
 /**
- * passed and failed are verdicts; incomplete is a security scan that did not attack everything and found nothing
- * over its thresholds (decision 0058); error is "could not run"; anything else (queued, running, cancelled) did not run.
+ * passed and failed are verdicts; incomplete is a security scan that did not attack everything (or had nothing to
+ * attack, issue 38) and found nothing over its thresholds (decision 0058); error is "could not run"; anything else (queued, running, cancelled) did not run.
  */
 export function verdictOf(status: RunStatus, error: string | null = null): Verdict {
   if (status === 'error' && isIncompleteScanError(error)) return 'incomplete';
@@ -47,7 +47,7 @@ function testcase(t: CiTestResult): string[] {
     verdict === 'failed'
       ? `      <failure type="failed" message="${escapeXml(firstLine(failureText(t)))}">${escapeXml(failureText(t))}</failure>`
       : verdict === 'incomplete'
-        ? `      <error type="incomplete-scan" message="${escapeXml(firstLine(t.error ?? 'the scan is incomplete'))}">${escapeXml(t.error ?? '')}</error>`
+        ? `      <error type="${isNothingToAttackError(t.error) ? 'nothing-to-attack' : 'incomplete-scan'}" message="${escapeXml(firstLine(t.error ?? 'the scan is incomplete'))}">${escapeXml(t.error ?? '')}</error>`
         : verdict === 'error'
         ? `      <error type="could-not-run" message="${escapeXml(firstLine(t.error ?? 'the test could not run'))}">${escapeXml(t.error ?? '')}</error>`
         : `      <skipped message="${escapeXml(t.status === 'cancelled' ? 'cancelled' : `not run: ${t.status} when the wait ended`)}"/>`;

@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import type { RunContext } from '../types.ts';
 import { launchGuardedBrowser, type GuardedBrowser } from './guarded-browser.ts';
+import { jsonShapeOf, HARMLESS, type JsonShape } from './call-shape.ts';
 import { prepareReady, waitForReady } from './page-ready.ts';
 import { errorMessage } from './result.ts';
 
@@ -18,6 +19,11 @@ export const CLICKS_PER_PAGE_MS = 15_000;
 export const VISIT_MAX_MS = 60_000;
 export const MAX_LINKS_PER_PAGE = 1_000;
 export const MAX_ENDPOINTS = 500;
+/** Calls with a JSON body kept (their shapes): what the security scan attacks with sqlmap. */
+export const MAX_JSON_CALLS = 50;
+/** Forms filled and submitted on one page (`submitForms`), and the time that may take. */
+export const MAX_FORMS_PER_PAGE = 5;
+export const FORMS_PER_PAGE_MS = 15_000;
 /** Longer addresses (generated without end) are left out. */
 export const MAX_URL_CHARS = 2_000;
 /** Pages read before they were ready (lib/page-ready.ts) listed in the result, with why. */
@@ -30,6 +36,14 @@ export const MAX_NOT_READY_LISTED = 50;
  */
 const CLICKABLE = 'button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], [onclick], [data-href], [data-to], [data-route]';
 const NEVER_CLICK = /\b(log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|purchase|buy|order|checkout|submit|send|reset)\b/i;
+/**
+ * Forms never submitted (`submitForms`): ones whose words (text, action, names) say they end, remove or pay for
+ * something, and ones that ask for a card or a file.
+ */
+const NEVER_SUBMIT = /\b(log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|erase|unsubscribe|deactivate|cancel|close account|pay|payment|purchase|buy|order|checkout|billing|transfer|donate|card)\b/i;
+const NEVER_SUBMIT_FIELDS = 'input[type="file"], [autocomplete^="cc-"]';
+/** The fields of a form the crawl fills, in this order (the plan and the filling count them alike). */
+const FORM_FIELDS = 'input, select, textarea';
 /** Elements repeated on every page: clicked on the first page only. */
 const LAYOUT = 'header, nav, footer, [role="navigation"], [role="banner"], [role="contentinfo"]';
 /** A fragment that is a client-side route (`#/settings`, `#!/settings`), kept in a page's address; any other is dropped. */
@@ -64,6 +78,10 @@ export interface CrawledPage {
 export interface CrawledEndpoint {
   method: string;
   url: string;
+  /** The top-level keys of its JSON body and each value's type (never a value), when it sent a JSON object. */
+  json?: JsonShape;
+  /** The page that made it (its address), when known. */
+  page?: string;
 }
 
 export interface BrowserCrawlResult {
@@ -76,6 +94,8 @@ export interface BrowserCrawlResult {
   refused: string[];
   /** The time budget ran out before every page found was loaded. */
   budgetReached: boolean;
+  /** Forms filled with harmless values and submitted (`submitForms`), by page. */
+  formsSubmitted: { page: string; fields: number }[];
   /** Pages whose links were read when the wait for ready (lib/page-ready.ts) reached its maximum, and why (at most MAX_NOT_READY_LISTED). */
   notReady: { url: string; reason: string }[];
   durationMs: number;
@@ -89,6 +109,12 @@ export interface BrowserCrawlOptions {
   tabs?: number;
   /** A browser the caller launched (and closes); unset: one is launched and closed here. */
   browser?: GuardedBrowser;
+  /**
+   * Fill each page's forms with harmless values and submit them, as ZAP's AJAX spider does, so that the calls they
+   * make (a login's JSON POST) are recorded: never a form that logs out, deletes, pays or asks for a card or a file.
+   * For the security scan, which attacks those calls; off for kinds that only look at pages.
+   */
+  submitForms?: boolean;
 }
 
 /**
@@ -122,6 +148,8 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   const byUrl = new Map<string, CrawledPage>();
   const queue: CrawledPage[] = [];
   const endpoints = new Map<string, CrawledEndpoint>();
+  let jsonCalls = 0;
+  const formsSubmitted: { page: string; fields: number }[] = [];
   const errors: { url: string; error: string }[] = [];
   const refused = new Set<string>();
   const notReady: { url: string; reason: string }[] = [];
@@ -183,7 +211,20 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
         if (url) url.hash = '';
         if (url && guard.origins.includes(url.origin)) {
           const method = request.method();
-          endpoints.set(`${method} ${url.href}`, { method, url: url.href });
+          const key = `${method} ${url.href}`;
+          const known = endpoints.get(key);
+          // Only the shape of a JSON body is kept (keys and types), and only for MAX_JSON_CALLS calls.
+          const json = method !== 'GET' && !known?.json && jsonCalls < MAX_JSON_CALLS ? jsonShapeOf(request.postData(), request.headers()['content-type']) : null;
+          if (json) jsonCalls++;
+          let from: URL | null = null;
+          try {
+            from = URL.parse(request.frame().url());
+          } catch {
+            // A service worker's request has no frame.
+          }
+          const origin = from && from.origin === guard.baseUrl.origin ? { page: documentOf(from.href) } : {};
+          if (!known) endpoints.set(key, { method, url: url.href, ...origin, ...(json ? { json } : {}) });
+          else if (json) known.json = json;
         }
       }
       // Chromium's own background calls are refused too; only what a page asked for is reported.
@@ -233,6 +274,7 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
       for (const link of links) found(link, 'link');
       tab.cause = 'click';
       await clickRoutes(tab, item.url);
+      if (options.submitForms) await submitForms(tab, item.url);
     } catch (error) {
       if (!stopped) errors.push({ url: item.url, error: page.isClosed() ? `gave up after ${VISIT_MAX_MS / 1000} s` : errorMessage(error) });
     } finally {
@@ -286,6 +328,89 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
     }
   };
 
+  /** A harmless value for a field, by its type and name; null: leave it as the page set it. */
+  const harmlessValue = (type: string, name: string): string | null => {
+    if (['hidden', 'submit', 'button', 'reset', 'image', 'file', 'color', 'range'].includes(type)) return null;
+    if (type === 'email' || /mail/i.test(name)) return HARMLESS.email;
+    if (type === 'password') return HARMLESS.password;
+    if (type === 'number') return String(HARMLESS.number);
+    if (type === 'tel') return '5550100';
+    if (type === 'url') return 'https://example.com/';
+    if (type === 'date') return '2024-01-02';
+    if (type === 'datetime-local') return '2024-01-02T12:00';
+    if (type === 'time') return '12:00';
+    if (type === 'month') return '2024-01';
+    if (type === 'week') return '2024-W01';
+    return HARMLESS.text;
+  };
+
+  /**
+   * Fills each form of the page with harmless values and submits it (its own submit handler runs, as on a user's
+   * click), so the calls it makes are recorded; a form that went elsewhere is undone as a click is.
+   */
+  const submitForms = async (tab: Tab, url: string) => {
+    const { page } = tab;
+    const until = performance.now() + FORMS_PER_PAGE_MS;
+    const count = Math.min(MAX_FORMS_PER_PAGE, await page.locator('form').count().catch(() => 0));
+    for (let i = 0; i < count; i++) {
+      if (stopped || performance.now() > until) return;
+      const form = page.locator('form').nth(i);
+      const plan = await form
+        .evaluate(
+          (f, args) => {
+            const el = f as unknown as PageElement & { querySelector(s: string): unknown; querySelectorAll(s: string): ArrayLike<unknown> };
+            const rect = el.getBoundingClientRect();
+            if (rect.width === 0 || rect.height === 0 || el.querySelector(args.never) !== null) return null;
+            const said = [el.innerText.slice(0, 2000), el.getAttribute('action') ?? '', el.getAttribute('aria-label') ?? '', el.getAttribute('id') ?? '', el.getAttribute('name') ?? ''];
+            const fields = Array.from(el.querySelectorAll(args.fields)).map((x, index) => {
+              const field = x as PageElement & { type?: string; name?: string; readOnly?: boolean; disabled?: boolean };
+              said.push(field.name ?? '', field.getAttribute('placeholder') ?? '');
+              const box = field.getBoundingClientRect();
+              return { index, tag: field.tagName, type: (field.type ?? '').toLowerCase(), name: field.name ?? '', usable: !field.readOnly && !field.disabled && box.width > 0 && box.height > 0 };
+            });
+            const words = said.join(' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.:/]+/g, ' ');
+            return new RegExp(args.words, 'i').test(words) ? null : fields.filter((x) => x.usable);
+          },
+          { never: NEVER_SUBMIT_FIELDS, fields: FORM_FIELDS, words: NEVER_SUBMIT.source },
+        )
+        .catch(() => null);
+      if (!plan) continue;
+      const checked = new Set<string>();
+      for (const field of plan) {
+        const input = form.locator(FORM_FIELDS).nth(field.index);
+        const fill = async () => {
+          if (field.tag === 'SELECT') {
+            const values = await input.evaluate((s) => Array.from((s as unknown as { options: ArrayLike<{ value: string }> }).options, (o) => o.value));
+            const value = values.find((v) => v !== '');
+            if (value !== undefined) await input.selectOption(value, { timeout: CLICK_TIMEOUT_MS });
+          } else if (field.type === 'checkbox') await input.check({ timeout: CLICK_TIMEOUT_MS });
+          else if (field.type === 'radio') {
+            if (!checked.has(field.name)) await input.check({ timeout: CLICK_TIMEOUT_MS });
+            checked.add(field.name);
+          } else {
+            const value = field.tag === 'TEXTAREA' ? HARMLESS.text : harmlessValue(field.type, field.name);
+            if (value !== null) await input.fill(value, { timeout: CLICK_TIMEOUT_MS });
+          }
+        };
+        // A field that will not take a value (a widget of its own) is left as it is.
+        await fill().catch(() => undefined);
+      }
+      // requestSubmit runs the form's checks and its submit handlers, as a user's click on its button does.
+      const sent = await form
+        .evaluate((f) => {
+          (f as unknown as { requestSubmit(): void }).requestSubmit();
+        })
+        .then(() => true, () => false);
+      if (!sent) continue;
+      formsSubmitted.push({ page: url, fields: plan.length });
+      await ready(tab, url);
+      if (normalize(page.url()) === url) continue;
+      await page.goBack({ timeout: CLICK_TIMEOUT_MS }).catch(() => null);
+      if (normalize(page.url()) !== url) await page.goto(url, { waitUntil: 'domcontentloaded' });
+      await ready(tab, url);
+    }
+  };
+
   try {
     const browserContext = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     context = browserContext;
@@ -328,6 +453,6 @@ export async function browserCrawl(guard: TargetGuard, ctx: RunContext, start: s
   }
   if (ctx.signal.aborted) throw new RunAbortedError();
   const durationMs = performance.now() - started;
-  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, refused: refused.size, budgetReached, notReady: notReady.length, ms: Math.round(durationMs) });
-  return { pages, endpoints: [...endpoints.values()], errors, refused: [...refused], budgetReached, notReady, durationMs };
+  ctx.log('browser crawl done', { pages: pages.length, endpoints: endpoints.size, jsonCalls, formsSubmitted: formsSubmitted.length, refused: refused.size, budgetReached, notReady: notReady.length, ms: Math.round(durationMs) });
+  return { pages, endpoints: [...endpoints.values()], errors, refused: [...refused], budgetReached, formsSubmitted, notReady, durationMs };
 }

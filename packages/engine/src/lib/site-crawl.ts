@@ -12,7 +12,7 @@ export { type CrawlMode, crawlOption, crawlSecondsOption, DEFAULT_CRAWL_PAGES, D
 export interface SiteCrawl {
   /** Every page found, the listed ones first (URLs). */
   pages: string[];
-  /** Calls the pages made (browser crawl only). */
+  /** Calls the pages made (browser crawl only), with the shape of each JSON body. */
   endpoints: CrawledEndpoint[];
   /** The pages and the GET endpoints fetched over HTTP (when `fetch` is on): what the passive checks read. */
   responses: GuardedResponse[];
@@ -32,6 +32,8 @@ export interface SiteCrawlOptions {
   fetch: boolean;
   /** Crawl in this browser instead of launching one (the accessibility test's). */
   browser?: GuardedBrowser;
+  /** The browser crawl fills and submits forms, recording the calls they make (the security scan's). */
+  submitForms?: boolean;
 }
 
 /** The pages (and calls) of the website the chosen crawl finds from `start`. */
@@ -51,6 +53,7 @@ export async function crawlSite(guard: TargetGuard, ctx: RunContext, start: stri
     budgetMs: options.crawlSeconds * 1000,
     ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(options.browser ? { browser: options.browser } : {}),
+    ...(options.submitForms ? { submitForms: true } : {}),
   });
   const pages = found.pages.map((p) => p.url);
   // Calls with side effects (POST …) are recorded, never replayed.

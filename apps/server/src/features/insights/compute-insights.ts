@@ -30,6 +30,8 @@ export async function computeInsights(db: Db, clientId: string): Promise<Insight
     out.zap = {
       ...zapCounts(scanSummary.findings, await falsePositiveMatcher(db, clientId)),
       ...(coverage && !coverage.complete ? { incomplete: coverage.incomplete ?? 'part of the site was not attacked' } : {}),
+      // It attacked nothing: the counts are the passive checks' alone, never a green "No alerts found" (issue 38).
+      ...(coverage?.nothingToAttack ? { nothingToAttack: coverage.nothingToAttack } : {}),
     };
   }
 

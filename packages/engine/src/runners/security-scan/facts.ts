@@ -34,6 +34,31 @@ export interface ScanModuleError {
   retried: boolean;
 }
 
+/** One JSON call the browser crawl saw a page make, and how far sqlmap got attacking it. */
+export interface ScanCallCoverage {
+  method: string;
+  url: string;
+  /** The body's top-level keys sqlmap attacked. */
+  params: string[];
+  /**
+   * `finished`: sqlmap tested every parameter to the end; `time-limit`: it stopped at its share of the scan time;
+   * `failed`: it stopped on an error (`error`); `not-run`: no time was left, or sqlmap is not installed.
+   */
+  status: 'finished' | 'time-limit' | 'failed' | 'not-run';
+  seconds?: number;
+  error?: string;
+}
+
+/** A page or response the passive checks judged, and the checks that applied to it. */
+export interface PassivePage {
+  url: string;
+  status: number;
+  contentType: string;
+  /** The groups of checks that read it: "page headers" (HTML), "response headers", "cookies", "errors". */
+  checks: string[];
+  findings: number;
+}
+
 /** What the active scan covered: the modules, the URLs and parameters each attacked, and what went wrong. */
 export interface ScanCoverage {
   complete: boolean;
@@ -52,12 +77,21 @@ export interface ScanCoverage {
   /** Every URL and form with parameters wapiti found, and the modules that attacked it to the end. */
   targets: { method: string; url: string; params: string[]; modules: string[] }[];
   errors: ScanModuleError[];
+  /** The JSON calls the browser crawl saw the pages make, each attacked by sqlmap (absent before issue 38). */
+  calls?: ScanCallCoverage[];
+  /** What was attacked to the end by at least one module: URLs and forms with parameters (wapiti), JSON calls (sqlmap). */
+  attacked?: { targets: number; calls: number };
+  /**
+   * Set when nothing was attacked (no URL with parameters, form or JSON call was found): why, in words ("the scanner
+   * found no URL with parameters, form or JSON call to attack on the 2 pages crawled"). Such a scan is never passed.
+   */
+  nothingToAttack?: string;
 }
 
 /**
  * `scan_incomplete`: a module crashed, ran out of time or never started, so part of the site was not attacked.
  * Not retried: the crash comes from the site's answer to a payload and repeats; the run already ran the module
- * again around the request that broke it.
+ * again around the request that broke it. `scan_nothing_to_attack`: it found nothing to attack; a retry finds the same.
  */
 export const facts = defineKind(
   'security-scan',
@@ -65,12 +99,12 @@ export const facts = defineKind(
   // with Lighthouse: wapiti's crawl and attack modules keep up to a core busy (and the site answers every payload).
   { title: 'security scan', label: 'Security scan', timeLimitSeconds: 900, typicalSeconds: 10, weight: 1, engines: ['wapiti'], enginesFor: (options) => (options.active === false ? [] : ['wapiti']) },
   () => ({ kind: 'security-scan', findings: [] }),
-  { scan_incomplete: { retried: false } },
+  { scan_incomplete: { retried: false }, scan_nothing_to_attack: { retried: false } },
 );
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.
 declare module '../../types.ts' {
   interface KindSummaries {
-    'security-scan': { kind: 'security-scan'; findings: Finding[]; coverage?: ScanCoverage };
+    'security-scan': { kind: 'security-scan'; findings: Finding[]; coverage?: ScanCoverage; passive?: PassivePage[] };
   }
 }

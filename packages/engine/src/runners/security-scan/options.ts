@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
 import { riskThresholds } from '../../lib/findings.ts';
 import { crawlStartOptions } from '../../lib/crawl-options.ts';
+import { JsonShape } from '../../lib/call-shape.ts';
 import { DEFAULT_WAPITI_MODULES, FORBIDDEN_WAPITI_MODULES } from './wapiti.ts';
 
 export const DEFAULT_MAX_SCAN_SECONDS = 120;
 export const MAX_SCAN_SECONDS = 1800;
+/** JSON calls a suite may declare (`calls`); with those the crawl saw, sqlmap attacks at most MAX_SQLMAP_CALLS. */
+export const MAX_DECLARED_CALLS = 10;
 
 export const securityScanInput = testInput(
   {
@@ -22,6 +25,14 @@ export const securityScanInput = testInput(
     maxScanSeconds: z.number().int().min(5).max(MAX_SCAN_SECONDS).default(DEFAULT_MAX_SCAN_SECONDS),
     /** Paths wapiti and the browser crawl must not touch (e.g. /logout). */
     exclude: z.array(z.string()).default([]),
+    /**
+     * JSON calls sqlmap attacks besides those the browser crawl saw the pages make: one a crawler cannot reach (a form
+     * behind a captcha) or that no page makes. The body is described by its keys and their types, never values.
+     */
+    calls: z
+      .array(z.object({ method: z.enum(['POST', 'PUT', 'PATCH']), path: z.string().min(1).max(2000), json: JsonShape }).strict())
+      .max(MAX_DECLARED_CALLS)
+      .default([]),
   },
   riskThresholds,
 );

@@ -195,3 +195,19 @@ export function passiveFindings(response: GuardedResponse): Finding[] {
   if (trace) out.push(finding(RULES.errorDisclosure, url, { evidence: trace[0].slice(0, 200) }));
   return out;
 }
+
+/** The passive checks that applied to a response, in a reader's words: what the report says it judged. */
+export function passiveChecksApplied(response: GuardedResponse): string[] {
+  const https = response.url.startsWith('https:');
+  const isHtml = (response.headers.get('content-type') ?? '').includes('text/html');
+  return [
+    ...(isHtml ? ['CSP', 'framing', 'Permissions-Policy', 'comments'] : []),
+    ...(isHtml && https ? ['mixed content'] : []),
+    'nosniff',
+    ...(https ? ['HSTS'] : []),
+    ...(response.setCookies.length ? [`cookie flags (${response.setCookies.length})`] : []),
+    'version leaks',
+    'CORS',
+    'error disclosure',
+  ];
+}

@@ -1,4 +1,4 @@
-import { isIncompleteScanError, type RunStatus } from '@fullstop/contracts';
+import { incompleteScanWords, type RunStatus } from '@fullstop/contracts';
 import './run-status-badge.css';
 
 /** A run's or a test's status in words; "error" means the test could not run at all (target down, crash). */
@@ -11,9 +11,12 @@ export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** A test's status in words, given its error: a scan that ran but could not attack everything is "Incomplete scan". */
+/**
+ * A test's status in words, given its error: a scan that ran but could not attack everything is "Incomplete scan", one
+ * that found nothing to attack "Nothing to attack".
+ */
 export function testStatusWords(status: RunStatus, error?: string | null): string {
-  return status === 'error' && isIncompleteScanError(error) ? 'Incomplete scan' : RUN_STATUS_WORDS[status];
+  return incompleteScanWords(status, error) ?? RUN_STATUS_WORDS[status];
 }
 
 /** A status as a coloured pill that also says it in words, so colour is never the only signal. */

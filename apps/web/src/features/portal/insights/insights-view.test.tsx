@@ -1,7 +1,7 @@
 import { loadInsight, type TestLatestResult } from '@fullstop/contracts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { InsightsView } from './insights-view.tsx';
 
 beforeAll(() => {
@@ -61,7 +61,7 @@ describe('the insights cards', () => {
         trends={{ 'frontend-report': { runAt: at, points: [{ runId: 'r1', at, passRate: 75 }] } }}
       />,
     );
-    expect(screen.getByText(/^From the run of /).textContent).toBe(`From the run of ${formatRunDate(at)}`);
+    expect(screen.getByText(/^From the run of /).textContent).toBe(`From the run of ${formatDate(at)}`);
     expect(screen.getByRole('figure', { name: 'Frontend Test Insights trend: pass rate' })).toBeTruthy();
   });
 
@@ -92,7 +92,7 @@ describe('the insights cards', () => {
       render(<InsightsView data={{}} latest={[errored]} />);
       expect(titles()).toEqual(['Zap Insights']);
       const notice = screen.getByTestId('not-run-zap');
-      expect(notice.textContent).toBe(`The security scan “zap scan” could not run on ${formatRunDate(finishedAt)}.${why}There are no figures to show until it runs.`);
+      expect(notice.textContent).toBe(`The security scan “zap scan” could not run on ${formatDate(finishedAt)}.${why}There are no figures to show until it runs.`);
       expect(screen.queryByText('No insights available.')).toBeNull();
       expect(screen.queryByText('No alerts found')).toBeNull();
     });
@@ -110,6 +110,16 @@ describe('the insights cards', () => {
       expect(screen.queryByTestId('not-run-zap')).toBeNull();
       expect(screen.getByTestId('zap-incomplete').textContent).toBe(`Incomplete scan: ${incomplete}. The counts are those of what it attacked.`);
       expect(screen.getByRole('list', { name: 'Alerts by risk' }).textContent).toContain('High4');
+    });
+
+    it('shows a scan that had nothing to attack as such, never as a green "No alerts found"', () => {
+      const why = 'the scanner found no URL with parameters, form or JSON call to attack on the 2 pages crawled';
+      const scan: TestLatestResult = { ...errored, error: `The scan had nothing to attack: ${why}.` };
+      render(<InsightsView data={{ zap: { High: 0, Medium: 0, Low: 0, Informational: 0, 'False Positives': 0, nothingToAttack: why } }} latest={[scan]} />);
+      expect(screen.queryByTestId('not-run-zap')).toBeNull();
+      expect(screen.getByTestId('zap-nothing-to-attack').textContent).toBe(`Nothing to attack: ${why}. The counts are those of the passive checks alone.`);
+      expect(screen.queryByText('No alerts found')).toBeNull();
+      expect(screen.getByText('No alerts, and nothing attacked')).toBeTruthy();
     });
 
     it('says nothing of tests of other cards, nor of tests that ran', () => {

@@ -18,6 +18,12 @@ const RISKS = (['High', 'Medium', 'Low', 'Informational'] as const).map((risk) =
 export function ZapCard({ zap, trend, notice }: { zap: ZapInsight; trend?: InsightTrends['zap']; notice?: ReactNode }) {
   return (
     <InsightCard title="Zap Insights" runAt={trend?.runAt} notice={notice}>
+      {zap.nothingToAttack && (
+        // It attacked nothing: the counts are the passive checks' alone, and "No alerts found" would read as a pass.
+        <p className="insight-incomplete" data-testid="zap-nothing-to-attack">
+          <strong>Nothing to attack:</strong> {zap.nothingToAttack}. The counts are those of the passive checks alone.
+        </p>
+      )}
       {zap.incomplete && (
         // The scan did not attack everything: these are the alerts of what it did attack (decision 0058).
         <p className="insight-incomplete" data-testid="zap-incomplete">
@@ -25,7 +31,11 @@ export function ZapCard({ zap, trend, notice }: { zap: ZapInsight; trend?: Insig
         </p>
       )}
       <div className="portal-split">
-        {noAlerts(zap) ? (
+        {noAlerts(zap) && zap.nothingToAttack ? (
+          <p className="portal-empty" style={{ height: ZAP_CHART_HEIGHT }}>
+            No alerts, and nothing attacked
+          </p>
+        ) : noAlerts(zap) ? (
           <p className="portal-empty portal-no-alerts" style={{ height: ZAP_CHART_HEIGHT }}>
             No alerts found
           </p>
