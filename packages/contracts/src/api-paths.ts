@@ -13,6 +13,8 @@ export const apiPaths = {
   insights: '/insight/fetch/all',
   insightTrends: '/insight/trends',
   tests: '/test/fetch/all',
+  /** Where the client's suite stands before its first one is current (issue 39). */
+  suiteStatus: '/test/suite-status',
   runAllTests: '/test/run/all',
   runTest: '/test/run',
   reports: '/report/fetch/all',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idString, pageCounts } from './common.ts';
 import { reportFileParams, securityAlert } from './reports.ts';
 import { isoDateTime, text } from './text.ts';
-import { runStatus, runSummary, runTestOutcome, testFlaky } from './tests.ts';
+import { queuePlace, runStatus, runSummary, runTestOutcome, testFlaky } from './tests.ts';
 
 // Run history, comparison between runs, the latest result of each test and the insight trends: what the portal's
 // History, run detail, Tests and Insights pages read beyond the spec's calls.
@@ -149,6 +149,8 @@ export const runHistoryDetail = runHistoryEntry.extend({
       flaky: testFlaky.nullable().optional(),
       /** Its cases, only when they ran in cells (engines × devices); absent for every other test, as before. */
       cases: z.array(runTestCase).optional(),
+      /** While it waits: its place in the queue and about when it starts (issue 39); absent from older servers. */
+      queue: queuePlace.nullable().optional(),
     }),
   ),
   /** Formats of the whole run's report, when the run covered every test. */

@@ -15,6 +15,9 @@ const page = z.coerce.number({ error: 'page must be a number' }).int({ error: 'p
 const pageSize = (max: number, fallback: number) =>
   z.coerce.number({ error: 'pageSize must be a number' }).int({ error: 'pageSize must be a whole number' }).min(1, { error: 'pageSize must be at least 1' }).max(max, { error: `pageSize must be at most ${max}` }).default(fallback);
 
+/** The audit type of a console page view (features/operator/access-audit.ts). */
+export const PAGE_VIEW_AUDIT_TYPE = 'ops.access';
+
 // --- Clients and their health ---
 
 /** How a client is doing, in the four numbers an operator looks at first. */
@@ -25,6 +28,8 @@ export const clientHealth = z.object({
   openBugs: z.number().int(),
   /** Requests not yet done or declined. */
   requestsWaiting: z.number().int(),
+  /** Whether a suite version is current; before the first, the client has no tests (the console lists it). */
+  hasSuite: z.boolean(),
 });
 export type ClientHealth = z.infer<typeof clientHealth>;
 
@@ -150,6 +155,8 @@ export const opsAuditQuery = z
     address: text('address').trim().min(1).max(100, { error: 'address must be at most 100 characters' }).optional(),
     from: isoDateTime('from').optional(),
     to: isoDateTime('to').optional(),
+    /** Console page views (`ops.access`) bury the changes: hidden unless `show`, or asked for by their type. */
+    pageViews: z.enum(['hide', 'show'], { error: 'pageViews must be hide or show' }).optional(),
     page,
     pageSize: pageSize(100, 50),
   })
@@ -187,4 +194,7 @@ export const opsApiPaths = {
     `/operator/clients/${encodeURIComponent(clientId)}/${part}`,
   flakyMark: (clientId: string, testName: string) => `/operator/clients/${encodeURIComponent(clientId)}/flaky/${encodeURIComponent(testName)}`,
   flakyConfirm: (clientId: string, testName: string) => `/operator/clients/${encodeURIComponent(clientId)}/flaky/${encodeURIComponent(testName)}/confirm`,
+  /** One test of a run of a client: its evidence (`/evidence`, `/evidence/:id/link`) and its report (`/report/:format/link`). */
+  runTest: (clientId: string, runId: string, runTestId: string) =>
+    `/operator/clients/${encodeURIComponent(clientId)}/runs/${encodeURIComponent(runId)}/tests/${encodeURIComponent(runTestId)}`,
 } as const;

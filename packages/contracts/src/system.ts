@@ -83,6 +83,10 @@ export const opsSystem = z.object({
     location: z.string(),
   }),
   queue: z.object({ queued: z.number().int(), running: z.number().int() }),
+  /** The queued tests in the order they start, each with about when (issue 39); the first 50. Absent from older servers. */
+  waiting: z
+    .array(z.object({ runTestId: z.string(), runId: z.string(), clientId: z.string(), clientName: z.string(), testName: z.string(), kind: z.string(), position: z.number().int(), startsInSeconds: z.number().int() }))
+    .optional(),
   /** A process whose heartbeat is older than this (seconds) is shown as stopped. */
   aliveWithinSeconds: z.number().int(),
 });

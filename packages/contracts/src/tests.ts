@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idString } from './common.ts';
 import { isoDateTime, text } from './text.ts';
 
 /** GET /test/fetch/all: group name to the names of its tests. */
@@ -26,6 +27,13 @@ export const runTotals = z.object({
   skippedTests: z.number().int(),
 });
 export type RunTotals = z.infer<typeof runTotals>;
+
+/**
+ * Where a queued test stands (issue 39): its place in the queue every client shares (1: the next to start) and
+ * about how long until it starts, from the tests ahead and their kinds' recent durations. Null once it runs.
+ */
+export const queuePlace = z.object({ position: z.number().int().min(1), startsInSeconds: z.number().int().min(0) });
+export type QueuePlace = z.infer<typeof queuePlace>;
 
 /** One test's outcome in a run. */
 const testOutcome = z.object({
@@ -110,7 +118,9 @@ export const runDetailResponse = runResultResponse.extend({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   /** `runTestId` is for the test's evidence (GET /test/runs/{runId}/tests/{runTestId}/evidence). */
-  tests: z.array(runTestOutcome.extend({ durationMs: z.number().nullable(), attempts: z.array(runAttempt) })),
+  tests: z.array(
+    runTestOutcome.extend({ durationMs: z.number().nullable(), attempts: z.array(runAttempt), queue: queuePlace.nullable().optional() }),
+  ),
 });
 export type RunDetailResponse = z.infer<typeof runDetailResponse>;
 
@@ -130,6 +140,8 @@ export const testEvent = runTestOutcome.extend({
   progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }).nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** While it waits: its place in the queue; events are sent again as the queue moves. */
+  queue: queuePlace.nullable().optional(),
 });
 export type TestEvent = z.infer<typeof testEvent>;
 
@@ -185,6 +197,18 @@ export const operatorRunRequest = z.object({
   timeout: z.number().int().min(1).max(3600).optional(),
 });
 
+/** POST /test/runs/{runId}/cancel (and one test's, and the operator's): what was stopped. */
+export const runCancelResponse = z.object({
+  message: z.string(),
+  runId: z.string(),
+  /** The run tests this call cancelled (queued ones never start; running ones are stopped within seconds). */
+  cancelled: z.number().int(),
+});
+export type RunCancelResponse = z.infer<typeof runCancelResponse>;
+
+export const runCancelParams = z.object({ runId: idString });
+export const runTestCancelParams = z.object({ runId: idString, runTestId: idString });
+
 export const targetOriginRequest = z.object({
   origin: text('origin').min(1, { error: 'origin is required' }).max(300, { error: 'origin must be at most 300 characters' }),
 });
@@ -195,4 +219,18 @@ export const targetOriginsResponse = z.object({ website: z.string(), origins: z.
  * the portal shows it as an incomplete scan, not as a test that could not run.
  */
 export const SCAN_INCOMPLETE_ERROR = 'The scan is incomplete';
-export const isIncompleteScanError = (error: string | null | undefined): boolean => Boolean(error?.startsWith(SCAN_INCOMPLETE_ERROR));
+/**
+ * How the error of a security scan that ran but found nothing to attack begins (no URL with parameters, no form, no
+ * JSON call): never "passed", a scan of nothing proves nothing (issue 38). An incomplete scan in the extreme: it
+ * attacked none of the site, so every check of an incomplete scan holds it too.
+ */
+export const SCAN_NOTHING_TO_ATTACK_ERROR = 'The scan had nothing to attack';
+/** A scan that ran with no verdict: incomplete, or with nothing to attack. */
+export const isIncompleteScanError = (error: string | null | undefined): boolean =>
+  Boolean(error?.startsWith(SCAN_INCOMPLETE_ERROR) || error?.startsWith(SCAN_NOTHING_TO_ATTACK_ERROR));
+export const isNothingToAttackError = (error: string | null | undefined): boolean => Boolean(error?.startsWith(SCAN_NOTHING_TO_ATTACK_ERROR));
+/** Such a scan's status in words: "Incomplete scan" or "Nothing to attack"; null for any other test. */
+export function incompleteScanWords(status: string, error: string | null | undefined): 'Incomplete scan' | 'Nothing to attack' | null {
+  if (status !== 'error' || !isIncompleteScanError(error)) return null;
+  return isNothingToAttackError(error) ? 'Nothing to attack' : 'Incomplete scan';
+}

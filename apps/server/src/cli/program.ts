@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { registerEngineCommands } from '../features/engine/cli.ts';
 import { registerHealthCommands } from '../features/health/cli.ts';
+import { registerCancelCommand } from './cancel-command.ts';
 import { registerClientCommands } from './client-commands.ts';
 import { registerRunCommand } from './run-command.ts';
 import { registerScheduleCommands } from './schedule-commands.ts';
@@ -18,6 +19,7 @@ export function createProgram(): Command {
   registerClientCommands(program);
   registerEngineCommands(program);
   registerRunCommand(program);
+  registerCancelCommand(program);
   registerHealthCommands(program);
   registerSecretCommands(program);
   registerScheduleCommands(program);

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import {
   CI_EXIT_CODES,
+  ordinal,
   RUN_TRIGGER_HEADER,
+  roundedWaitSeconds,
   type RunDetailResponse,
   type RunQueuedResponse,
   type RunResultResponse,
@@ -51,11 +53,25 @@ async function runWithKey(server: string, apiKey: string, opts: RunOptions, time
   const queued = await call<RunQueuedResponse>(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}`);
   if (!opts.wait) return { queued, detail: null };
   const deadline = Date.now() + timeout * 1000;
+  let said = '';
   for (;;) {
     const detail = await call<RunDetailResponse>(`/test/runs/${encodeURIComponent(queued.runId)}`);
     if (TERMINAL.has(detail.status) || Date.now() >= deadline) return { queued, detail };
+    // While nothing of it runs yet: where it stands in the queue, said again when that changes.
+    const waiting = detail.status === 'queued' ? queueLine(detail) : '';
+    if (waiting && waiting !== said) console.log(waiting);
+    said = waiting;
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
   }
+}
+
+/** "queued: 3rd in line, about 40 s", from the run's first waiting test; empty when none says where it stands. */
+export function queueLine(detail: Pick<RunDetailResponse, 'tests'>): string {
+  const first = detail.tests.flatMap((t) => (t.queue ? [t.queue] : [])).sort((a, b) => a.position - b.position)[0];
+  if (!first) return '';
+  const wait = roundedWaitSeconds(first.startsInSeconds);
+  const when = wait === 0 ? 'starting any moment' : `about ${wait < 60 ? `${wait} s` : wait < 3600 ? `${wait / 60} min` : `${Math.floor(wait / 3600)} h ${(wait % 3600) / 60} min`.replace(/ 0 min$/, '')}`;
+  return `queued: ${ordinal(first.position)} in line, ${when}`;
 }
 
 function fromDetail(d: RunDetailResponse): CiRun {

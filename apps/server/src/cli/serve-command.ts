@@ -8,6 +8,7 @@ Settings (environment variables; docs/deployment.md has every one):
   DATABASE_URL          PostgreSQL; unset: the embedded database, one process only
   ENGINE_WORKERS        tests this process runs itself; 0 when \`fullstop worker\` processes run them
   ENGINE_CAPACITY       cores' worth of tests at once, by each kind's weight (unset: the cores)
+  ENGINE_LIGHT_LANE     cores' worth kept for light tests (API, security checks) on top of it (unset: 0.5)
   ARTIFACT_STORE=s3     with S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY:
                         reports and uploads in a bucket every process reads (data-dir: one machine only)
   SERVER_KEY, OPERATOR_TOKEN

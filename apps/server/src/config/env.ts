@@ -107,6 +107,13 @@ const envSchema = z.object({
    * use. 0: no capacity, ENGINE_WORKERS alone. Several worker processes on one machine: give each its share.
    */
   ENGINE_CAPACITY: z.coerce.number().min(0).max(1024).optional(),
+  /**
+   * Cores' worth kept for light tests (an API test, security checks, a mobile app analysis: weight at most 0.25) on top
+   * of ENGINE_CAPACITY, with a worker of its own per 0.25, so one starts within seconds while heavier tests hold the
+   * capacity and every worker; heavier tests never use it (docs/decisions/0091). Unset: 0.5, none under NODE_ENV=test.
+   * 0: no lane. Ignored with ENGINE_CAPACITY=0.
+   */
+  ENGINE_LIGHT_LANE: z.coerce.number().min(0).max(16).optional(),
   /** Parallel Playwright workers inside one browser test. Unset: one per 2 cores of capacity, 1 to 4. */
   ENGINE_BROWSER_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   /** Retries of a test run that errored (could not run; a failed test is a result and is never retried). */

@@ -24,6 +24,15 @@ describe('engine configuration', () => {
     expect(() => configOf({ ENGINE_CAPACITY: '-1' })).toThrow(/ENGINE_CAPACITY/);
   });
 
+  it('keeps half a core and two workers for light tests, none in the API tests nor without a capacity (decision 0091)', () => {
+    expect(configOf({ ENGINE_CAPACITY: '2' })).toMatchObject({ lightLane: 0.5, lightLaneWorkers: 2 });
+    expect(configOf({ ENGINE_CAPACITY: '2', ENGINE_LIGHT_LANE: '1' })).toMatchObject({ lightLane: 1, lightLaneWorkers: 4 });
+    expect(configOf({ ENGINE_CAPACITY: '2', ENGINE_LIGHT_LANE: '0' })).toMatchObject({ lightLane: 0, lightLaneWorkers: 0 });
+    expect(configOf({ ENGINE_CAPACITY: '0', ENGINE_LIGHT_LANE: '1' })).toMatchObject({ lightLane: 0, lightLaneWorkers: 0 });
+    expect(configOf({ NODE_ENV: 'test', ENGINE_CAPACITY: '2' })).toMatchObject({ lightLane: 0, lightLaneWorkers: 0 });
+    for (const value of ['-0.5', 'some', '17']) expect(() => configOf({ ENGINE_LIGHT_LANE: value })).toThrow(/ENGINE_LIGHT_LANE/);
+  });
+
   it('names the variable that is wrong', () => {
     for (const value of ['64', 'lots', '1.5']) {
       expect(() => configOf({ ENGINE_RUN_MEMORY_MB: value })).toThrow(ConfigError);
@@ -67,10 +76,12 @@ describe('engine configuration', () => {
       const config = configOf({ NODE_ENV: 'development', ENGINE_WORKERS: '3', ENGINE_WARM_RUNNERS: '1' });
       expect(config.runAs).toBeInstanceOf(RunnerPool);
       expect((config.runAs as RunnerPool).automatic).toBe(true);
-      expect((config.runAs as RunnerPool).size).toBe(5);
+      // 3 workers, the light lane's 2 (decision 0091), the warm runner, a crawl.
+      expect((config.runAs as RunnerPool).size).toBe(7);
       expect(config.runnerUser).toBeNull();
       // `fullstop worker --concurrency 8`.
-      expect((engineConfig(loadEnv({ NODE_ENV: 'development' }), { workers: 8 }).runAs as RunnerPool).size).toBe(10);
+      expect((engineConfig(loadEnv({ NODE_ENV: 'development' }), { workers: 8 }).runAs as RunnerPool).size).toBe(12);
+      expect((engineConfig(loadEnv({ NODE_ENV: 'development', ENGINE_LIGHT_LANE: '0' }), { workers: 8 }).runAs as RunnerPool).size).toBe(10);
       // Under NODE_ENV=test: the server's own user, as the API tests expect.
       expect(configOf({ NODE_ENV: 'test', ENGINE_WORKERS: '2' }).runAs).toBeNull();
     });

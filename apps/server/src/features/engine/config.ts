@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { chromiumSandboxSupport, isRunnerPool, resolveRunnerUser, RunnerPool, type RunnerUser } from '@fullstop/engine/sandbox';
 import { ConfigError, type Env, runnerUserNames } from '../../config/env.ts';
+import { lightLaneWorkers } from '../queue/index.ts';
 
 /** The engine's settings, shaped from the one validated environment (config/env.ts holds the ENGINE_* variables). */
 export interface EngineConfig {
@@ -8,6 +9,10 @@ export interface EngineConfig {
   workers: number;
   /** Cores' worth of attempts this process runs at once, by their kinds' weights (queue/capacity.ts); 0: no limit but `workers`. */
   capacity: number;
+  /** Cores' worth kept for light tests on top of `capacity` (ENGINE_LIGHT_LANE, docs/decisions/0091); 0: none. */
+  lightLane: number;
+  /** Workers of the light lane, started beside `workers` wherever this process runs tests (one per light test it holds). */
+  lightLaneWorkers: number;
   /** Playwright workers inside one browser test. */
   browserWorkers: number;
   retries: number;
@@ -112,9 +117,14 @@ export function engineConfig(env: Env, options: { workers?: number } = {}): Engi
   const staleAfter = env.ENGINE_STALE_AFTER;
   const capacity = env.ENGINE_CAPACITY ?? os.availableParallelism();
   const workers = options.workers ?? env.ENGINE_WORKERS ?? (env.NODE_ENV === 'test' ? 0 : 4);
+  // Off in the API tests, whose workers and overlaps are counted without it; the lane's own tests turn it on.
+  const lightLane = capacity > 0 ? (env.ENGINE_LIGHT_LANE ?? (env.NODE_ENV === 'test' ? 0 : 0.5)) : 0;
+  const laneWorkers = lightLaneWorkers(capacity, lightLane);
   return {
     workers,
     capacity,
+    lightLane,
+    lightLaneWorkers: laneWorkers,
     browserWorkers: env.ENGINE_BROWSER_WORKERS ?? defaultBrowserWorkers(capacity),
     retries: env.ENGINE_RETRIES,
     retryDelaySeconds: env.ENGINE_RETRY_DELAY,
@@ -130,7 +140,8 @@ export function engineConfig(env: Env, options: { workers?: number } = {}): Engi
     warmRunners: env.ENGINE_WARM_RUNNERS,
     loadGatherSeconds: env.ENGINE_LOAD_GATHER_SECONDS,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
-    ...runnersOf(env, workers),
+    // The lane's workers run attempts too: each needs a runner user of its own.
+    ...runnersOf(env, workers > 0 ? workers + laneWorkers : 0),
     scheduler: env.NODE_ENV !== 'test',
   };
 }

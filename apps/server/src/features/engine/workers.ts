@@ -19,7 +19,9 @@ export interface WorkerPool {
 /**
  * `count` workers in this process, each taking one job at a time (the upper bound of attempts at once) in the
  * fair order of fetchFairJob, only jobs that fit the capacity left (queue/capacity.ts: each kind's weight against
- * the process's cores' worth), plus the reaper of dead attempts and the sweeper of processes left by dead
+ * the process's cores' worth), and the light lane's workers beside them (docs/decisions/0091): the lane's room is
+ * only for light jobs, and so is every worker beyond `count`, so a light job starts while heavier ones hold the
+ * usual workers. Plus the reaper of dead attempts and the sweeper of processes left by dead
  * supervisors. Stopping aborts the runs in progress: each ends its attempt as an error that is retried later.
  */
 export async function startWorkers(deps: EngineDeps, count: number, options: { embedded: boolean }): Promise<WorkerPool> {
@@ -28,8 +30,8 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
   await sweep(deps);
   if (options.embedded) await reapStaleAttempts(deps, { everyRunning: true });
 
-  const { capacity: total, staleAfterSeconds, browserWorkers } = deps.config;
-  const capacity = new Capacity(total, { workerId: deps.workerId, staleAfterSeconds, browserWorkers });
+  const { capacity: total, staleAfterSeconds, browserWorkers, lightLane, lightLaneWorkers } = deps.config;
+  const capacity = new Capacity(total, { workerId: deps.workerId, staleAfterSeconds, browserWorkers, lightLane, heavyWorkers: count });
   const sleepers = new Set<() => void>();
   const wake = () => {
     for (const s of [...sleepers]) s();
@@ -117,7 +119,7 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
       }
     }
   };
-  const loops = Array.from({ length: count }, () => loop());
+  const loops = Array.from({ length: count + lightLaneWorkers }, () => loop());
 
   const maintenance = setInterval(() => {
     void reapStaleAttempts(deps, { everyRunning: false }).catch((err: unknown) => deps.log.error({ err }, 'reaper failed'));

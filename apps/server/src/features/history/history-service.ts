@@ -9,6 +9,7 @@ import { falsePositiveMatcher } from '../findings/index.ts';
 import { listEvidence } from '../evidence/index.ts';
 import { flakyFlagsOf } from '../flaky/index.ts';
 import { runEventOf, runTestOutcomeOf } from '../runs/index.ts';
+import { queuePlacesOf } from '../queue/index.ts';
 import { runReportFormatsIn, runReportKey } from '../reports/index.ts';
 import { cellCasesOf } from './cell-cases.ts';
 import { compareRuns } from './compare-runs.ts';
@@ -41,6 +42,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
   const scans = tests.some((t) => t.kind === 'security-scan');
   const isFalsePositive = scans ? await falsePositiveMatcher(deps.db, clientId) : () => false;
   const flaky = await flakyFlagsOf(deps.db, clientId, [...new Set(tests.map((t) => t.testName))]);
+  const places = await queuePlacesOf(deps.db, tests.filter((t) => t.status === 'queued').map((t) => t.id));
   const evidenceCounts = await Promise.all(tests.map(async (t) => (t.reportFormats ? (await listEvidence(deps.artifacts, t)).length : 0)));
   return {
     ...entryOf(run),
@@ -57,6 +59,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
         evidenceCount: evidenceCounts[i] ?? 0,
         flaky: flaky.get(t.testName) ?? null,
         ...(cases ? { cases } : {}),
+        queue: places.get(t.id) ?? null,
       };
     }),
     runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId), deps.config.reportPdf) : [],

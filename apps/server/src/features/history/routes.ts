@@ -2,6 +2,7 @@ import {
   historyReportParams,
   historyRunParams,
   historyRunReportParams,
+  idString,
   reportLinkQuery,
   reportLinkResponse,
   reportViewQuery,
@@ -81,5 +82,25 @@ export function historyRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
     };
     reportRoutes('/test/history/:runId/tests/:runTestId/report/:format', historyReportParams, 'this run’s report of one test');
     reportRoutes('/test/history/:runId/report/:format', historyRunReportParams, 'the report of a whole run (html shown, pdf downloaded)');
+
+    // The console's failing tests open the same report the client reads: the link is the client's, made for an operator.
+    app.post(
+      '/operator/clients/:id/runs/:runId/tests/:runTestId/report/:format/link',
+      {
+        config: { access: access.operators },
+        onSend: noStore,
+        schema: {
+          tags: ['operator'],
+          summary: 'A short-lived address that shows or downloads a run’s report of one test of any client',
+          params: historyReportParams.extend({ id: idString }),
+          querystring: reportLinkQuery,
+          response: { 200: reportLinkResponse, ...errorResponses(400, 401, 403, 404, 503) },
+        },
+      },
+      async (request) => {
+        const { id, ...ref } = request.params;
+        return runTestReportLink(deps, app.keys, id, ref, request.query, request.log);
+      },
+    );
   };
 }

@@ -1,3 +1,4 @@
+import { PAGE_VIEW_AUDIT_TYPE } from '@fullstop/contracts';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { audit } from '../../lib/audit.ts';
@@ -36,7 +37,7 @@ export const operatorAccessAudit = fp(
       // anyone fill the log. Login failures have their own throttled record.
       if (!principal) return;
       await audit(app.db, request.log, {
-        type: 'ops.access',
+        type: PAGE_VIEW_AUDIT_TYPE,
         clientId: clientIdOf(request),
         userId: principal.userId,
         address: request.ip,

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, like, lte, or, type SQL } from 'drizzle-orm';
+import { PAGE_VIEW_AUDIT_TYPE } from '@fullstop/contracts';
+import { and, count, desc, eq, gte, like, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { auditEvents, clients, users } from '../../db/schema/index.ts';
 
@@ -11,6 +12,8 @@ export interface AuditFilters {
   address?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** Page views (`ops.access`) are left out unless shown, or unless the type filter names exactly them. */
+  pageViews?: 'hide' | 'show' | undefined;
   page: number;
   pageSize: number;
 }
@@ -24,7 +27,9 @@ function typeFilter(type: string): SQL | undefined {
 
 /** One page of the audit log, newest first, with each row's user email and client name; and how many in all. */
 export async function auditPage(db: Db, f: AuditFilters) {
+  const hideViews = f.pageViews !== 'show' && f.type !== PAGE_VIEW_AUDIT_TYPE;
   const where = and(
+    hideViews ? ne(auditEvents.type, PAGE_VIEW_AUDIT_TYPE) : undefined,
     f.type ? typeFilter(f.type) : undefined,
     f.clientId ? eq(auditEvents.clientId, f.clientId) : undefined,
     f.userId ? eq(auditEvents.userId, f.userId) : undefined,

@@ -2,16 +2,16 @@ import { OPEN_BUG_STATUSES, type ClientHealth } from '@fullstop/contracts';
 import { and, count, desc, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
-import { bugs, clientRequests, engineRunTests, engineRuns } from '../../db/schema/index.ts';
+import { bugs, clientRequests, engineRunTests, engineRuns, engineSuites } from '../../db/schema/index.ts';
 
 /** A test's latest result counts as failing when it failed or could not run. */
 const FAILING = ['failed', 'error'] as const;
 const RESULTS = ['passed', 'failed', 'error'] as const;
 const DONE_REQUESTS = ['done', 'declined'] as const;
 
-const EMPTY: ClientHealth = { lastRun: null, failingTests: 0, openBugs: 0, requestsWaiting: 0 };
+const EMPTY: ClientHealth = { lastRun: null, failingTests: 0, openBugs: 0, requestsWaiting: 0, hasSuite: false };
 
-/** Health of every client (or of one): four grouped queries, whatever the number of clients. */
+/** Health of every client (or of one): five grouped queries, whatever the number of clients. */
 export async function clientHealthMap(db: Db, clientId?: string): Promise<Map<string, ClientHealth>> {
   const only = (column: AnyPgColumn) => (clientId ? eq(column, clientId) : undefined);
 
@@ -53,6 +53,11 @@ export async function clientHealthMap(db: Db, clientId?: string): Promise<Map<st
     .where(and(only(clientRequests.clientId), notInArray(clientRequests.status, [...DONE_REQUESTS])))
     .groupBy(clientRequests.clientId);
 
+  const suites = await db
+    .select({ clientId: engineSuites.clientId })
+    .from(engineSuites)
+    .where(and(only(engineSuites.clientId), eq(engineSuites.isCurrent, true)));
+
   const map = new Map<string, ClientHealth>();
   const entry = (id: string) => {
     let h = map.get(id);
@@ -65,6 +70,7 @@ export async function clientHealthMap(db: Db, clientId?: string): Promise<Map<st
   for (const r of failing) entry(r.clientId).failingTests = Number(r.n);
   for (const r of openBugs) entry(r.clientId).openBugs = Number(r.n);
   for (const r of waiting) entry(r.clientId).requestsWaiting = Number(r.n);
+  for (const r of suites) entry(r.clientId).hasSuite = true;
   return map;
 }
 

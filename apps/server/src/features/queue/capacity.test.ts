@@ -1,6 +1,6 @@
 import { cellWeightOf, weightAddedBy } from '@fullstop/engine/kinds';
 import { describe, expect, it } from 'vitest';
-import { Capacity } from './capacity.ts';
+import { Capacity, lightLaneWorkers } from './capacity.ts';
 
 /**
  * A test's weight grows with its cells (decision 0078): each cell beyond one Chromium cell adds its engine's weight,
@@ -83,5 +83,89 @@ describe('a test weighs its cells', () => {
     release();
     release();
     expect(capacity.inUse()).toBe(0);
+  });
+});
+
+/**
+ * The light lane (decision 0091): room on top of the capacity that only light jobs (at most a quarter of a core) may
+ * use, and workers of its own. job-repository.ts reads `free` for heavier jobs and `lightFree` for light ones;
+ * light-lane.test.ts checks that through the queue.
+ */
+describe('the light lane', () => {
+  const withLane = (lane: number, heavyWorkers?: number) => new Capacity(2, { workerId: 'here:1:abc', staleAfterSeconds: 30, browserWorkers: 1, lightLane: lane, heavyWorkers });
+  const sixCells = cellWeightOf({ engines: ['chromium', 'firefox'], devices: ['desktop', 'phone', 'tablet'] });
+
+  it('counts the light kinds (a quarter of a core at most) and no heavier one', () => {
+    const capacity = withLane(0.5);
+    const weight = (kind: string, options: Record<string, unknown> = {}) => capacity.weightOf(kind, weightAddedBy(options, kind));
+    for (const light of [weight('api'), weight('security-checks'), weight('mobile-static'), weight('mobile-ui'), weight('load', { requests: [], connections: 10, rate: 50 })]) {
+      expect(Capacity.isLight(light)).toBe(true);
+    }
+    for (const heavy of [weight('browser'), weight('accessibility'), weight('visual'), weight('lighthouse'), weight('security-scan'), weight('load', { requests: [] })]) {
+      expect(Capacity.isLight(heavy)).toBe(false);
+    }
+  });
+
+  it('keeps its room for light jobs while heavier ones fill the capacity', () => {
+    const capacity = withLane(0.5);
+    capacity.hold('browser');
+    capacity.hold('browser');
+    const room = capacity.room()!;
+    // No room for a heavier job, two API tests' worth for light ones.
+    expect(room.free).toBeLessThan(0.25);
+    expect(room.lightFree).toBeGreaterThanOrEqual(0.5);
+    capacity.hold('api');
+    capacity.hold('api');
+    expect(capacity.room()!.lightFree).toBeLessThan(0.25);
+  });
+
+  it('keeps it beside a test heavier than the whole capacity, which holds the capacity alone', () => {
+    const capacity = withLane(0.5);
+    capacity.hold('browser', sixCells);
+    expect(capacity.inUse()).toBe(2);
+    expect(capacity.room()!.free).toBeLessThan(0.25);
+    expect(capacity.room()!.lightFree).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('lets light jobs use the shared room too, the lane first, and heavier jobs what they leave of it', () => {
+    const capacity = withLane(0.5);
+    const releases = [capacity.hold('api'), capacity.hold('api')];
+    // Two API tests fill the lane: the shared room is whole.
+    expect(capacity.room()!.free).toBeCloseTo(2);
+    expect(capacity.room()!.laneFree).toBeCloseTo(0);
+    releases.push(capacity.hold('api'), capacity.hold('api'));
+    // Two more overflow into the shared room.
+    expect(capacity.room()!.free).toBeCloseTo(1.5);
+    expect(capacity.room()!.lightFree).toBeCloseTo(1.5);
+    for (const release of releases) release();
+    expect(capacity.room()!).toMatchObject({ free: expect.closeTo(2), lightFree: expect.closeTo(2.5), laneFree: expect.closeTo(0.5) });
+  });
+
+  it('starts heavier jobs only on the usual workers; the lane’s workers are for light ones', () => {
+    const capacity = withLane(0.5, 1);
+    const release = capacity.hold('browser');
+    // A core is free, but the one usual worker runs a browser test.
+    expect(capacity.room()!.free).toBeLessThan(0);
+    expect(capacity.room()!.lightFree).toBeGreaterThan(1);
+    release();
+    expect(capacity.room()!.free).toBeCloseTo(2);
+    // One worker per light job the lane holds; none without a capacity or a lane.
+    expect(lightLaneWorkers(2, 0.5)).toBe(2);
+    expect(lightLaneWorkers(2, 0.3)).toBe(2);
+    expect(lightLaneWorkers(2, 1)).toBe(4);
+    expect(lightLaneWorkers(0, 0.5)).toBe(0);
+    expect(lightLaneWorkers(2, 0)).toBe(0);
+  });
+
+  it('without a lane, offers light and heavier jobs the same room, as before', () => {
+    const capacity = withLane(0);
+    capacity.hold('browser');
+    capacity.hold('api');
+    const room = capacity.room()!;
+    expect(room.lightFree).toBeCloseTo(room.free);
+    expect(room.free).toBeCloseTo(0.75);
+    expect(room.laneFree).toBeLessThan(0.25);
+    // Without a capacity, no lane either.
+    expect(new Capacity(0, { workerId: 'here:1:abc', staleAfterSeconds: 30, browserWorkers: 1, lightLane: 0.5 }).room()).toBeNull();
   });
 });

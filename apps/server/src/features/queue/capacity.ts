@@ -3,10 +3,22 @@ import { kinds } from '@fullstop/engine/kinds';
 /** A job's weight, measured in cores: float sums such as 0.25 + 1.5 are exact, an ENGINE_CAPACITY of 1.3 is not. */
 const EPSILON = 1e-6;
 
+/**
+ * A light test weighs at most this (cores): an API test, security checks, a mobile app analysis, a mobile UI test on
+ * a device cloud, a paced load test. It may run in the light lane (docs/decisions/0091).
+ */
+export const LIGHT_WEIGHT = 0.25;
+
 /** What a fetch may take: the room left, and the kinds that may not start here now. */
 export interface FetchRoom {
-  /** Cores' worth of work still free in this process (negative while a job that could never fit runs alone). */
+  /** Cores' worth of work still free in this process for any job: the shared room, the light lane left out. */
   free: number;
+  /** For a light job (weight at most `lightWeight`): the shared room plus the light lane's. */
+  lightFree: number;
+  /** The light lane's own room left: a light job that fits it takes nothing a heavier job could use. */
+  laneFree: number;
+  /** The most a light job weighs (LIGHT_WEIGHT, with the float sums' slack). */
+  lightWeight: number;
   total: number;
   /** Every kind's weight, as JSON for the query: `{"api":0.25,...}`. */
   weightsJson: string;
@@ -30,21 +42,48 @@ export interface FetchRoom {
 export const HEAD_WAIT_SECONDS = 60;
 
 /**
+ * The workers a light lane of this many cores adds to a process that runs tests with a capacity: one per light job
+ * it holds, so a light job can start while heavier ones hold every usual worker (docs/decisions/0091).
+ */
+export function lightLaneWorkers(capacity: number, lane: number): number {
+  return capacity > 0 && lane > 0 ? Math.ceil(lane / LIGHT_WEIGHT - EPSILON) : 0;
+}
+
+/** Where a process runs, and what it keeps for light jobs. */
+export interface CapacitySetting {
+  workerId: string;
+  staleAfterSeconds: number;
+  browserWorkers: number;
+  /** Cores' worth kept for light jobs on top of the capacity (ENGINE_LIGHT_LANE); 0 or absent: no lane. */
+  lightLane?: number;
+  /** The most jobs heavier than light running here at once (the usual workers; the lane's workers are for light ones). */
+  heavyWorkers?: number;
+}
+
+/**
  * How much this process runs at once, in cores' worth of work (docs/decisions/0069): each kind weighs what a run
  * of it keeps busy (its facts' `weight`), and a job is taken only while the weights of the jobs running here
- * leave room for it. A job heavier than the whole capacity still runs, alone. Total 0: no capacity, only the
- * number of workers limits what runs at once (the behaviour before weights).
+ * leave room for it. A job heavier than the whole capacity still runs, alone: it holds the whole capacity. Total
+ * 0: no capacity, only the number of workers limits what runs at once (the behaviour before weights).
+ *
+ * The light lane (docs/decisions/0091): `lightLane` cores' worth on top of the capacity that only light jobs (at most
+ * LIGHT_WEIGHT) may use. A light job counts against the lane first and then against the shared room; a heavier one
+ * only fits the shared room that light jobs beyond the lane leave, and only while fewer than `heavyWorkers` of them run.
  */
 export class Capacity {
-  private used = 0;
+  private heavy = 0;
+  private light = 0;
+  private heavyRunning = 0;
+  private readonly lane: number;
   private readonly running = new Map<string, number>();
   private readonly weights: Readonly<Record<string, number>>;
   private readonly onePerMachine: readonly string[];
 
   constructor(
     readonly total: number,
-    private readonly where: { workerId: string; staleAfterSeconds: number; browserWorkers: number },
+    private readonly where: CapacitySetting,
   ) {
+    this.lane = total > 0 ? (where.lightLane ?? 0) : 0;
     // A browser test weighs more with each Playwright worker it is given.
     this.weights = Object.fromEntries(Object.values(kinds).map((f) => [f.kind, f.weight + f.weightPerWorker * where.browserWorkers]));
     this.onePerMachine = Object.values(kinds)
@@ -61,11 +100,22 @@ export class Capacity {
     return kind === null ? 0 : (this.weights[kind] ?? 0) + weightAdded;
   }
 
+  /** A job of this weight may run in the light lane. */
+  static isLight(weight: number): boolean {
+    return weight <= LIGHT_WEIGHT + EPSILON;
+  }
+
   /** The room a fetch may fill now; null when there is no capacity (any job fits). */
   room(): FetchRoom | null {
     if (this.total <= 0) return null;
+    const shared = this.total - this.heavy - Math.max(0, this.light - this.lane);
+    const heavyMayStart = this.heavyRunning < (this.where.heavyWorkers ?? Infinity);
     return {
-      free: this.total - this.used + EPSILON,
+      // No worker left for a heavier job: only light ones fit (a room below any weight, 0 included).
+      free: heavyMayStart ? shared + EPSILON : -1,
+      lightFree: this.total + this.lane - this.heavy - this.light + EPSILON,
+      laneFree: this.lane - this.light + EPSILON,
+      lightWeight: LIGHT_WEIGHT + EPSILON,
       total: this.total,
       weightsJson: JSON.stringify(this.weights),
       onePerMachineJson: JSON.stringify(this.onePerMachine),
@@ -78,20 +128,31 @@ export class Capacity {
 
   /** Counts a job of this kind (and options) as running here until the returned function is called (once; later calls do nothing). */
   hold(kind: string | null, weightAdded = 0): () => void {
-    const weight = this.weightOf(kind, weightAdded);
-    this.used += weight;
+    const full = this.weightOf(kind, weightAdded);
+    const light = Capacity.isLight(full);
+    // A job heavier than the whole capacity holds all of it (it runs alone there), never the light lane.
+    const weight = light || this.total <= 0 ? full : Math.min(full, this.total);
+    if (light) this.light += weight;
+    else {
+      this.heavy += weight;
+      this.heavyRunning++;
+    }
     if (kind) this.running.set(kind, (this.running.get(kind) ?? 0) + 1);
     let held = true;
     return () => {
       if (!held) return;
       held = false;
-      this.used -= weight;
+      if (light) this.light -= weight;
+      else {
+        this.heavy -= weight;
+        this.heavyRunning--;
+      }
       if (kind) this.running.set(kind, (this.running.get(kind) ?? 1) - 1);
     };
   }
 
-  /** Cores' worth of work running here now. */
+  /** Cores' worth of work running here now (a job heavier than the capacity counted as the capacity). */
   inUse(): number {
-    return this.used;
+    return this.heavy + this.light;
   }
 }

@@ -3,6 +3,9 @@ export { LOAD_QUEUE, RUN_QUEUE, ensureQueue, pgliteBossDb, startBoss } from './b
 export type { LoadGeneratorJobData, RunJobData } from './boss.ts';
 export type { RunJob } from './job-repository.ts';
 export { drizzleBossDb } from './job-repository.ts';
-export { Capacity } from './capacity.ts';
+export { Capacity, lightLaneWorkers } from './capacity.ts';
 export { fetchFairJob } from './job-repository.ts';
 export { activeJobIds } from './job-repository.ts';
+export { cancelWaitingJobs } from './waiting-repository.ts';
+export { queuePlacesOf, waitingLine } from './waiting-line.ts';
+export type { WaitingTest } from './waiting-line.ts';

@@ -66,29 +66,34 @@ function busyOnThisMachine(room: FetchRoom): SQL {
 
 /**
  * The next job in the fair order whose weight fits the room (queue/capacity.ts): a light test goes beside a heavy
- * one rather than waiting behind the next heavy one. A job heavier than the whole capacity fits when nothing runs
- * here (`least(weight, total)`): it runs alone. A job's weight is its kind's plus what its options add (its data's
- * `weightAdded`: its further cells, decision 0078; a paced load test's pace, 0088). So that passing it over cannot go on for ever (light tests flowing past a
+ * one rather than waiting behind the next heavy one. A light job (at most `lightWeight`) may also use the light
+ * lane's room (`lightFree`), a heavier one only the shared room (`free`): decision 0091. A job heavier than the
+ * whole capacity fits when the whole shared room is free (`least(weight, total)`): it runs alone there. A job's
+ * weight is its kind's plus what its options add (its data's `weightAdded`: its further cells, decision 0078; a
+ * paced load test's pace, 0088). So that passing it over cannot go on for ever (light tests flowing past a
  * Lighthouse run, or past one that needs the whole machine), once the first job in the order has waited
- * `headWaitSeconds` without fitting, nothing else starts here until it does. The kind comes from the job's test row,
+ * `headWaitSeconds` without fitting, nothing else starts here until it does, but for a light job that fits the
+ * light lane's own room (`laneFree`), which the first job could never use. The kind comes from the job's test row,
  * so jobs queued before weights existed are weighed the same way; a job whose test is gone weighs nothing.
  */
 function nextThatFits(room: FetchRoom): SQL {
   return sql`
     WITH held AS (${held}), candidates AS (
       SELECT j.id, rt.kind,
-        least(coalesce((${room.weightsJson}::jsonb ->> rt.kind)::float8, 0) + ${weightAddedOfJob}, ${room.total}::float8) <= ${room.free}::float8 AS fits,
+        least(w.weight, ${room.total}::float8) <= CASE WHEN w.weight <= ${room.lightWeight}::float8 THEN ${room.lightFree}::float8 ELSE ${room.free}::float8 END AS fits,
+        w.weight <= ${room.lightWeight}::float8 AND w.weight <= ${room.laneFree}::float8 AS in_lane,
         greatest(j.created_on, j.start_after) < now() - make_interval(secs => ${room.headWaitSeconds}) AS waited,
         row_number() OVER (ORDER BY ${FAIR_ORDER}) AS place
       FROM pgboss.job j
       LEFT JOIN held h ON h.client_id = j.data->>'clientId'
       LEFT JOIN engine_run_tests rt ON rt.id = j.data->>'runTestId'
+      CROSS JOIN LATERAL (SELECT coalesce((${room.weightsJson}::jsonb ->> rt.kind)::float8, 0) + ${weightAddedOfJob} AS weight) w
       WHERE j.name = ${RUN_QUEUE} AND j.state < 'active' AND j.start_after < now()
         AND (rt.kind IS NULL OR NOT ${busyOnThisMachine(room)})
     )
     SELECT j.id, c.kind
     FROM candidates c JOIN pgboss.job j ON j.name = ${RUN_QUEUE} AND j.id = c.id
-    WHERE j.state < 'active' AND c.fits AND (c.place = 1 OR NOT EXISTS (SELECT 1 FROM candidates head WHERE head.place = 1 AND head.waited AND NOT head.fits))
+    WHERE j.state < 'active' AND c.fits AND (c.place = 1 OR c.in_lane OR NOT EXISTS (SELECT 1 FROM candidates head WHERE head.place = 1 AND head.waited AND NOT head.fits))
     ORDER BY c.place
     LIMIT 1
     FOR UPDATE OF j SKIP LOCKED`;

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineAttempts } from '../../db/schema/index.ts';
 
@@ -20,14 +20,18 @@ export async function startAttempt(db: Db, runTestId: string, attempt: number, w
   return row!;
 }
 
-/** Proves the attempt alive. False when it is no longer running: a reaper gave it up. */
-export async function recordHeartbeat(db: Db, attemptId: string): Promise<boolean> {
+/**
+ * Proves the attempt alive, and reads whether its test still wants it: 'lost' when the attempt is no longer running
+ * (a reaper gave it up), 'cancelled' when someone cancelled its test (cancel-runs.ts, maybe in another process).
+ */
+export async function recordHeartbeat(db: Db, attemptId: string): Promise<'alive' | 'lost' | 'cancelled'> {
   const rows = await db
     .update(engineAttempts)
     .set({ heartbeatAt: new Date() })
     .where(and(eq(engineAttempts.id, attemptId), eq(engineAttempts.status, 'running')))
-    .returning({ id: engineAttempts.id });
-  return rows.length > 0;
+    .returning({ testStatus: sql<string | null>`(SELECT rt.status FROM engine_run_tests rt WHERE rt.id = ${engineAttempts.runTestId})` });
+  if (rows.length === 0) return 'lost';
+  return rows[0]!.testStatus === 'cancelled' ? 'cancelled' : 'alive';
 }
 
 /** Ends a running attempt. False when it no longer was: a reaper gave it up and owns its test now. */

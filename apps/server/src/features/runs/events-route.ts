@@ -11,6 +11,7 @@ import type { EngineEvent } from './events.ts';
 import { testEventOf } from './mappers.ts';
 import { latestRunTests } from './run-repository.ts';
 import { verifyEventsToken } from './events-token.ts';
+import { queuePlacesOf } from '../queue/index.ts';
 
 const KEEPALIVE_MS = 15_000;
 /** A client that reads slower than its events arrive is dropped rather than buffered without end. */
@@ -139,8 +140,11 @@ export function eventsRoute(deps: EngineDeps): FastifyPluginAsyncZod {
         try {
           // Snapshot: the latest run of each test.
           const latest = await latestRunTests(deps.db, clientId);
-          const tests = Object.fromEntries(latest.map((r) => [r.testName, testEventOf(r)]));
-          for (const r of latest) sent.set(r.id, JSON.stringify(testEventOf(r)));
+          // Waiting tests with their places in the queue; the queue's moves send them again (queue-moves.ts).
+          const places = await queuePlacesOf(deps.db, latest.filter((r) => r.status === 'queued').map((r) => r.id));
+          const eventOf = (r: (typeof latest)[number]) => ({ ...testEventOf(r), ...(places.has(r.id) ? { queue: places.get(r.id) } : {}) });
+          const tests = Object.fromEntries(latest.map((r) => [r.testName, eventOf(r)]));
+          for (const r of latest) sent.set(r.id, JSON.stringify(eventOf(r)));
           write(`event: snapshot\ndata: ${JSON.stringify({ tests })}\n\n`);
           live = true;
           for (const e of early.splice(0)) send(e);

@@ -17,6 +17,7 @@ import { keepAttemptArtifacts } from '../flaky/index.ts';
 import { finishRunTest } from './finish.ts';
 import { isTerminal, testEventOf } from './mappers.ts';
 import { attemptFolder, attemptLog, publishFolder, runTestDir, runTestKey } from '../../lib/run-paths.ts';
+import { queueMoved } from './queue-moves.ts';
 import { getRunTest, markRunRunning, type RunTestRow, updateRunTest } from './run-repository.ts';
 
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
@@ -100,9 +101,16 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const attemptRow = await startAttempt(db, rt.id, attempt, deps.workerId, attemptLog(attempt));
   const buildsScratch = path.join(deps.paths.incoming, `attempt-${attemptRow.id}`);
   const now = new Date();
-  const running = await updateRunTest(db, rt.id, { status: 'running', attempts: attempt, maxAttempts, startedAt: rt.startedAt ?? now, updatedAt: now, progress: null });
+  const running = await updateRunTest(db, rt.id, { status: 'running', attempts: attempt, maxAttempts, startedAt: rt.startedAt ?? now, updatedAt: now, progress: null }, { notFinished: true });
+  if (!running) {
+    // Cancelled between the fetch and here (cancel-runs.ts): it never starts.
+    log('cancelled before it started');
+    await endAttempt(db, attemptRow.id, { status: 'error', error: 'cancelled before it started' });
+    return;
+  }
   await markRunRunning(db, rt.runId);
-  if (running) deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(running) });
+  deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(running) });
+  queueMoved(deps);
 
   const controller = new AbortController();
   let abortCode: string | null = null;
@@ -115,14 +123,20 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const onShutdown = () => abort('shutdown', 'the server stopped during the run');
   shutdown.addEventListener('abort', onShutdown);
 
-  // Heartbeat: proves this attempt alive; finding it no longer running means a reaper gave it up.
+  // Heartbeat: proves this attempt alive; finding it no longer running means a reaper gave it up, finding its test
+  // cancelled means someone cancelled it (in any process: the database says so).
   const heartbeat = setInterval(() => {
     void recordHeartbeat(db, attemptRow.id)
-      .then((alive) => {
-        if (!alive) abort('lost', 'this attempt was given up as stale');
+      .then((state) => {
+        if (state === 'lost') abort('lost', 'this attempt was given up as stale');
+        if (state === 'cancelled') abort('cancelled', 'the test was cancelled');
       })
       .catch(() => {});
   }, deps.config.heartbeatSeconds * 1000);
+  // A cancel in this process is heard at once, before the next heartbeat.
+  const offCancel = deps.bus.on(rt.clientId, (event) => {
+    if (event.type === 'test' && event.data.runTestId === rt.id && event.data.status === 'cancelled') abort('cancelled', event.data.error ?? 'the test was cancelled');
+  });
 
   let result: RunnerResult | null = null;
   let error: string | null = null;
@@ -188,6 +202,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     result = null;
   } finally {
     clearInterval(heartbeat);
+    offCancel();
     shutdown.removeEventListener('abort', onShutdown);
     // Every device session the attempt opened is stopped, whatever happened (a running one bills the client).
     await endMobileAttempt(attemptRow.id).catch((err: unknown) => log('stopping the device sessions failed', { error: (err as Error).message }));
@@ -198,6 +213,12 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';
   log(`attempt ${attempt} ended: ${status}${error ? `: ${error}` : ''}`);
   const ended = await endAttempt(db, attemptRow.id, { status, error });
+  if (abortCode === 'cancelled') {
+    // The test already ended "cancelled" (cancel-runs.ts); what the attempt left (its log, its folder) is kept.
+    await publishFolder(deps, runTestKey(rt.clientId, rt.runId, rt.id), dir);
+    queueMoved(deps);
+    return;
+  }
   // Given up as stale (its heartbeat came late): the reaper owns this test now, and its retry may already run.
   if (!ended || abortCode === 'lost') return;
 

@@ -11,6 +11,7 @@ import { detectFlaky } from '../flaky/index.ts';
 import { earlierAttemptArtifacts, fetchEarlierAttempts } from '../flaky/index.ts';
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { publishFolder, REPORTS_FOLDER, runTestDir, runTestKey } from '../../lib/run-paths.ts';
+import { queueMoved } from './queue-moves.ts';
 import { writeRunReportOf } from './run-report.ts';
 import { findClientRun, finishRun, getRunTest, runTestsOf, type RunTestRow, updateRunTest } from './run-repository.ts';
 
@@ -81,6 +82,7 @@ export async function finishRunTest(
     deps.log.error({ err, runTestId: rt.id }, 'flaky detection failed');
   }
   deps.bus.emit(rt.clientId, { type: 'test', data: testEventOf(updated) });
+  queueMoved(deps);
   deps.onResultsChanged(rt.clientId);
   await finishRunIfDone(deps, rt.runId);
 }

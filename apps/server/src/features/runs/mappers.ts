@@ -1,4 +1,4 @@
-import { GROUP_SCOPE_PREFIX, isIncompleteScanError, runScopeLabel, type RunDetailResponse, type RunResultResponse, type RunStatus, type RunTestOutcome, type RunTotals } from '@fullstop/contracts';
+import { GROUP_SCOPE_PREFIX, isIncompleteScanError, type QueuePlace, runScopeLabel, type RunDetailResponse, type RunResultResponse, type RunStatus, type RunTestOutcome, type RunTotals } from '@fullstop/contracts';
 import type { RunDetail, RunRow, RunTestRow } from './run-repository.ts';
 import type { RunEvent, TestEvent } from './events.ts';
 
@@ -110,7 +110,7 @@ export function runResultOf(run: RunRow & { tests: RunTestRow[] }): RunResultRes
 }
 
 /** GET /test/runs/{runId}: the outcome plus every attempt of every test. */
-export function runDetailOf(run: RunDetail): RunDetailResponse {
+export function runDetailOf(run: RunDetail, places: ReadonlyMap<string, QueuePlace> = new Map()): RunDetailResponse {
   return {
     ...runResultOf(run),
     createdAt: run.createdAt.toISOString(),
@@ -118,6 +118,7 @@ export function runDetailOf(run: RunDetail): RunDetailResponse {
     tests: run.tests.map((t) => ({
       ...runTestOutcomeOf(t),
       durationMs: t.durationMs,
+      queue: places.get(t.id) ?? null,
       attempts: t.attempts.map((a) => ({
         attempt: a.attempt,
         status: a.status,

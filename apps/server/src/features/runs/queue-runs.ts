@@ -10,6 +10,7 @@ import { currentSuite, type SuiteRow } from '../suites/index.ts';
 import { isTerminal, runEventOf, runResultOf, testEventOf } from './mappers.ts';
 import { insertRun, lastDurations, runDetail, runStatusOf } from './run-repository.ts';
 import type { RunOrigin } from './run-origin.ts';
+import { queueMoved } from './queue-moves.ts';
 
 /** pg-boss expires a job this long after its kind's time limit: the engine stops it first, this is the backstop. */
 const EXPIRY_MARGIN_SECONDS = 120;
@@ -99,6 +100,7 @@ export async function queueRun(
   deps.wakeWorkers();
   deps.bus.emit(clientId, { type: 'run', data: runEventOf(inserted.run) });
   for (const rt of inserted.tests) deps.bus.emit(clientId, { type: 'test', data: testEventOf(rt) });
+  queueMoved(deps);
   return { runId, testCount: rows.length };
 }
 

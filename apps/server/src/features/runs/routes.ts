@@ -6,7 +6,10 @@ import {
   runHistoryResponse,
   runQuery,
   runQueuedResponse,
+  runCancelParams,
+  runCancelResponse,
   runResultResponse,
+  runTestCancelParams,
   testGroups,
   testNameParams,
 } from '@fullstop/contracts';
@@ -27,6 +30,8 @@ import { testGroupsOf } from '../suites/index.ts';
 import { eventsRoute } from './events-route.ts';
 import { EVENTS_TOKEN_TTL_SECONDS, signEventsToken } from './events-token.ts';
 import { operatorRunRoutes } from './operator-routes.ts';
+import { cancelCaller, cancelRun } from './cancel-runs.ts';
+import { queuePlacesOf } from '../queue/index.ts';
 
 /** The client's tests: list, run (all or one), run history, and the live event stream; the operator's runs for a client. */
 export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
@@ -101,8 +106,27 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       async (request) => {
         const run = await runDetail(deps.db, ownClientId(request.principal), request.params.runId);
         if (!run) throw new NotFoundError('Run not found');
-        return runDetailOf(run);
+        // Its waiting tests' places in the queue (one query, and none when nothing of it waits).
+        return runDetailOf(run, await queuePlacesOf(deps.db, run.tests.filter((t) => t.status === 'queued').map((t) => t.id)));
       },
+    );
+
+    const cancelResponses = { 200: runCancelResponse, ...errorResponses(400, 401, 403, 404, 409) };
+    app.post(
+      '/test/runs/:runId/cancel',
+      {
+        config: { access: access.clientWriters, action: 'cancel runs' },
+        schema: { tags: ['tests'], summary: 'Cancel a run: its queued tests never start, its running ones are stopped; 409 once it ended', params: runCancelParams, response: cancelResponses },
+      },
+      async (request) => cancelRun(deps, ownClientId(request.principal), request.params.runId, null, cancelCaller(request)),
+    );
+    app.post(
+      '/test/runs/:runId/tests/:runTestId/cancel',
+      {
+        config: { access: access.clientWriters, action: 'cancel runs' },
+        schema: { tags: ['tests'], summary: 'Cancel one test of a run, queued or running; 409 once it ended', params: runTestCancelParams, response: cancelResponses },
+      },
+      async (request) => cancelRun(deps, ownClientId(request.principal), request.params.runId, request.params.runTestId, cancelCaller(request)),
     );
 
     app.post(

@@ -1,6 +1,6 @@
 import type { RunStatus } from '@fullstop/contracts';
 import type { TestKind } from '@fullstop/engine';
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
 import { findClientRow } from '../../db/client-rows.ts';
 import type { Db } from '../../db/database.ts';
 import { engineRuns, engineRunTests } from '../../db/schema/index.ts';
@@ -162,4 +162,31 @@ export function finishedOfKindInRun(db: Db, clientId: string, runId: string, kin
     .select()
     .from(engineRunTests)
     .where(and(eq(engineRunTests.clientId, clientId), eq(engineRunTests.runId, runId), eq(engineRunTests.kind, kind), inArray(engineRunTests.status, FINISHED)));
+}
+
+/** These run tests (any client's), in no particular order: the queue's announcements read them in one query. */
+export function runTestsByIds(db: Db, runTestIds: string[]): Promise<RunTestRow[]> {
+  if (runTestIds.length === 0) return Promise.resolve([]);
+  return db.select().from(engineRunTests).where(inArray(engineRunTests.id, runTestIds));
+}
+
+/**
+ * Cancels the run's tests that are still queued or running (one of them with `runTestId`): each ends "cancelled"
+ * now, with why; a running one's worker sees it and stops its attempt (execute-job.ts). Answers the rows cancelled.
+ */
+export async function cancelRunTests(db: Db, runId: string, runTestId: string | null, error: string): Promise<RunTestRow[]> {
+  const now = new Date();
+  return db
+    .update(engineRunTests)
+    .set({
+      status: 'cancelled',
+      error,
+      progress: null,
+      finishedAt: now,
+      updatedAt: now,
+      // A running test took this long before it was stopped; a queued one never ran.
+      durationMs: sql`CASE WHEN ${engineRunTests.startedAt} IS NULL THEN NULL ELSE (extract(epoch FROM now() - ${engineRunTests.startedAt}) * 1000)::int END`,
+    })
+    .where(and(eq(engineRunTests.runId, runId), inArray(engineRunTests.status, ['queued', 'running']), ...(runTestId ? [eq(engineRunTests.id, runTestId)] : [])))
+    .returning();
 }

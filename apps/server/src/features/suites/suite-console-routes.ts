@@ -30,7 +30,7 @@ import { operatorClientRoute } from '../../lib/operator-route.ts';
 import { queueRun } from '../runs/index.ts';
 import { operatorRunOrigin } from '../runs/index.ts';
 import { diffSuites, listSuiteFiles, readSuiteFile } from './suite-browse.ts';
-import { setCurrentSuite, type SuiteRow, suiteByVersion, suiteVersions } from './suite-repository.ts';
+import { currentSuite, setCurrentSuite, type SuiteRow, suiteByVersion, suiteVersions } from './suite-repository.ts';
 import { importSuite } from './suite-service.ts';
 import { suiteFilesOfUpload, unzipSuite, type UploadedFile } from './suite-upload.ts';
 
@@ -184,19 +184,23 @@ export function suiteConsoleRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         try {
           const upload = await readUpload(request);
           const files = suiteFilesOfUpload(upload.files);
-          const imported = await importSuite(deps, clientId, files, await importerOf(deps, request.principal), { makeCurrent: upload.makeCurrent });
-          if (upload.makeCurrent) app.cache.invalidate(clientId, 'tests');
+          // Kept for a trial only when another version runs meanwhile: a client without one would see no tests at all.
+          const makeCurrent = upload.makeCurrent || !(await currentSuite(deps.db, clientId));
+          const imported = await importSuite(deps, clientId, files, await importerOf(deps, request.principal), { makeCurrent });
+          if (makeCurrent) app.cache.invalidate(clientId, 'tests');
           await audit(deps.db, request.log, {
             type: 'suite.imported',
             clientId,
             userId: request.principal?.userId,
             address: request.ip,
-            details: { version: imported.version, current: upload.makeCurrent, source: upload.source, files: files.size, tests: imported.tests },
+            details: { version: imported.version, current: makeCurrent, source: upload.source, files: files.size, tests: imported.tests },
           });
-          const message = upload.makeCurrent
-            ? `Suite version ${imported.version} imported and made current: ${imported.tests} tests`
-            : `Suite version ${imported.version} imported for trial: ${imported.tests} tests (the current version still runs)`;
-          return reply.code(201).send({ message, version: imported.version, tests: imported.tests, groups: imported.groups, current: upload.makeCurrent });
+          const message = !makeCurrent
+            ? `Suite version ${imported.version} imported for trial: ${imported.tests} tests (the current version still runs)`
+            : upload.makeCurrent
+              ? `Suite version ${imported.version} imported and made current: ${imported.tests} tests`
+              : `Suite version ${imported.version} imported and made current, as no version was: ${imported.tests} tests`;
+          return reply.code(201).send({ message, version: imported.version, tests: imported.tests, groups: imported.groups, current: makeCurrent });
         } catch (err) {
           if (!(err instanceof SuiteValidationError)) throw err;
           return reply.code(400).send(refused(err));

@@ -18,6 +18,12 @@ export function currentSuites(db: Db, clientIds: string[]): Promise<SuiteRow[]> 
   return db.select().from(engineSuites).where(and(inArray(engineSuites.clientId, clientIds), eq(engineSuites.isCurrent, true)));
 }
 
+/** The client's newest version, current or not (a proposal waiting for review, before the first is current). */
+export async function newestSuite(db: Db, clientId: string): Promise<SuiteRow | null> {
+  const [row] = await db.select().from(engineSuites).where(eq(engineSuites.clientId, clientId)).orderBy(desc(engineSuites.version)).limit(1);
+  return row ?? null;
+}
+
 /** One version of the client's suite. */
 export function suiteByVersion(db: Db, clientId: string, version: number): Promise<SuiteRow | null> {
   return findClientRow(db, engineSuites, clientId, eq(engineSuites.version, version));

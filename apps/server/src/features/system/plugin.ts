@@ -9,6 +9,10 @@ import { noStore } from '../auth/index.ts';
 import { runnerIsolation } from '../engine/index.ts';
 import { ProcessRegistry } from './process-registry.ts';
 import { listProcesses, queueCounts } from './system-repository.ts';
+import { waitingLine } from '../queue/index.ts';
+
+/** The System page lists the queue's first tests; the count above says how many wait in all. */
+const WAITING_SHOWN = 50;
 
 /** Where artifacts go, as an operator recognises it; never a credential. */
 function artifactsLocation(env: Env, paths: Paths): OpsSystem['artifacts'] {
@@ -32,12 +36,13 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => {
-      const [processes, queue] = await Promise.all([listProcesses(app.db), queueCounts(app.db)]);
+      const [processes, queue, waiting] = await Promise.all([listProcesses(app.db), queueCounts(app.db), waitingLine(app.db)]);
       return {
         processes,
         database: app.database.kind === 'pglite' ? ('embedded' as const) : ('postgresql' as const),
         artifacts: artifactsLocation(app.env, app.paths),
         queue,
+        waiting: waiting.slice(0, WAITING_SHOWN),
         aliveWithinSeconds: PROCESS_ALIVE_SECONDS,
       };
     },

@@ -3,7 +3,6 @@ import { Link, Outlet } from 'react-router';
 import { Logo } from '@/components/logo.tsx';
 import { portalPageTitle, usePageTitle } from '@/components/page-title.ts';
 import { useAppSelector } from '../store/hooks.ts';
-import { LogoutButton } from './logout-button.tsx';
 import { MenuIcon } from './menu-icon.tsx';
 import { useRouteTitle } from './route-title.ts';
 import { type MenuPage, SIDE_MENU_ID, SideMenu } from './side-menu.tsx';
@@ -27,7 +26,7 @@ interface AppLayoutProps {
 
 /**
  * The portal's application shell (the client's dashboard, the operators' console): one header (the menu button
- * on phones, the logo, the user and Logout), the side menu and the page. No marketing header or footer: these are
+ * on phones, the logo, the user), the side menu (with the one Logout, as the spec has it) and the page. No marketing header or footer: these are
  * applications, not pages of the site.
  */
 export function AppLayout({ pages, label, home, account, title, banner }: AppLayoutProps) {
@@ -68,7 +67,6 @@ export function AppLayout({ pages, label, home, account, title, banner }: AppLay
             <span className="portal-topbar__name">{username}</span>
             {user?.email && <span className="portal-topbar__email">{user.email}</span>}
           </Link>
-          <LogoutButton className="portal-topbar__logout" />
         </div>
       </header>
       <div className="portal-dashboard">

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { describeError } from '@/lib/http-client.ts';
 import { AsyncLoading } from '../components/async-state.tsx';
+import { FirstDayCard } from '../components/first-day/first-day-card.tsx';
 import { Notice } from '../components/notice.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { PortalPage } from '../components/portal-page.tsx';
@@ -64,10 +65,15 @@ export function DashboardHome() {
       <AsyncLoading>Loading your latest run…</AsyncLoading>
     );
   } else if (apiKey && !shownRun) {
+    // Before the first suite is current there is nothing to run: say what happens next instead.
     body = (
-      <p className="portal-empty home-empty">
-        No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
-      </p>
+      <FirstDayCard
+        otherwise={
+          <p className="portal-empty home-empty">
+            No runs yet. Run your tests from the <Link to={paths.tests}>Tests page</Link>.
+          </p>
+        }
+      />
     );
   } else if (shownRun) {
     body = (

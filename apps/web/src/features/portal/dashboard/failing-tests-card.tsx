@@ -1,5 +1,5 @@
 import type { TestLatestResult } from '@fullstop/contracts';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { RunStatusBadge } from '../components/run-status-badge.tsx';
 
 interface FailingTestsCardProps {
@@ -28,7 +28,7 @@ export function FailingTestsCard({ failing, onOpenReport }: FailingTestsCardProp
                   {test.finishedAt && (
                     <>
                       {' · failing as of '}
-                      <time dateTime={test.finishedAt}>{formatRunDate(test.finishedAt)}</time>
+                      <time dateTime={test.finishedAt}>{formatDate(test.finishedAt)}</time>
                     </>
                   )}
                 </span>

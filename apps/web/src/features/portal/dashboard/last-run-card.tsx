@@ -1,6 +1,6 @@
 import { runScopeLabel, type RunDetailResponse, type RunSummary } from '@fullstop/contracts';
 import { Link } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { Card } from '../components/card.tsx';
 import { RunStatusBadge } from '../components/run-status-badge.tsx';
 import { runDetailPath, runTotalsText, runVerdict } from './home-summary.ts';
@@ -20,7 +20,7 @@ export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetai
         {runScopeLabel(run.scope)}
         {' · '}
         {run.finishedAt ? 'finished ' : 'started '}
-        <time dateTime={when}>{formatRunDate(when)}</time>
+        <time dateTime={when}>{formatDate(when)}</time>
       </p>
       <Link className="home-card__link" to={runDetailPath(run.runId)}>
         View run details

@@ -3,10 +3,12 @@ import {
   evidenceLinkResponse,
   evidenceListResponse,
   reportLinkResponse,
+  runCancelResponse,
   runHistoryDetail,
   runHistoryPage,
   testGroups,
   type EvidenceListResponse,
+  type RunCancelResponse,
   type RunHistoryDetail,
   type RunHistoryPage,
   type RunStatus,
@@ -58,10 +60,14 @@ export const historyApi = portalApi.injectEndpoints({
     getEvidence: build.query<EvidenceListResponse, { runId: string; runTestId: string }>({
       query: ({ runId, runTestId }) => ({ url: `${runTestPath(runId, runTestId)}/evidence`, schema: evidenceListResponse }),
     }),
+    /** Cancels what of the run still waits or runs, as the signed-in user. */
+    cancelRun: build.mutation<RunCancelResponse, string>({
+      query: (runId) => ({ url: `/test/runs/${encodeURIComponent(runId)}/cancel`, method: 'POST', schema: runCancelResponse }),
+    }),
   }),
 });
 
-export const { useGetHistoryQuery, useGetHistoryRunQuery, useGetHistoryTestNamesQuery, useGetEvidenceQuery } = historyApi;
+export const { useCancelRunMutation, useGetHistoryQuery, useGetHistoryRunQuery, useGetHistoryTestNamesQuery, useGetEvidenceQuery } = historyApi;
 
 /** A short-lived address of one piece of evidence: a screenshot's image, or a trace in the trace viewer. */
 export async function evidenceLink(runId: string, runTestId: string, evidenceId: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { runStatus, historyRunPath, type RunHistoryEntry } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { AsyncState } from '../components/async-state.tsx';
 import { DataPager } from '../components/data-pager.tsx';
@@ -36,7 +36,7 @@ const RUN_COLUMNS: DataColumn<RunHistoryEntry>[] = [
     cell: (run) => (
       <>
         <Link to={historyRunPath(run.runId)} className="history-run-link">
-          {formatRunDate(run.createdAt)}
+          {formatDate(run.createdAt)}
         </Link>
         <span className="history-scope">{scopeText(run.scope, run.testCount)}</span>
       </>

@@ -1,7 +1,7 @@
 import { historyRunPath, type AlertRef, type RunComparison } from '@fullstop/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { Card } from '../components/card.tsx';
 
 type Tone = 'bad' | 'good' | 'warn';
@@ -68,7 +68,7 @@ export function RunChanges({ comparison }: { comparison: RunComparison }) {
       ) : (
         <>
           <p className="portal-muted history-compared">
-            Compared with <Link to={historyRunPath(c.previousRunId)}>the run of {formatRunDate(c.previousRunAt)}</Link>.
+            Compared with <Link to={historyRunPath(c.previousRunId)}>the run of {formatDate(c.previousRunAt)}</Link>.
           </p>
           {nothing ? (
             <p>Nothing changed: every test has the same result as before, and no alert came or went.</p>

@@ -1,7 +1,7 @@
 import { paths, type RunHistoryDetail } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { formatDuration } from '@/lib/format-duration.ts';
 import { downloadFrom, openInNewTab } from '@/lib/open-link.ts';
 import { AsyncEmpty, AsyncLoading, isMissing } from '../components/async-state.tsx';
@@ -10,6 +10,7 @@ import { openFailed } from './open-failed.ts';
 import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
 import { runTotalsWords } from '../components/run-totals.ts';
 import { scopeText, TRIGGER_LABELS } from './history-texts.ts';
+import { CancelRunButton } from './cancel-run-button.tsx';
 import { RunChanges } from './run-changes.tsx';
 import { RunTestItem } from './run-test-item.tsx';
 import { VisualReviewSection } from './visual-review-section.tsx';
@@ -22,7 +23,7 @@ function RunFacts({ run }: { run: RunHistoryDetail }) {
       className="history-facts"
       facts={[
         { term: 'Verdict', value: <Verdict status={run.status} /> },
-        { term: 'When', value: formatRunDate(run.createdAt) },
+        { term: 'When', value: formatDate(run.createdAt) },
         { term: 'Started by', value: run.requestedBy ? `${TRIGGER_LABELS[run.trigger]} · ${run.requestedBy}` : TRIGGER_LABELS[run.trigger] },
         { term: 'Duration', value: formatDuration(run.durationMs, 'Still running') },
         { term: 'Tests', value: scopeText(run.scope, run.testCount) },
@@ -62,7 +63,9 @@ export function RunDetailPage() {
   const data = run.data;
   // Failures first: they are what the reader came for.
   const order = { failed: 0, error: 1, cancelled: 2, running: 3, queued: 4, passed: 5 } as const;
-  const tests = data ? [...data.tests].sort((a, b) => order[a.status] - order[b.status] || a.testName.localeCompare(b.testName)) : [];
+  // Waiting ones in the order they start.
+  const place = (t: { queue?: { position: number } | null }) => t.queue?.position ?? Number.MAX_SAFE_INTEGER;
+  const tests = data ? [...data.tests].sort((a, b) => order[a.status] - order[b.status] || place(a) - place(b) || a.testName.localeCompare(b.testName)) : [];
 
   return (
     <section aria-labelledby="run-title" className="history-detail">
@@ -81,10 +84,13 @@ export function RunDetailPage() {
       ) : (
         <>
           <h1 id="run-title" className="portal-page-title">
-            Run of {formatRunDate(data.createdAt)}
+            Run of {formatDate(data.createdAt)}
           </h1>
           <div className="portal-card history-section">
             <RunFacts run={data} />
+            {(data.status === 'queued' || data.status === 'running') && (
+              <CancelRunButton runId={data.runId} running={data.status === 'running'} onCancelled={() => void run.refetch()} />
+            )}
             <WholeRunReport runId={data.runId} formats={data.runReportFormats} />
           </div>
           <RunChanges comparison={data.comparison} />

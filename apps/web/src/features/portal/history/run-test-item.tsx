@@ -6,6 +6,7 @@ import { CellEvidence } from './cell-evidence.tsx';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { runReportLink } from './history-api.ts';
 import { openFailed } from './open-failed.ts';
+import { queuePlaceText } from '../components/queue-place-text.ts';
 import { runTotalsWords } from '../components/run-totals.ts';
 import { attemptsText, retryText } from './history-texts.ts';
 import { TestEvidence } from './test-evidence.tsx';
@@ -25,7 +26,13 @@ function openReport(runId: string, test: RunTest, format: string) {
  * (with where it fails, "fails on Firefox only"), its evidence and this run's reports of it.
  */
 export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
-  const facts = [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), runTotalsWords(test.totals)].filter(Boolean);
+  // A waiting test says where it stands in the queue instead of how long it took; a cancelled one who stopped it.
+  const cancelled = test.status === 'cancelled';
+  const facts = (
+    test.status === 'queued' && test.queue
+      ? [queuePlaceText(test.queue)]
+      : [formatDuration(test.durationMs), retryText(test) ?? attemptsText(test.attempts), runTotalsWords(test.totals), cancelled ? test.error : null]
+  ).filter(Boolean);
   const formats = SHOWN.filter((f) => test.reportFormats.includes(f));
   return (
     <li className="history-test">
@@ -42,7 +49,7 @@ export function RunTestItem({ runId, test }: { runId: string; test: RunTest }) {
           <span key={f}>{f}</span>
         ))}
       </p>
-      {test.error && <pre className="history-test__error">{test.error}</pre>}
+      {test.error && !cancelled && <pre className="history-test__error">{test.error}</pre>}
       {test.cases && (
         <>
           <CellCallout cases={test.cases} />

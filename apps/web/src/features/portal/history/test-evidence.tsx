@@ -1,6 +1,6 @@
 import type { EvidenceItem } from '@fullstop/contracts';
-import { useEffect, useState } from 'react';
 import { openInNewTab } from '@/lib/open-link.ts';
+import { EvidenceShot, EvidenceShots } from '../components/evidence-shot.tsx';
 import { openFailed } from './open-failed.ts';
 import { evidenceLink, useGetEvidenceQuery } from './history-api.ts';
 
@@ -8,30 +8,6 @@ export type Ids = { runId: string; runTestId: string };
 
 export function openEvidence(ids: Ids, item: EvidenceItem) {
   openInNewTab(() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)).catch(openFailed(`the ${item.kind}`));
-}
-
-/** A screenshot's thumbnail, loaded through its short-lived link; a click opens it whole in a new tab. */
-function Screenshot({ ids, item }: { ids: Ids; item: EvidenceItem }) {
-  const [src, setSrc] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    evidenceLink(ids.runId, ids.runTestId, item.evidenceId).then(
-      (url) => live && setSrc(url),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [ids.runId, ids.runTestId, item.evidenceId]);
-  return (
-    <figure className="history-shot">
-      <button type="button" className="history-shot__open" onClick={() => openEvidence(ids, item)} aria-label={`Open ${item.label} in a new tab`}>
-        {src ? <img src={src} alt={item.label} loading="lazy" /> : <span className="portal-muted">{failed ? 'Not available' : 'Loading…'}</span>}
-      </button>
-      <figcaption>{item.label}</figcaption>
-    </figure>
-  );
 }
 
 /** A test's traces and screenshots: thumbnails, and each trace opening in Playwright's trace viewer. */
@@ -44,11 +20,17 @@ export function TestEvidence({ ids }: { ids: Ids }) {
   return (
     <div className="history-evidence">
       {shots.length > 0 && (
-        <div className="history-shots">
+        <EvidenceShots>
           {shots.map((item) => (
-            <Screenshot key={item.evidenceId} ids={ids} item={item} />
+            <EvidenceShot
+              key={item.evidenceId}
+              label={item.label}
+              linkKey={`${ids.runId}/${ids.runTestId}/${item.evidenceId}`}
+              link={() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)}
+              onOpen={() => openEvidence(ids, item)}
+            />
           ))}
-        </div>
+        </EvidenceShots>
       )}
       {traces.length > 0 && (
         <div className="history-actions">

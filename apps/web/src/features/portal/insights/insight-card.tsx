@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { Card } from '../components/card.tsx';
 
 /**
@@ -11,7 +11,7 @@ export function InsightCard({ title, runAt, notice, children }: { title: string;
   return (
     <Card id={id} title={title}>
       {notice}
-      {runAt && <p className="portal-card__meta">From the run of {formatRunDate(runAt)}</p>}
+      {runAt && <p className="portal-card__meta">From the run of {formatDate(runAt)}</p>}
       {children}
     </Card>
   );

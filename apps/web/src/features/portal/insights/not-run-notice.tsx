@@ -1,5 +1,5 @@
 import type { InsightKey, TestLatestResult } from '@fullstop/contracts';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { INSIGHT_TEST_WORDS } from './not-run.ts';
 import './insights.css';
 
@@ -21,7 +21,7 @@ export function NotRunNotice({ insight, tests, hasFigures }: { insight: InsightK
                   {' '}
                   on{' '}
                   <time dateTime={t.finishedAt} title={t.finishedAt}>
-                    {formatRunDate(t.finishedAt)}
+                    {formatDate(t.finishedAt)}
                   </time>
                 </>
               )}

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatDayMonth, formatRunDate, formatTime } from '@/lib/format-date.ts';
+import { formatDayMonth, formatDate, formatTime } from '@/lib/format-date.ts';
 
 /** Trend charts are smaller than the spec's charts (200 and 250 px): they sit under them as a second reading. */
 export const TREND_HEIGHT = 150;
@@ -16,7 +16,7 @@ export interface TrendSeries {
 
 type Point = { at: string } & Record<string, unknown>;
 
-const tooltipLabel = (_label: unknown, payload: readonly { payload?: Point }[]) => formatRunDate(payload[0]?.payload?.at);
+const tooltipLabel = (_label: unknown, payload: readonly { payload?: Point }[]) => formatDate(payload[0]?.payload?.at);
 
 /** A caption naming how many runs the trend covers, with a key to its series when there are several. */
 function Caption({ runs, series }: { runs: number; series: TrendSeries[] }) {

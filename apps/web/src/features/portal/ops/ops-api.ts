@@ -10,6 +10,7 @@ import {
   opsClientList,
   opsSystem,
   revealApiKeyResponse,
+  runCancelResponse,
   type FalsePositiveRequest,
   type FlakyMark,
   type FlakyMarkList,
@@ -26,6 +27,7 @@ import {
   type OpsRunsQuery,
   type OpsSystem,
   type RevealApiKeyResponse,
+  type RunCancelResponse,
   opsRunsPage,
 } from '@fullstop/contracts';
 import { portalApi } from '../store/portal-api.ts';
@@ -96,6 +98,10 @@ export const opsApi = api.injectEndpoints({
       query: ({ clientId, testName }) => ({ url: opsApiPaths.clientPart(clientId, 'runs'), method: 'POST', json: { testName, wait: false }, schema: messageResponse }),
       invalidatesTags: ['OpsRuns', 'OpsClients'],
     }),
+    cancelOpsRun: build.mutation<RunCancelResponse, { clientId: string; runId: string }>({
+      query: ({ clientId, runId }) => ({ url: `${opsApiPaths.clientPart(clientId, 'runs')}/${encodeURIComponent(runId)}/cancel`, method: 'POST', schema: runCancelResponse }),
+      invalidatesTags: ['OpsRuns', 'OpsAudit'],
+    }),
     getAuditLog: build.query<OpsAuditPage, OpsAuditQuery>({
       query: (q) => ({ url: `${opsApiPaths.audit}${queryString({ ...q })}`, schema: opsAuditPage }),
       providesTags: ['OpsAudit'],
@@ -120,6 +126,7 @@ export const {
   useConfirmFlakyMutation,
   useMarkFalsePositiveMutation,
   useRerunTestMutation,
+  useCancelOpsRunMutation,
   useGetAuditLogQuery,
   useGetOpsSystemQuery,
 } = opsApi;

@@ -4,6 +4,7 @@ import { describeError } from '@/lib/http-client.ts';
 import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { PortalPage } from '../components/portal-page.tsx';
+import { useGetSuiteStatusQuery } from '../store/suite-status-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { lastUpdated, openReport, reportFormats } from './report-files.ts';
 import { useGetReportsQuery } from './reports-api.ts';
@@ -11,7 +12,10 @@ import { useGetReportsQuery } from './reports-api.ts';
 export function ReportsPage() {
   const profile = useClientProfile();
   const apiKey = profile.data?.apiToken || null;
-  const reports = useGetReportsQuery(apiKey ?? skipToken);
+  // Before a first suite there can be no report: not asked, so the browser logs no 404 (the spec's "none") on a client's first day.
+  const status = useGetSuiteStatusQuery();
+  const noSuiteYet = status.data?.current === false;
+  const reports = useGetReportsQuery(apiKey && (status.data || status.isError) && !noSuiteYet ? apiKey : skipToken);
   const groups = Object.entries(reports.data ?? {}).filter(([, entries]) => Object.keys(entries).length > 0);
 
   const open = (name: string, format: string) => {
@@ -22,7 +26,7 @@ export function ReportsPage() {
     });
   };
 
-  const loading = profile.isLoading || reports.isLoading;
+  const loading = profile.isLoading || status.isLoading || reports.isLoading;
   return (
     <PortalPage id="reports-title" title="Reports">
       {loading ? (

@@ -1,5 +1,6 @@
 import { clientRequestKind, createClientRequest, requestAttachmentProblem, type ClientRequestKind } from '@fullstop/contracts';
 import { useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { describeError } from '@/lib/http-client.ts';
 import { SubmitRow } from '../components/busy-button.tsx';
 import { Card, CardForm } from '../components/card.tsx';
@@ -27,8 +28,15 @@ export function RequestForm() {
   );
 }
 
+/** The kind the address asks for (`?kind=question` from the first-day card), else a new test. */
+function kindOf(params: URLSearchParams): ClientRequestKind {
+  const asked = clientRequestKind.safeParse(params.get('kind'));
+  return asked.success ? asked.data : 'new-test';
+}
+
 function NewRequestForm() {
-  const [kind, setKind] = useState<ClientRequestKind>('new-test');
+  const [params] = useSearchParams();
+  const [kind, setKind] = useState<ClientRequestKind>(() => kindOf(params));
   const [title, setTitle] = useState('');
   const [details, setDetails] = useState('');
   const [file, setFile] = useState<File | null>(null);

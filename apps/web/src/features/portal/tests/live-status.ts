@@ -1,13 +1,14 @@
 import { eventsTokenResponse, testEvent, testEventsSnapshot, type TestEvent } from '@fullstop/contracts';
 import { useEffect, useState } from 'react';
 import { http } from '@/lib/http-client.ts';
+import { queuePlaceText } from '../components/queue-place-text.ts';
 import { testStatusWords } from '../components/run-status-badge.tsx';
 
 /**
  * The engine's `test` event (GET /test/events): the page shows its status, progress, totals and error; the run
  * and run test ids tell which run it belongs to (a run of all counts its tests by them).
  */
-export type LiveTest = Pick<TestEvent, 'runId' | 'runTestId' | 'testName' | 'status' | 'progress' | 'totals' | 'error' | 'finishedAt'>;
+export type LiveTest = Pick<TestEvent, 'runId' | 'runTestId' | 'testName' | 'status' | 'progress' | 'totals' | 'error' | 'finishedAt' | 'queue'>;
 
 export type LiveTests = Record<string, LiveTest>;
 
@@ -38,7 +39,7 @@ export function useLiveTests(active: boolean): LiveTests {
         });
         source.addEventListener('test', (event) => {
           const test = testEvent.parse(JSON.parse(event.data));
-          setTests((previous) => ({ ...previous, [test.testName]: test }));
+          setTests((previous) => ({ ...previous, [test.testName]: keepQueuePlace(previous[test.testName], test) }));
         });
         source.onerror = () => {
           // EventSource retries a dropped stream by itself; once it gives up (token expired), start over.
@@ -62,6 +63,15 @@ export function useLiveTests(active: boolean): LiveTests {
   return tests;
 }
 
+/**
+ * An event of a waiting test that does not say its place (some events carry only the status) keeps the place the
+ * last one said; the queue's own events replace it as it moves.
+ */
+export function keepQueuePlace(previous: LiveTest | undefined, next: LiveTest): LiveTest {
+  if (next.queue !== undefined || next.status !== 'queued' || previous?.runTestId !== next.runTestId) return next;
+  return { ...next, queue: previous.queue ?? null };
+}
+
 /** Queued and running tests are still going; the others have ended. */
 export function isGoing(test: Pick<LiveTest, 'status'> | undefined): boolean {
   return test?.status === 'queued' || test?.status === 'running';
@@ -69,6 +79,9 @@ export function isGoing(test: Pick<LiveTest, 'status'> | undefined): boolean {
 
 /** What follows the status word: progress while it runs, totals once it ended, or why it could not run. */
 export function liveTestDetails(test: Omit<LiveTest, 'runId' | 'runTestId'>): string | null {
+  if (test.status === 'queued' && test.queue) return queuePlaceText(test.queue);
+  // "by Ada Lovelace", "with the API key": who stopped it, after the word Cancelled.
+  if (test.status === 'cancelled' && test.error) return test.error.replace(/^Cancelled (?=by |with )/, '');
   if (test.status === 'running' && test.progress && test.progress.total > 0) {
     const step = `${test.progress.done} of ${test.progress.total}`;
     return test.progress.message ? `${step} · ${test.progress.message}` : step;

@@ -1,10 +1,10 @@
 import type { TestLatestResult } from '@fullstop/contracts';
 import { formatDuration } from '@/lib/format-duration.ts';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { CellCallout, CellMatrix } from '../components/cell-matrix/cell-matrix.tsx';
 import { FlakyBadge } from '../components/flaky-badge.tsx';
 import { RunStatusBadge, testStatusWords } from '../components/run-status-badge.tsx';
-import { liveTestDetails, type LiveTest } from './live-status.ts';
+import { isGoing, liveTestDetails, type LiveTest } from './live-status.ts';
 
 interface TestRowProps {
   testName: string;
@@ -18,6 +18,8 @@ interface TestRowProps {
   busy: boolean;
   onRun: () => void;
   onOpenReport: () => void;
+  /** Asks to cancel its queued or running run test; absent for those who may not (viewers). */
+  onCancel?: (() => void) | undefined;
 }
 
 /** The status the row shows: the live one, else the last result. */
@@ -33,7 +35,7 @@ function shownStatus(live: LiveTest | undefined, latest: TestLatestResult | unde
  * waits while the test's own run goes. A test on several engines or devices adds where it fails ("fails on Firefox
  * only") and its cases by cell, folded.
  */
-export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOpenReport }: TestRowProps) {
+export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOpenReport, onCancel }: TestRowProps) {
   const status = shownStatus(live, latest);
   const details = status ? liveTestDetails(status) : null;
   // While a newer run goes (or ended before the latest result was read again), the result below is the previous one.
@@ -63,7 +65,7 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
             {previous && <span>Last result: {testStatusWords(latest.status, latest.error)}</span>}
             {latest.finishedAt && (
               <time dateTime={latest.finishedAt} title={latest.finishedAt}>
-                {formatRunDate(latest.finishedAt)}
+                {formatDate(latest.finishedAt)}
               </time>
             )}
             {latest.durationMs !== null && <span>took {formatDuration(latest.durationMs)}</span>}
@@ -84,9 +86,16 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
           </>
         )}
       </span>
-      <button type="button" className="btn btn--ghost portal-btn-sm" onClick={onRun} disabled={busy}>
-        Run Test
-      </button>
+      <span className="test-row__actions">
+        {onCancel && isGoing(live) && (
+          <button type="button" className="btn btn--ghost portal-btn-sm test-row__cancel" onClick={onCancel} aria-label={`Cancel ${testName}`}>
+            Cancel
+          </button>
+        )}
+        <button type="button" className="btn btn--ghost portal-btn-sm" onClick={onRun} disabled={busy}>
+          Run Test
+        </button>
+      </span>
     </li>
   );
 }

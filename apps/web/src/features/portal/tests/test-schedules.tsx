@@ -1,5 +1,5 @@
 import { scheduleScopeLabel } from '@fullstop/contracts';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { Card } from '../components/card.tsx';
 import { useGetMySchedulesQuery } from '../store/schedules-api.ts';
 
@@ -9,12 +9,12 @@ export function TestSchedules() {
   if (!data || data.schedules.length === 0) return null;
   return (
     <Card id="tests-schedules-title" title="Scheduled runs" className="tests-schedules">
-      <p className="portal-muted">{data.nextRunAt ? `Next run: ${formatRunDate(data.nextRunAt)}` : 'All schedules are paused.'}</p>
+      <p className="portal-muted">{data.nextRunAt ? `Next run: ${formatDate(data.nextRunAt)}` : 'All schedules are paused.'}</p>
       <ul className="tests-schedules__list">
         {data.schedules.map((s) => (
           <li key={s.id}>
             <span>{scheduleScopeLabel(s.scope)}</span> <span className="portal-mono">{s.cron}</span> <span className="portal-muted">({s.timezone})</span>{' '}
-            <span className="portal-muted">{s.paused ? '— paused' : `— next ${formatRunDate(s.nextRunAt)}`}</span>
+            <span className="portal-muted">{s.paused ? '— paused' : `— next ${formatDate(s.nextRunAt)}`}</span>
           </li>
         ))}
       </ul>

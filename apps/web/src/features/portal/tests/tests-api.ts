@@ -1,4 +1,4 @@
-import { apiPaths, runQueuedResponse, testGroups, type RunQueuedResponse, type TestGroups } from '@fullstop/contracts';
+import { apiPaths, runCancelResponse, runQueuedResponse, testGroups, type RunCancelResponse, type RunQueuedResponse, type TestGroups } from '@fullstop/contracts';
 import { portalApi } from '../store/portal-api.ts';
 
 export const testsApi = portalApi.injectEndpoints({
@@ -18,7 +18,15 @@ export const testsApi = portalApi.injectEndpoints({
         schema: runQueuedResponse,
       }),
     }),
+    /** Cancels one test of a run (queued: it never starts; running: it is stopped), as the signed-in user. */
+    cancelRunTest: build.mutation<RunCancelResponse, { runId: string; runTestId: string }>({
+      query: ({ runId, runTestId }) => ({
+        url: `/test/runs/${encodeURIComponent(runId)}/tests/${encodeURIComponent(runTestId)}/cancel`,
+        method: 'POST',
+        schema: runCancelResponse,
+      }),
+    }),
   }),
 });
 
-export const { useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } = testsApi;
+export const { useCancelRunTestMutation, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } = testsApi;

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { describeError } from '@/lib/http-client.ts';
 import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
+import { FirstDayCard } from '../components/first-day/first-day-card.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
@@ -11,7 +12,8 @@ import { isGoing, useLiveTests } from './live-status.ts';
 import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
 import { TestRow } from './test-row.tsx';
 import { TestSchedules } from './test-schedules.tsx';
-import { useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
+import { useCancelRunTestMutation, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
+import { useConfirm } from '../components/confirm-dialog.tsx';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 import './tests.css';
 
@@ -30,6 +32,9 @@ export function TestsPage() {
   const [runAll, runAllState] = useRunAllTestsMutation();
   const [runOne] = useRunTestMutation();
   const viewerNote = useViewerReason('run tests');
+  const cancelNote = useViewerReason('cancel runs');
+  const [cancelOne] = useCancelRunTestMutation();
+  const confirm = useConfirm();
 
   const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
   const progress = runAllProgress(startedRunId, newest.data?.runs[0], live, total);
@@ -85,6 +90,21 @@ export function TestsPage() {
     }
   }
 
+  function onCancel(testName: string) {
+    const test = live[testName];
+    if (!test || !isGoing(test)) return;
+    confirm.ask({
+      title: TESTS_TEXT.cancelTitle(testName),
+      message: TESTS_TEXT.cancelQuestion(test.status === 'running' ? 'running' : 'queued'),
+      confirmText: 'Cancel the test',
+      onConfirm: () => {
+        cancelOne({ runId: test.runId, runTestId: test.runTestId })
+          .unwrap()
+          .catch((error: unknown) => window.alert(TESTS_TEXT.cancelError(testName) + describeError(error)));
+      },
+    });
+  }
+
   async function onOpenReport(testName: string) {
     if (!apiKey) return;
     try {
@@ -134,7 +154,10 @@ export function TestsPage() {
       {loading ? (
         <AsyncLoading>Loading tests…</AsyncLoading>
       ) : total === 0 ? (
-        <AsyncEmpty>{TESTS_TEXT.empty}</AsyncEmpty>
+        <div className="portal-stack">
+          <AsyncEmpty>{TESTS_TEXT.empty}</AsyncEmpty>
+          <FirstDayCard />
+        </div>
       ) : (
         <div className="portal-stack">
           {groups.map(([group, names]) => (
@@ -150,6 +173,7 @@ export function TestsPage() {
                     busy={busy(testName) || viewerNote !== null}
                     onRun={() => void onRunTest(testName)}
                     onOpenReport={() => void onOpenReport(testName)}
+                    onCancel={cancelNote ? undefined : () => onCancel(testName)}
                   />
                 ))}
               </ul>
@@ -157,6 +181,7 @@ export function TestsPage() {
           ))}
         </div>
       )}
+      {confirm.dialog}
     </section>
   );
 }

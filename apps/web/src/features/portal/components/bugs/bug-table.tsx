@@ -1,6 +1,6 @@
 import type { BugList } from '@fullstop/contracts';
 import { Link } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { DataTable, type DataColumn } from '../data-table.tsx';
 import { SeverityBadge, StatusBadge } from './bug-badges.tsx';
 import { bugNumber } from './bug-labels.ts';
@@ -33,7 +33,7 @@ export function BugTable({ bugs, hrefOf, showClient = false }: BugTableProps) {
     { header: 'Severity', cell: (bug) => <SeverityBadge severity={bug.severity} /> },
     { header: 'Status', cell: (bug) => <StatusBadge status={bug.status} /> },
     { header: 'Test', cell: (bug) => bug.testName ?? '—', className: 'bug-break' },
-    { header: 'Updated', cell: (bug) => formatRunDate(bug.updatedAt, '—') },
+    { header: 'Updated', cell: (bug) => formatDate(bug.updatedAt, '—') },
   ];
   return <DataTable className="bug-table" caption={`Bugs, newest first: ${bugs.length} shown`} columns={columns} rows={bugs} rowKey={(bug) => bug.id} />;
 }

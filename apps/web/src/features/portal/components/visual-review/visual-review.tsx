@@ -1,7 +1,7 @@
 import { cellLabel, type VisualReview, type VisualReviewImage, type VisualReviewResponse, type VisualReviewShot, type VisualShotStatus } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import './visual.css';
 
 /** What the console adds to the view: the decisions on one shot (the portal shows the same view without them). */
@@ -30,7 +30,7 @@ export function countsText(review: VisualReviewResponse): string {
 }
 
 function reviewText(review: VisualReview): string {
-  const when = review.decidedAt ? ` on ${formatRunDate(review.decidedAt)}` : '';
+  const when = review.decidedAt ? ` on ${formatDate(review.decidedAt)}` : '';
   if (review.state === 'pending') return 'Waiting for review';
   if (review.state === 'approved') return `Approved${review.decidedBy ? ` by ${review.decidedBy}` : ''}${when}: the baseline of later runs`;
   return `Rejected${review.decidedBy ? ` by ${review.decidedBy}` : ''}${when}: the baseline stays`;

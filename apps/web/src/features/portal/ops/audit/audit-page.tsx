@@ -2,7 +2,7 @@ import type { OpsAuditEvent } from '@fullstop/contracts';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { failureMessage } from '@/lib/failure-message.ts';
-import { formatDate } from '@/lib/format-date.ts';
+import { formatDate, formatDay, parseDay } from '@/lib/format-date.ts';
 import { AsyncState } from '../../components/async-state.tsx';
 import { DataPager } from '../../components/data-pager.tsx';
 import { DataTable, type DataColumn } from '../../components/data-table.tsx';
@@ -13,6 +13,10 @@ import '../ops.css';
 import { AUDIT_FILTERS, auditQuery, detailLines, KNOWN_TYPES, type AuditFilter } from './audit-texts.ts';
 
 type Draft = Record<AuditFilter, string>;
+
+/** The form shows the days as dd/mm/yyyy (the one date format); the address keeps them as yyyy-mm-dd. */
+const toDraft = (filters: Draft): Draft => ({ ...filters, from: formatDay(filters.from), to: formatDay(filters.to) });
+const DAY_FORMAT = 'dd/mm/yyyy';
 
 function Details({ event }: { event: OpsAuditEvent }) {
   const lines = detailLines(event.details);
@@ -67,7 +71,8 @@ function eventColumns(onFilter: (f: Partial<Draft>) => void): DataColumn<OpsAudi
 export function OpsAuditPage() {
   const [params, setParams] = useSearchParams();
   const current = Object.fromEntries(AUDIT_FILTERS.map((k) => [k, params.get(k) ?? ''])) as Draft;
-  const [draft, setDraft] = useState<Draft>(current);
+  const [draft, setDraft] = useState<Draft>(() => toDraft(current));
+  const [dayError, setDayError] = useState<string | null>(null);
   const query = auditQuery(params);
   const log = useGetAuditLogQuery(query);
   const clients = useGetOpsClientsQuery();
@@ -80,12 +85,19 @@ export function OpsAuditPage() {
   };
   const onFilter = (f: Partial<Draft>) => {
     const next = { ...current, ...f };
-    setDraft(next);
+    setDraft(toDraft(next));
     apply(next);
   };
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    apply(draft);
+    const from = draft.from.trim() ? parseDay(draft.from) : '';
+    const to = draft.to.trim() ? parseDay(draft.to) : '';
+    if (from === null || to === null) {
+      setDayError(`Write the ${from === null ? '“From”' : '“To”'} day as ${DAY_FORMAT}, e.g. 23/11/2026.`);
+      return;
+    }
+    setDayError(null);
+    apply({ ...draft, from, to });
   };
   const set = (key: AuditFilter) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
@@ -115,13 +127,22 @@ export function OpsAuditPage() {
             </div>
             <div className="portal-field">
               <label htmlFor="ops-audit-from">From</label>
-              <input id="ops-audit-from" type="date" value={draft.from} onChange={(e) => set('from')(e.target.value)} />
+              <input id="ops-audit-from" inputMode="numeric" placeholder={DAY_FORMAT} value={draft.from} onChange={(e) => set('from')(e.target.value)} />
             </div>
             <div className="portal-field">
               <label htmlFor="ops-audit-to">To</label>
-              <input id="ops-audit-to" type="date" value={draft.to} onChange={(e) => set('to')(e.target.value)} />
+              <input id="ops-audit-to" inputMode="numeric" placeholder={DAY_FORMAT} value={draft.to} onChange={(e) => set('to')(e.target.value)} />
             </div>
           </div>
+          <label className="ops-audit__views">
+            <input type="checkbox" checked={draft.pageViews === 'show'} onChange={(e) => set('pageViews')(e.target.checked ? 'show' : '')} /> Show page views
+            (ops.access: every console page an operator opened)
+          </label>
+          {dayError && (
+            <p className="portal-alert portal-alert--error" role="alert">
+              {dayError}
+            </p>
+          )}
           <div className="portal-actions">
             <button type="submit" className="btn btn--primary portal-btn-sm">
               Apply filters
@@ -132,6 +153,7 @@ export function OpsAuditPage() {
               onClick={() => {
                 const empty = Object.fromEntries(AUDIT_FILTERS.map((k) => [k, ''])) as Draft;
                 setDraft(empty);
+                setDayError(null);
                 apply(empty);
               }}
             >
@@ -144,14 +166,14 @@ export function OpsAuditPage() {
           query={log}
           loading="Loading the audit log…"
           failed={failureMessage(log.error, 'The audit log could not be loaded. Please try again in a moment.')}
-          empty="No events match these filters."
+          empty={current.pageViews === 'show' ? 'No events match these filters.' : 'No events match these filters (page views are hidden).'}
           isEmpty={(data) => data.events.length === 0}
         >
           {(data) => (
             <>
               <DataTable
                 className="ops-table ops-audit"
-                caption={`Audit events, newest first: ${data.total} in all`}
+                caption={`Audit events, newest first: ${data.total} in all${current.pageViews === 'show' ? '' : ', page views hidden'}`}
                 columns={eventColumns(onFilter)}
                 rows={data.events}
                 rowKey={(event) => event.id}

@@ -22,4 +22,10 @@ describe('audit log texts', () => {
     const q = auditQuery(new URLSearchParams('type=login&address=%201.2.3.4%20&page=3&from=bad'));
     expect(q).toEqual({ type: 'login', clientId: undefined, userId: undefined, address: '1.2.3.4', page: 3, pageSize: 50 });
   });
+
+  it('hides page views unless the address shows them', () => {
+    expect(auditQuery(new URLSearchParams('')).pageViews).toBeUndefined();
+    expect(auditQuery(new URLSearchParams('pageViews=show')).pageViews).toBe('show');
+    expect(auditQuery(new URLSearchParams('pageViews=yes')).pageViews).toBeUndefined();
+  });
 });

@@ -1,7 +1,7 @@
 import type { OpsAuditQuery } from '@fullstop/contracts';
 
 /** The filters the Audit log keeps in its address. */
-export const AUDIT_FILTERS = ['type', 'clientId', 'userId', 'address', 'from', 'to'] as const;
+export const AUDIT_FILTERS = ['type', 'clientId', 'userId', 'address', 'from', 'to', 'pageViews'] as const;
 export type AuditFilter = (typeof AUDIT_FILTERS)[number];
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -30,6 +30,7 @@ export function auditQuery(params: URLSearchParams): OpsAuditQuery {
     userId: get('userId'),
     address: get('address'),
     ...(from ? { from } : {}),
+    ...(get('pageViews') === 'show' ? { pageViews: 'show' as const } : {}),
     ...(to ? { to } : {}),
     page: Math.max(1, Math.floor(Number(params.get('page')) || 1)),
     pageSize: AUDIT_PAGE_SIZE,

@@ -1,6 +1,6 @@
 import { paths, type OpsClientSummary } from '@fullstop/contracts';
 import { Link, useParams } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncFailed, AsyncLoading, isMissing } from '../../components/async-state.tsx';
 import { Card } from '../../components/card.tsx';
 import { DataFacts } from '../../components/data-facts.tsx';
@@ -24,7 +24,7 @@ function LastRun({ run }: { run: OpsClientSummary['health']['lastRun'] }) {
   if (!run) return 'No runs yet';
   return (
     <>
-      <RunStatusBadge status={run.status} /> <span className="ops-muted">{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
+      <RunStatusBadge status={run.status} /> <span className="ops-muted">{formatDate(run.finishedAt ?? run.createdAt)}</span>
     </>
   );
 }
@@ -51,7 +51,7 @@ export function OpsClientPage() {
                 className="ops-facts"
                 facts={[
                   { term: 'Website', value: data.website },
-                  { term: 'Client since', value: formatRunDate(data.createdAt) },
+                  { term: 'Client since', value: formatDate(data.createdAt) },
                   { term: 'Suite version', value: data.suiteVersion ?? 'None imported yet' },
                   { term: 'Last run', value: <LastRun run={data.health.lastRun} /> },
                   { term: 'Failing tests', value: countText(data.health.failingTests, 'failing test') },

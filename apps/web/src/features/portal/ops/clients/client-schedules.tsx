@@ -1,6 +1,6 @@
 import { scheduleScopeLabel, type ScheduleScopeKind } from '@fullstop/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { Card } from '../../components/card.tsx';
 import { TextField } from '../../components/text-field.tsx';
@@ -53,7 +53,7 @@ export function ClientSchedules({ clientId }: { clientId: string }) {
             <li key={s.id}>
               <span>
                 <span className="portal-mono">{s.cron}</span> <span className="ops-muted">({s.timezone})</span> {scheduleScopeLabel(s.scope)} —{' '}
-                <span className="ops-muted">{s.paused ? 'paused' : `next ${formatRunDate(s.nextRunAt)}`}</span>
+                <span className="ops-muted">{s.paused ? 'paused' : `next ${formatDate(s.nextRunAt)}`}</span>
               </span>
               <span>
                 <button

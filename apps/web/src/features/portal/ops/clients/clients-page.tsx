@@ -1,14 +1,14 @@
-import { opsClientPath, type OpsClientSummary } from '@fullstop/contracts';
+import { opsClientPath, paths, type OpsClientSummary } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncState } from '../../components/async-state.tsx';
 import { DataTable, type DataColumn } from '../../components/data-table.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
 import { useGetOpsClientsQuery } from '../ops-api.ts';
 import '../ops.css';
-import { sortByAttention } from './health-texts.ts';
+import { signingText, sortByAttention, waitingForSuite } from './health-texts.ts';
 import { NewClientForm } from './new-client-form.tsx';
 
 function Count({ n }: { n: number }) {
@@ -30,10 +30,12 @@ const CLIENT_COLUMNS: DataColumn<OpsClientSummary>[] = [
   {
     header: 'Last run',
     cell: ({ health }) =>
-      health.lastRun ? (
+      !health.hasSuite && !health.lastRun ? (
+        <span className="ops-num--bad">No suite yet</span>
+      ) : health.lastRun ? (
         <>
           <RunStatusBadge status={health.lastRun.status} />
-          <span className="ops-muted">{formatRunDate(health.lastRun.finishedAt ?? health.lastRun.createdAt)}</span>
+          <span className="ops-muted">{formatDate(health.lastRun.finishedAt ?? health.lastRun.createdAt)}</span>
         </>
       ) : (
         <span className="portal-muted">No runs yet</span>
@@ -44,6 +46,36 @@ const CLIENT_COLUMNS: DataColumn<OpsClientSummary>[] = [
   { header: 'Requests waiting', cell: ({ health }) => <Count n={health.requestsWaiting} /> },
 ];
 
+/** The clients whose Tests page is still empty: how long since they signed, and a way to their suite. */
+function WaitingForSuite({ clients }: { clients: readonly OpsClientSummary[] }) {
+  const waiting = waitingForSuite(clients);
+  if (waiting.length === 0) return null;
+  return (
+    <section className="portal-card ops-waiting" aria-labelledby="ops-waiting-title">
+      <h2 id="ops-waiting-title" className="portal-card__title">
+        Without a current suite ({waiting.length})
+      </h2>
+      <p className="portal-muted">They see no tests until a version is current; the site promises a start within 48 hours of signing.</p>
+      <ul className="ops-waiting__list">
+        {waiting.map((client) => {
+          const since = signingText(client.createdAt);
+          return (
+            <li key={client.id} className="ops-waiting__item">
+              <Link to={opsClientPath(client.id)} className="ops-wrap">
+                {client.clientName}
+              </Link>
+              <span className={since.overdue ? 'ops-num--bad' : 'ops-muted'}>{since.text}</span>
+              <Link to={`${paths.opsSuites}?clientId=${encodeURIComponent(client.id)}`} className="btn btn--ghost portal-btn-sm" aria-label={`Suites of ${client.clientName}`}>
+                Suites
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 /** Every client with its health, the ones needing a look first; onboarding a new one. */
 export function OpsClientsPage() {
   const clients = useGetOpsClientsQuery();
@@ -53,7 +85,7 @@ export function OpsClientsPage() {
     <PortalPage id="ops-clients-page-title" title="Clients">
       <div className="ops-page">
         <div className="ops-head">
-          <p className="portal-muted">Clients needing a look (failures, open bugs, waiting requests) come first.</p>
+          <p className="portal-muted">Clients needing a look (no suite yet, failures, open bugs, waiting requests) come first.</p>
           {!creating && (
             <button type="button" className="btn btn--primary portal-btn-sm" onClick={() => setCreating(true)}>
               New client
@@ -71,13 +103,16 @@ export function OpsClientsPage() {
           {(data) => {
             const list = sortByAttention(data.clients);
             return (
-              <DataTable
-                className="ops-table"
-                caption={`Clients and their health: ${list.length} in all`}
-                columns={CLIENT_COLUMNS}
-                rows={list}
-                rowKey={(client) => client.id}
-              />
+              <>
+                <WaitingForSuite clients={data.clients} />
+                <DataTable
+                  className="ops-table"
+                  caption={`Clients and their health: ${list.length} in all`}
+                  columns={CLIENT_COLUMNS}
+                  rows={list}
+                  rowKey={(client) => client.id}
+                />
+              </>
             );
           }}
         </AsyncState>

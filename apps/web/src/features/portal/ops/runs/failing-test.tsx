@@ -3,14 +3,18 @@ import { Link } from 'react-router';
 import { failureMessage } from '@/lib/failure-message.ts';
 import { FlakyBadge } from '../../components/flaky-badge.tsx';
 import { RunStatusBadge } from '../../components/run-status-badge.tsx';
+import { FailingTestEvidence } from './failing-test-evidence.tsx';
 import { useClearFlakyMutation, useConfirmFlakyMutation, useMarkFalsePositiveMutation, useMarkFlakyMutation, useRerunTestMutation } from '../ops-api.ts';
 import { canMarkFalsePositive, createBugLink, findingText, rerunLabel } from './triage-links.ts';
 
 /** Tells the page what an action did, or why it failed, in words. */
 export type Report = (message: string) => void;
 
-/** One failing test of a run with its triage: create bug, mark flaky or clear it, mark false positive, re-run. */
-export function FailingTest({ clientId, test, report }: { clientId: string; test: OpsFailingTest; report: Report }) {
+/**
+ * One failing test of a run with its error, its report, traces and screenshots, and its triage: create bug, mark
+ * flaky or clear it, mark false positive, re-run.
+ */
+export function FailingTest({ clientId, runId, test, report }: { clientId: string; runId: string; test: OpsFailingTest; report: Report }) {
   const [markFlaky, flakyState] = useMarkFlakyMutation();
   const [clearFlaky, clearState] = useClearFlakyMutation();
   const [confirmFlaky, confirmState] = useConfirmFlakyMutation();
@@ -43,6 +47,7 @@ export function FailingTest({ clientId, test, report }: { clientId: string; test
         </span>
       </div>
       {test.error && <pre className="ops-test__error">{test.error}</pre>}
+      <FailingTestEvidence clientId={clientId} runId={runId} runTestId={test.runTestId} report={report} />
       {test.findings.length > 0 && (
         <ul className="ops-findings" aria-label={`Findings of ${testName}`}>
           {test.findings.map((f) => (

@@ -1,7 +1,7 @@
 import { opsClientPath, runScopeLabel, runStatus, visualReviewPaths, type OpsRun } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { formatRunDate } from '@/lib/format-date.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncState } from '../../components/async-state.tsx';
 import { DataPager } from '../../components/data-pager.tsx';
 import { clientOptions, FilterSelect, filterOptions } from '../../components/filter-select.tsx';
@@ -9,7 +9,9 @@ import { Popup } from '../../components/popup.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { runTotalsWords } from '../../components/run-totals.ts';
 import { RUN_STATUS_WORDS, RunStatusBadge } from '../../components/run-status-badge.tsx';
-import { useGetOpsClientsQuery, useGetOpsRunsQuery } from '../ops-api.ts';
+import { useCancelOpsRunMutation, useGetOpsClientsQuery, useGetOpsRunsQuery } from '../ops-api.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { describeError } from '@/lib/http-client.ts';
 import '../ops.css';
 import { FailingTest, type Report } from './failing-test.tsx';
 import { feedFilters } from './triage-links.ts';
@@ -17,6 +19,31 @@ import { feedFilters } from './triage-links.ts';
 const STATUS_OPTIONS = filterOptions(runStatus.options, RUN_STATUS_WORDS);
 
 const TRIGGERS: Record<OpsRun['trigger'], string> = { portal: 'Portal', api: 'API', ci: 'CI', schedule: 'Schedule', operator: 'Operator' };
+
+/** Cancel of a run that still waits or runs, after a question; the answer goes to the page's message. */
+function CancelRun({ run, report }: { run: OpsRun; report: Report }) {
+  const [cancel, state] = useCancelOpsRunMutation();
+  const confirm = useConfirm();
+  const ask = () =>
+    confirm.ask({
+      title: `Cancel ${run.clientName}’s run?`,
+      message: 'Its queued tests will not start and its running tests are stopped now; what they recorded so far is kept. The client sees it as cancelled.',
+      confirmText: 'Cancel the run',
+      onConfirm: () => {
+        cancel({ clientId: run.clientId, runId: run.runId })
+          .unwrap()
+          .then((res) => report(res.message), (error: unknown) => report(`Could not cancel the run: ${describeError(error)}`));
+      },
+    });
+  return (
+    <div className="ops-actions">
+      <button type="button" className="btn btn--ghost portal-btn-sm" onClick={ask} disabled={state.isLoading} aria-label={`Cancel ${run.clientName}’s run`}>
+        Cancel run
+      </button>
+      {confirm.dialog}
+    </div>
+  );
+}
 
 function RunCard({ run, report }: { run: OpsRun; report: Report }) {
   const failing = run.status === 'failed' || run.status === 'error';
@@ -29,11 +56,12 @@ function RunCard({ run, report }: { run: OpsRun; report: Report }) {
         <RunStatusBadge status={run.status} />
       </div>
       <p className="ops-run__facts">
-        <span>{formatRunDate(run.finishedAt ?? run.createdAt)}</span>
+        <span>{formatDate(run.finishedAt ?? run.createdAt)}</span>
         <span>{runScopeLabel(run.scope)}</span>
         <span>Started by {TRIGGERS[run.trigger]}</span>
         {runTotalsWords(run.totals) && <span>{runTotalsWords(run.totals)}</span>}
       </p>
+      {(run.status === 'queued' || run.status === 'running') && <CancelRun run={run} report={report} />}
       {(run.visualPending || run.failingTests.some((t) => t.kind === 'visual')) && (
         <div className="ops-actions">
           <Link className="btn btn--primary portal-btn-sm" to={visualReviewPaths.opsPage(run.clientId, run.runId)} aria-label={`Visual review of ${run.clientName}’s run`}>
@@ -44,7 +72,7 @@ function RunCard({ run, report }: { run: OpsRun; report: Report }) {
       {run.failingTests.length > 0 && (
         <ul className="ops-tests" aria-label={`Failing tests of ${run.clientName}`}>
           {run.failingTests.map((t) => (
-            <FailingTest key={t.runTestId} clientId={run.clientId} test={t} report={report} />
+            <FailingTest key={t.runTestId} clientId={run.clientId} runId={run.runId} test={t} report={report} />
           ))}
         </ul>
       )}

@@ -11,7 +11,7 @@ describe('the console’s suite import', () => {
   it('offers a file picker, not a folder picker, once "A zip archive" is chosen', async () => {
     render(
       <Provider store={createPortalStore()}>
-        <SuiteImportForm clientId="c1" />
+        <SuiteImportForm clientId="c1" hasCurrent />
       </Provider>,
     );
     expect(screen.getByLabelText('Suite folder').hasAttribute('webkitdirectory')).toBe(true);
@@ -19,5 +19,21 @@ describe('the console’s suite import', () => {
     const zip = screen.getByLabelText('Zip archive');
     expect(zip.hasAttribute('webkitdirectory')).toBe(false);
     expect(zip.getAttribute('accept')).toBe('.zip,application/zip');
+  });
+
+  it('makes the first version current, with no trial choice, and offers the trial once a version runs', () => {
+    const { rerender } = render(
+      <Provider store={createPortalStore()}>
+        <SuiteImportForm clientId="c1" hasCurrent={false} />
+      </Provider>,
+    );
+    expect(screen.getByText('No version is current yet: this one becomes current at once, so the client sees its tests.')).toBeTruthy();
+    expect(screen.queryByLabelText(/Keep it for a trial run/)).toBeNull();
+    rerender(
+      <Provider store={createPortalStore()}>
+        <SuiteImportForm clientId="c1" hasCurrent />
+      </Provider>,
+    );
+    expect((screen.getByLabelText(/Keep it for a trial run/) as HTMLInputElement).checked).toBe(true);
   });
 });

@@ -9,8 +9,11 @@ const skipped = (path: string) => path.split('/').some((s) => s.startsWith('.') 
 
 type Source = 'folder' | 'zip';
 
-/** Import a new version from a folder or a zip, made current at once or kept for a trial run first. */
-export function SuiteImportForm({ clientId }: { clientId: string }) {
+/**
+ * Import a new version from a folder or a zip, made current at once or kept for a trial run first. The first
+ * version (none current yet) is made current: kept for a trial, the client would see no tests at all.
+ */
+export function SuiteImportForm({ clientId, hasCurrent }: { clientId: string; hasCurrent: boolean }) {
   const [source, setSource] = useState<Source>('folder');
   const [folder, setFolder] = useState<File[]>([]);
   const [zip, setZip] = useState<File | null>(null);
@@ -24,7 +27,7 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
     event.preventDefault();
     setIssues([]);
     const form = new FormData();
-    form.append('makeCurrent', String(makeCurrent));
+    form.append('makeCurrent', String(makeCurrent || !hasCurrent));
     if (source === 'zip') {
       if (!zip) return setNotice({ tone: 'error', text: 'Choose a zip archive of the suite.' });
       form.append('zip', zip, zip.name);
@@ -83,16 +86,20 @@ export function SuiteImportForm({ clientId }: { clientId: string }) {
           <p className="portal-muted portal-field__hint">A zip of the suite folder (suite.json at its top, or in its one folder).</p>
         </div>
       )}
-      <fieldset className="ops-suites__choice">
-        <legend>After the import</legend>
-        <label>
-          <input type="radio" name="makeCurrent" checked={!makeCurrent} onChange={() => setMakeCurrent(false)} /> Keep it for a trial run (the current version
-          still runs)
-        </label>
-        <label>
-          <input type="radio" name="makeCurrent" checked={makeCurrent} onChange={() => setMakeCurrent(true)} /> Make it current at once
-        </label>
-      </fieldset>
+      {!hasCurrent ? (
+        <p className="portal-muted">No version is current yet: this one becomes current at once, so the client sees its tests.</p>
+      ) : (
+        <fieldset className="ops-suites__choice">
+          <legend>After the import</legend>
+          <label>
+            <input type="radio" name="makeCurrent" checked={!makeCurrent} onChange={() => setMakeCurrent(false)} /> Keep it for a trial run (the current version
+            still runs)
+          </label>
+          <label>
+            <input type="radio" name="makeCurrent" checked={makeCurrent} onChange={() => setMakeCurrent(true)} /> Make it current at once
+          </label>
+        </fieldset>
+      )}
       {notice && (
         <Notice tone={notice.tone} as="div">
           <p className="ops-suites__notice">{notice.text}</p>

@@ -2,6 +2,7 @@ import { paths, type SuiteVersionSummary } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { failureMessage } from '@/lib/failure-message.ts';
+import { formatDate } from '@/lib/format-date.ts';
 import { AsyncEmpty } from '../../components/async-state.tsx';
 import { Card } from '../../components/card.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -15,8 +16,6 @@ interface Props {
   shown: number;
   onShow: (version: number) => void;
 }
-
-const dateOf = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Every version, newest first: show its files, try it in a run, make it current (after a confirmation). */
 export function SuiteVersions({ clientId, versions, shown, onShow }: Props) {
@@ -62,7 +61,7 @@ export function SuiteVersions({ clientId, versions, shown, onShow }: Props) {
                 <span className="portal-row__name">Version {v.version}</span>{' '}
                 {v.current ? <span className="portal-badge ops-suites__current">Current</span> : <span className="portal-badge ops-suites__trial">Not current</span>}
                 <p className="portal-muted ops-suites__meta">
-                  {v.tests} {v.tests === 1 ? 'test' : 'tests'} · {v.fileCount} {v.fileCount === 1 ? 'file' : 'files'} · imported {dateOf(v.createdAt)}
+                  {v.tests} {v.tests === 1 ? 'test' : 'tests'} · {v.fileCount} {v.fileCount === 1 ? 'file' : 'files'} · imported {formatDate(v.createdAt)}
                   {v.importedBy ? ` by ${v.importedBy}` : ''}
                 </p>
               </div>

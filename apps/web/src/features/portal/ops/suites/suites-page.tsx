@@ -59,7 +59,7 @@ export function OpsSuitesPage() {
             <SuiteVersions clientId={clientId} versions={list} shown={chosen} onShow={(v) => update({ version: String(v) })} />
             {chosen > 0 && <SuiteFiles key={`${clientId}-${chosen}`} clientId={clientId} version={chosen} />}
             {list.length > 1 && <SuiteDiffView key={clientId} clientId={clientId} versions={list} />}
-            <SuiteImportForm clientId={clientId} />
+            <SuiteImportForm clientId={clientId} hasCurrent={list.some((v) => v.current)} />
           </>
         )}
       </div>

@@ -7,6 +7,7 @@ import { DataTable, type DataColumn } from '../../components/data-table.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
 import { useGetOpsSystemQuery } from '../ops-api.ts';
 import { RunnerIsolation } from './runner-isolation.tsx';
+import { WaitingTests } from './waiting-tests.tsx';
 import '../ops.css';
 import './system.css';
 
@@ -101,6 +102,7 @@ export function OpsSystemPage() {
           {(data) => (
             <>
               <Facts system={data} />
+              <WaitingTests system={data} />
               <DataTable
                 className="ops-table"
                 caption="Server processes, running ones first"

@@ -1,0 +1,51 @@
+import type { SuiteStatusResponse } from '@fullstop/contracts';
+import { screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { formatDate } from '@/lib/format-date.ts';
+import { renderWithStore, reply, serveApi } from '../test-api.tsx';
+import { ASK_PATH, FirstDayCard } from './first-day-card.tsx';
+import { firstDayTexts } from './first-day-texts.ts';
+
+const signedAt = '2026-11-27T09:00:00.000Z';
+const firstReportDue = '2026-11-29T09:00:00.000Z';
+const waiting: SuiteStatusResponse = { current: false, signedAt, firstReportDue, proposal: null };
+let status: SuiteStatusResponse = waiting;
+
+describe('a client’s first day', () => {
+  serveApi(({ url }) => (url.endsWith('/test/suite-status') ? reply(200, status) : reply(404, { message: 'not here' })));
+  const show = () =>
+    renderWithStore(
+      <MemoryRouter>
+        <FirstDayCard otherwise={<p>No runs yet.</p>} />
+      </MemoryRouter>,
+    );
+
+  it('says the suite is being prepared, when the first report is due, and where to ask', async () => {
+    status = waiting;
+    show();
+    expect(await screen.findByRole('heading', { name: 'Your test suite is being prepared' })).toBeTruthy();
+    expect(screen.getByText(/Your QA team is writing the tests for your site/)).toBeTruthy();
+    expect(screen.getByText(`Your first report is due by ${formatDate(firstReportDue)}: we start within 48 hours of your sign-up on ${formatDate(signedAt)}.`)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ask your QA team' }).getAttribute('href')).toBe(ASK_PATH);
+  });
+
+  it('names who proposed the suite, and when', async () => {
+    status = { ...waiting, proposal: { version: 1, proposedBy: 'Dana', proposedAt: '2026-11-28T10:00:00.000Z', tests: 12 } };
+    show();
+    expect(await screen.findByText(`Dana proposed a first suite of 12 tests on ${formatDate('2026-11-28T10:00:00.000Z')}. It is being reviewed, and its tests appear here as soon as it is approved.`)).toBeTruthy();
+  });
+
+  it('steps aside once a suite is current', async () => {
+    status = { ...waiting, current: true };
+    show();
+    expect(await screen.findByText('No runs yet.')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Your test suite is being prepared' })).toBeNull();
+  });
+
+  it('owns up when the promised time has passed', () => {
+    const texts = firstDayTexts(waiting, Date.parse('2026-11-30T00:00:00Z'));
+    expect(texts.late).toBe(true);
+    expect(texts.due).toBe(`Your first report was due by ${formatDate(firstReportDue)} (48 hours after you signed up on ${formatDate(signedAt)}), and it is late. Ask us where it stands.`);
+  });
+});
