@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,9 @@ import { startPolicyProxy } from '../src/policy/policy-proxy.ts';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { report } from '../src/runners/browser/report.ts';
 import { ATTEMPT_TAG_VAR, attemptProcesses, attemptTag, emptyWarmPool, processTable, resolveRunnerUser, runInSandbox } from '../src/sandbox/index.ts';
+import { netJailSupport } from '../src/sandbox/net-jail.ts';
+
+const jail = netJailSupport(null);
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { startWebKitSite } from './fixtures/webkit-site.ts';
@@ -221,13 +224,32 @@ describe('browser tests on WebKit', () => {
     expect(black / (shot.width * shot.height)).toBeLessThan(0.5);
   }, 180_000);
 
-  it('drives WebKit through the policy proxy: another origin on the same loopback is refused and never sees a request', async () => {
+  it(`drives WebKit through the policy proxy${jail.ok ? ', from a network namespace of its own' : ''}: another origin on the same loopback is refused and never sees a request`, async () => {
     const other = await startHardenedServer();
     const tracked = await startWebKitSite({ otherOrigin: other.url });
     try {
       const ctx = await makeContext();
-      const result = await browserRunner.run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/tracking', expect: ['h1'] }] }), localTarget(tracked.url), ctx);
+      // The network namespaces of WebKit's processes (the driver, MiniBrowser, its web and network processes) working
+      // in this run's folder, sampled while the test runs.
+      const seen = new Set<string>();
+      const sampler = setInterval(() => {
+        for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+          try {
+            if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(ctx.runDir) || !/WebKit|MiniBrowser/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'))) continue;
+            seen.add(readlinkSync(`/proc/${pid}/ns/net`));
+          } catch {
+            // Gone meanwhile, or not ours to read.
+          }
+        }
+      }, 100);
+      const result = await browserRunner
+        .run(testOf('browser', { engines: ['webkit'], pages: [{ path: '/tracking', expect: ['h1'] }] }), localTarget(tracked.url), ctx)
+        .finally(() => clearInterval(sampler));
       expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+      expect(seen.size).toBeGreaterThan(0);
+      const own = readlinkSync('/proc/self/ns/net');
+      if (jail.ok) expect([...seen].filter((ns) => ns === own)).toEqual([]);
+      else expect([...seen]).toEqual([own]);
       expect(casesOf(result.summary).map((c) => [c.name, c.status, c.error])).toEqual([['page check › /tracking [webkit/desktop]', 'passed', undefined]]);
       // WebKit asked the proxy for the image and the fetch; the proxy answered 403 and the other server saw nothing.
       expect(ctx.logs.join('\n')).toContain(`page check requests refused by the target policy {"urls":["${other.url}/`);

@@ -25,6 +25,7 @@ import { startPolicyProxy, type PolicyProxy } from '../policy/policy-proxy.ts';
 import type { Network } from '../policy/network-profiles.ts';
 import type { TargetGuard } from '../policy/target-guard.ts';
 import { childEnv } from '../sandbox/child-env.ts';
+import { JAIL_PROXY_PORT, jailedCommand, netJailOn, type PortForward, startPortForward } from '../sandbox/net-jail.ts';
 import type { RunContext } from '../types.ts';
 import { CHILD_KILL_GRACE_MS } from './child-process.ts';
 import { freePort } from './free-port.ts';
@@ -265,33 +266,64 @@ export interface WebKitHost {
   display: string;
   xauthority: string;
   paths: WebKitPaths;
+  /** Whether the driver, and so MiniBrowser, runs in a network namespace whose only ways out are the policy proxies. */
+  jailed: boolean;
+  /** The address a session's `proxyUrl` gives for one of the host's policy proxies (inside the jail, a port of its own). */
+  proxyUrl(proxy: PolicyProxy): string;
   close(): Promise<void>;
 }
 
 /**
  * Starts Xvfb and WebKitWebDriver for a run; `home` is the run's own folder for WebKit's files (created here,
- * removed by the caller). An abort of the run kills both.
+ * removed by the caller). An abort of the run kills both. `proxies`: every policy proxy its sessions will use. Where
+ * the network namespace works (sandbox/net-jail.ts, decision 0090), the driver, MiniBrowser and WebKit's processes
+ * run in one whose only ways out are those proxies (each at a port of its own inside); the runner reaches the driver
+ * through a way in (the same port outside and inside). Xvfb stays outside: its clients reach it by its socket file
+ * (it listens on no network), which the namespace shares.
  */
-export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; signal: AbortSignal }): Promise<WebKitHost> {
+export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; signal: AbortSignal; proxies?: readonly PolicyProxy[] }): Promise<WebKitHost> {
   if (opts.signal.aborted) throw new RunAbortedError();
   const home = opts.home;
+  const proxies = opts.proxies ?? [];
   await Promise.all(['runtime', 'cache', 'data', 'config/gtk-3.0'].map((d) => mkdir(path.join(home, d), { recursive: true, mode: 0o700 })));
   await writeFile(path.join(home, 'config/gtk-3.0/gtk.css'), SHRINK_TOOLBAR_CSS);
   const xauthority = path.join(home, 'runtime', 'Xauthority');
   await writeXauthority(xauthority);
   const xvfb = await startXvfb(paths.xvfb, home, xauthority, opts.signal);
+  const jailed = proxies.length > 0 && netJailOn();
+  const env = webkitEnv(xvfb.display, xauthority, home);
   let driver: ChildProcess | null = null;
+  let inward: PortForward | null = null;
   const closeAll = async () => {
     await Promise.all([driver ? killGroup(driver) : Promise.resolve(), killGroup(xvfb.child)]);
+    await inward?.close();
   };
   const onAbort = () => void closeAll();
   opts.signal.addEventListener('abort', onAbort, { once: true });
+  const proxyUrl = (proxy: PolicyProxy) => {
+    const index = proxies.indexOf(proxy);
+    if (!jailed) return proxy.url;
+    if (index < 0) throw new Error('this WebKit host was not started with that policy proxy');
+    return `http://127.0.0.1:${JAIL_PROXY_PORT + index}`;
+  };
   try {
-    // A port free a moment ago may be taken by the time the driver binds it: a few tries.
+    // A port free a moment ago may be taken by the time the driver binds it: a few tries. Jailed, the port inside is
+    // always free (a fresh namespace) and the one outside is the way in's, already bound.
     let lastError: unknown = null;
     for (let attempt = 0; attempt < 3 && !driver; attempt++) {
-      const port = await freePort();
-      const child = startGroup(paths.driver, [`--port=${port}`, '--host=127.0.0.1'], webkitEnv(xvfb.display, xauthority, home), home);
+      let command = paths.driver;
+      let args: string[];
+      if (jailed) {
+        const socket = path.join(path.dirname(proxies[0]!.socketPath), `webkit-driver-${++driverCount}.sock`);
+        inward = await startPortForward(socket);
+        args = [`--port=${inward.port}`, '--host=127.0.0.1'];
+        const forwards = proxies.map((p, i) => ({ port: JAIL_PROXY_PORT + i, socket: p.socketPath }));
+        ({ command, args } = jailedCommand(paths.driver, args, { forwards, inward: [{ socket, port: inward.port }] }, { cwd: home, env }));
+      } else {
+        args = [`--port=${await freePort()}`, '--host=127.0.0.1'];
+      }
+      const port = jailed ? inward!.port : Number(args[0]!.slice('--port='.length));
+      const child = startGroup(command, args, env, home);
       const output = tail(child);
       const exited = new Promise<never>((_, reject) => {
         child.once('error', reject);
@@ -307,6 +339,8 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
           display: xvfb.display,
           xauthority,
           paths,
+          jailed,
+          proxyUrl,
           async close() {
             opts.signal.removeEventListener('abort', onAbort);
             await closeAll();
@@ -315,9 +349,12 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
       } catch (error) {
         lastError = error;
         await killGroup(child);
+        await inward?.close();
+        inward = null;
         // The spawn itself failed (ENOENT, EACCES): no use trying another port.
         if ((error as { syscall?: unknown }).syscall) throw error;
         if (opts.signal.aborted) throw new RunAbortedError();
+        if (jailed) throw error;
       }
     }
     throw lastError instanceof Error ? lastError : new Error('WebKitWebDriver did not start');
@@ -327,6 +364,7 @@ export async function startWebKitHost(paths: WebKitPaths, opts: { home: string; 
     throw error;
   }
 }
+let driverCount = 0;
 
 /** What a cell's WebKit session is given: its window (the device's viewport), user agent and proxy. */
 export interface WebKitSessionOptions {
@@ -389,10 +427,10 @@ export async function launchGuardedWebKit(
   const proxy = await startPolicyProxy(guard, how.network ? { network: how.network } : {});
   let host: WebKitHost | null = null;
   try {
-    host = await startWebKitHost(webkitPaths(ctx), { home: how.home, signal: ctx.signal });
+    host = await startWebKitHost(webkitPaths(ctx), { home: how.home, signal: ctx.signal, proxies: [proxy] });
     const session = await openWebKitSession(
       host,
-      { viewport: how.viewport, ...(how.userAgent ? { userAgent: how.userAgent } : {}), proxyUrl: proxy.url, pageLoadTimeoutMs: how.pageLoadTimeoutMs, scriptTimeoutMs: how.pageLoadTimeoutMs },
+      { viewport: how.viewport, ...(how.userAgent ? { userAgent: how.userAgent } : {}), proxyUrl: host.proxyUrl(proxy), pageLoadTimeoutMs: how.pageLoadTimeoutMs, scriptTimeoutMs: how.pageLoadTimeoutMs },
       ctx.signal,
     );
     const started = host;

@@ -66,12 +66,8 @@
  * inside, where the program listens (same number: every port is free in a fresh namespace). Firefox driven by our
  * runners (WebDriver BiDi, lib/guarded-browser.ts) is jailed that way.
  *
- * What is not jailed, and why: WebKit (lib/webkit.ts: the runner drives WebKitWebDriver over HTTP on a localhost port)
- * and Lighthouse (chrome-launcher polls and connects to Chromium's remote debugging port): the runner talks to them over
- * TCP, and their files are not this change's; each can take a way in as Firefox does (WebKitWebDriver's `--port`,
- * chrome-launcher's `port` option set to the `startPortForward` port, its `chromePath` a `writeJailedExecutable`).
- * Until then only the policy proxy's checks guard them, as before. Firefox inside a browser test's `playwright test`
- * is jailed with it (its driver is inside too).
+ * WebKit (lib/webkit.ts: the runner drives WebKitWebDriver over HTTP) and Lighthouse's Chromium (its DevTools port)
+ * take the same way in. Firefox inside a browser test's `playwright test` is jailed with it (its driver is inside too).
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, realpathSync } from 'node:fs';

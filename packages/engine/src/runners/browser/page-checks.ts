@@ -444,12 +444,14 @@ export async function runPageChecks(
         await closeBrowser();
         let session: WebDriverSession;
         try {
-          webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal });
+          // The driver is jailed with the proxy of every network WebKit's cells run on (its ways out are fixed at start).
+          const proxies = await Promise.all([...new Set(cells.filter((c) => c.engine === 'webkit').map((c) => c.network))].map(proxyOf));
+          webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal, proxies });
           const device = webkitDevice(cell.device);
           started.webkit = (started.webkit ?? 0) + 1;
           session = await openWebKitSession(
             webkit,
-            { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: proxy.url, pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
+            { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: webkit.proxyUrl(proxy), pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
             ctx.signal,
           );
         } catch (error) {
