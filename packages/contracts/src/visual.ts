@@ -83,6 +83,14 @@ export const visualImage = z.object({
 });
 export type VisualImage = z.infer<typeof visualImage>;
 
+/** A mask of a shot: a CSS selector whose elements' boxes are painted #FF00FF in every capture (baseline and diff alike). */
+export const visualMask = z.object({
+  selector: z.string(),
+  /** How many elements it matched when the page was shot (0: it hid nothing); absent when the page was not shot. */
+  elements: z.number().int().min(0).optional(),
+});
+export type VisualMask = z.infer<typeof visualMask>;
+
 /** One page on one cell. */
 export const visualShot = z.object({
   /** visualBaselineKey of the test, page, engine and device. */
@@ -123,6 +131,8 @@ export const visualShot = z.object({
   captures: z.number().int().min(0),
   /** A full-page shot taller than the bound was cut at this height (CSS pixels). */
   cutAtHeight: z.number().int().optional(),
+  /** The test's and the page's masks, in that order; absent when nothing was masked. */
+  mask: z.array(visualMask).optional(),
   durationMs: z.number().min(0),
 });
 export type VisualShot = z.infer<typeof visualShot>;

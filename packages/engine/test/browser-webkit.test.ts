@@ -17,7 +17,7 @@ import { netJailSupport } from '../src/sandbox/net-jail.ts';
 const jail = netJailSupport(null);
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
-import { startWebKitSite } from './fixtures/webkit-site.ts';
+import { LATE_LIST_MS, SLOW_PHOTO_MS, startWebKitSite } from './fixtures/webkit-site.ts';
 import { browserOptionsProblem, localTarget, makeContext, parseBrowserOptions, testOf } from './helpers.ts';
 
 /**
@@ -223,6 +223,21 @@ describe('browser tests on WebKit', () => {
     for (let i = 0; i < shot.data.length; i += 4) if (dark(i)) black++;
     expect(black / (shot.width * shot.height)).toBeLessThan(0.5);
   }, 180_000);
+
+  it("counts a late element's time from the page's own load on WebKit as on Chromium: a list past the settle fails on both", async () => {
+    // WebKitWebDriver answers its navigate once the photo the page asks for at its load is in (SLOW_PHOTO_MS after
+    // it); Playwright's goto at the load event. The list renders LATE_LIST_MS after the load: past the 4 s settle and
+    // the page's readiness on both engines, measured from the load, and before a settle counted from the driver's answer.
+    const ctx = await makeContext();
+    const options = { engines: ['chromium', 'webkit'], pages: [{ path: '/stock', expect: ['#stock'] }], pageChecks: { links: false, axe: 'off', settleMs: 4_000 } };
+    const result = await browserRunner.run(testOf('browser', options), localTarget(site.url), ctx);
+    expect(result.error, ctx.logs.join('\n')).toBeUndefined();
+    expect(SLOW_PHOTO_MS + 4_000).toBeGreaterThan(LATE_LIST_MS);
+    expect(casesOf(result.summary).map((c) => [c.cell, c.status, c.error])).toEqual([
+      ['chromium/desktop', 'failed', 'key element missing: #stock'],
+      ['webkit/desktop', 'failed', 'key element missing: #stock'],
+    ]);
+  }, 60_000);
 
   it(`drives WebKit through the policy proxy${jail.ok ? ', from a network namespace of its own' : ''}: another origin on the same loopback is refused and never sees a request`, async () => {
     const other = await startHardenedServer();

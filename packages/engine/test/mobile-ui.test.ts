@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildReportHtml } from '../src/reporters/html-reporter.ts';
 import { renderReportHtml } from '../src/reporters/html/render-report.ts';
 import { sampleReport } from '../src/reporters/sample-report.ts';
 import { mobileUiRunner } from '../src/runners/mobile-ui/index.ts';
@@ -53,6 +54,10 @@ describe('mobile-ui runner (Appium fake driver)', () => {
     expect(s.devices[0]!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(s.pageSources).toEqual([]);
     expect(await appium.sessions()).toEqual([]);
+    // The html report shows each passing step's screenshot, read from the run's folder (docs/mobile-ui.md).
+    const html = await buildReportHtml(sampleReport({ kind: 'mobile-ui', status: result.status, totals: result.totals, summary: result.summary, artifacts: result.artifacts }), { runDir: ctx.runDir });
+    expect(html).toContain('<h2>Screenshots after each step (2)</h2>');
+    expect(html.match(/<img class="shot" src="data:image\/jpeg;base64,/g)?.length).toBe(2);
   });
 
   it('fails at the named step, with its screenshot and the page source at the failure', async () => {

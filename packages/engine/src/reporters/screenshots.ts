@@ -4,6 +4,7 @@
  * as it is when small, else named and left to the zip.
  */
 import { readInsideAttempt } from '../lib/attempt-file.ts';
+import { reportOf } from '../runners/reports.ts';
 import { shrinkImage } from './shrink-image.ts';
 import type { RunReport } from './types.ts';
 
@@ -20,7 +21,8 @@ const THUMB_BOX = { maxWidth: 520, maxHeight: 900 };
 
 /**
  * Screenshot paths to inline, in order of need: those of failed cases (shown in full), then the runner's loose
- * ones (in a grid). A passed case's screenshot is not shown, so it is not read.
+ * ones (in a grid), then, where the kind's report shows them (a mobile UI test's step after step), the other cases'
+ * (in a grid). Elsewhere a passed case's screenshot is not shown, so it is not read.
  */
 function wanted(r: RunReport): { path: string; thumb: boolean }[] {
   const out: { path: string; thumb: boolean }[] = [];
@@ -29,6 +31,9 @@ function wanted(r: RunReport): { path: string; thumb: boolean }[] {
   const tied = cases.map((c) => c.screenshot).filter((p): p is string => !!p);
   for (const a of r.artifacts) {
     if (a.kind === 'screenshot' && !tied.some((t) => a.path === t || a.path.endsWith(`/${t}`))) out.push({ path: a.path, thumb: true });
+  }
+  if (r.summary && reportOf(r.summary)?.passingScreenshots) {
+    for (const c of cases) if (c.screenshot && c.status !== 'failed') out.push({ path: c.screenshot, thumb: true });
   }
   return out.filter((w, i) => out.findIndex((o) => o.path === w.path) === i);
 }

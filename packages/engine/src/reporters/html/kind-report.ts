@@ -24,4 +24,9 @@ export interface KindReport<K extends TestKind = TestKind> {
   body(r: RunReport, s: SummaryOf<K>, opts: RenderOptions): string;
   /** A run that errored but did part of its work; null (or absent) when an error means it could not run. */
   partial?(s: SummaryOf<K>): PartialRun | null;
+  /**
+   * Whether the body shows the screenshots of cases that did not fail (a mobile UI test's, one after each step): the
+   * html reporter then reads them too, after the failures' and the loose ones, within its budget (screenshots.ts).
+   */
+  passingScreenshots?: boolean;
 }

@@ -10,7 +10,10 @@
  *   used) that answers below 400 (the status the engine's navigation timing reports; where an engine does not
  *   report it, WebKitGTK, the runner's own request of the same address);
  * - ready (lib/page-ready.ts, decision 0089): the checks read the page once it is ready, its data rendered, and at
- *   least `settleMs` after its load, whichever is later. On Chromium and Firefox the browser's account of the
+ *   least `settleMs` after its load, whichever is later. Both count from the page's own load event on every engine:
+ *   WebKitWebDriver answers a navigate only once the requests the page made at its load are done (seconds later on
+ *   a slow network), so on WebKit the load's time is read from the page's navigation timing (SINCE_LOAD), and an
+ *   element that took as long fails there as it does on Chromium and Firefox. On Chromium and Firefox the browser's account of the
  *   requests counts too; on WebKit (WebDriver has none) the page's own, from its load on. A page whose wait reached
  *   the maximum is still checked: a step "checked before it was ready: …" says why it was not (it fails nothing);
  * - console errors: after its load, an error hook is installed (no engine lets a classic-WebDriver client run a
@@ -102,6 +105,17 @@ const AXE_RUN = `async (tags) => {
   return r.violations.map((v) => ({ id: v.id, impact: v.impact || 'minor', help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 5).map((n) => n.target.map((t) => Array.isArray(t) ? t.join(' >>> ') : t).join(' >>> ')) }));
 }`;
 
+/**
+ * Milliseconds since the page's load event ended, by its own navigation timing and clock; 0 where it has none (an
+ * engine's error page). A number the runner bounds: the page may lie.
+ */
+const SINCE_LOAD = `() => {
+  const n = performance.getEntriesByType('navigation')[0];
+  if (n && n.loadEventEnd > 0) return performance.now() - n.loadEventEnd;
+  const t = performance.timing;
+  return t && t.loadEventEnd > 0 ? Date.now() - t.loadEventEnd : 0;
+}`;
+
 interface Collected {
   url: string;
   status: number | null;
@@ -137,7 +151,9 @@ export interface PageDriver {
   /** Runs a script's source in the page (axe-core's). */
   inject(source: string): Promise<void>;
   screenshot(): Promise<Buffer>;
-  /** Until the page is ready (lib/page-ready.ts), at most READY_MAX_MS; never throws. */
+  /** When the page's own load event ended, on this process's clock (`performance.now()`): the settle counts from it. */
+  loadedAt(): number;
+  /** Until the page is ready (lib/page-ready.ts), at most READY_MAX_MS from its load; never throws. */
   ready(signal: AbortSignal): Promise<Readiness>;
   /**
    * After each page. The cell's tab navigates on to the next page, as a visitor's would: the site's scripts are
@@ -150,6 +166,7 @@ export interface PageDriver {
 /** A Playwright tab as a PageDriver: one a cell, replaced after a page that failed. */
 function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): PageDriver {
   let page: Page | null = null;
+  let loadedAt = 0;
   const current = () => {
     if (!page) throw new Error('no page open');
     return page;
@@ -163,12 +180,15 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
         page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
       }
       await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+      // Playwright answers at the load event.
+      loadedAt = performance.now();
     },
     call: <T>(fn: string, args: unknown[]) => current().evaluate(`(${fn})(...${JSON.stringify(args)})`) as Promise<T>,
     inject: async (source) => {
       await current().evaluate(source);
     },
     screenshot: () => current().screenshot(),
+    loadedAt: () => loadedAt,
     ready: (signal) => waitForReady(current(), { signal }),
     async done(failed) {
       if (!failed) return;
@@ -189,18 +209,28 @@ function webdriverDriver(session: WebDriverSession): PageDriver {
     if (answer.error !== undefined) throw new Error(answer.error);
     return answer.value as T;
   };
+  let loadedAt = 0;
   return {
-    open: (url) => session.navigate(url),
+    async open(url) {
+      const asked = performance.now();
+      await session.navigate(url);
+      // The driver answered after the load (once the requests the page made at it were done): when the load ended
+      // is the page's to say, bounded by the navigation's own time.
+      const ago = await call<unknown>(SINCE_LOAD, []).catch(() => 0);
+      const now = performance.now();
+      loadedAt = now - (typeof ago === 'number' && Number.isFinite(ago) ? Math.min(Math.max(ago, 0), now - asked) : 0);
+    },
     call,
     inject: async (source) => {
       await session.execute(source);
     },
     screenshot: () => webkitScreenshot(session),
-    // No account of the requests over WebDriver: the probe, from the page's load on, and its own fetch/XHR count.
+    loadedAt: () => loadedAt,
+    // No account of the requests over WebDriver: the probe, from the driver's answer on, and its own fetch/XHR
+    // count; the maximum from the page's load, as on the other engines.
     async ready(signal) {
-      const started = performance.now();
       await session.execute(`${PROBE_INSTALL};`).catch(() => undefined);
-      return readyLoop({ network: null, read: () => call(PROBE_READ, []) }, { signal }, started);
+      return readyLoop({ network: null, read: () => call(PROBE_READ, []) }, { signal }, loadedAt);
     },
     done: async () => {},
   };
@@ -320,9 +350,10 @@ export async function runPageChecks(
         if (opened) {
           await driver.call(INSTALL_ERROR_HOOK, []);
           const t0 = performance.now();
-          // Watched for errors for settleMs at least, and until it is ready.
+          // Watched for errors until settleMs after its load at least, and until it is ready.
+          const settleLeft = Math.max(0, checks.settleMs - (performance.now() - driver.loadedAt()));
           const [, readiness] = await Promise.all([
-            sleep(checks.settleMs, undefined, { signal: ctx.signal }).catch(() => {
+            sleep(settleLeft, undefined, { signal: ctx.signal }).catch(() => {
               throw new RunAbortedError();
             }),
             driver.ready(ctx.signal),

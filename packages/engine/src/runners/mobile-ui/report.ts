@@ -2,6 +2,7 @@
 import { formatBytes, formatDuration } from '../../reporters/format.ts';
 import { escapeHtml as e, safeLink } from '../../reporters/html/escape.ts';
 import { casesReport } from '../../reporters/html/kind-cases.ts';
+import type { KindReport } from '../../reporters/html/kind-report.ts';
 import { pre, section, table } from '../../reporters/html/parts.ts';
 import type { RenderOptions } from '../../reporters/html/render-options.ts';
 import type { RunReport } from '../../reporters/types.ts';
@@ -63,4 +64,7 @@ function pageSources(r: RunReport, opts: RenderOptions): string {
 }
 
 /** The devices first, then the steps (a failed one with its screenshot), the page sources of the failures, the other steps' screenshots. */
-export const report = casesReport('mobile-ui', 'step', (r, opts) => pageSources(r, opts) + stepScreenshots(r, opts), (s: CasesSummary<'mobile-ui'>) => devicesSection(s as MobileUiSummary));
+export const report: KindReport<'mobile-ui'> = {
+  ...casesReport('mobile-ui', 'step', (r, opts) => pageSources(r, opts) + stepScreenshots(r, opts), (s: CasesSummary<'mobile-ui'>) => devicesSection(s as MobileUiSummary)),
+  passingScreenshots: true,
+};

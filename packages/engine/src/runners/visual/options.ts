@@ -17,7 +17,8 @@ export const VISUAL_ENGINES = ['chromium', 'firefox'] as const satisfies readonl
 export const DEFAULT_TOLERANCE = 0.0001;
 /** pixelmatch's own default: how far two colours may be apart (their OKLab distance, 1 is black against white) and still be the same pixel. */
 export const DEFAULT_COLOR_THRESHOLD = 0.1;
-export const DEFAULT_MAX_CAPTURES = 6;
+/** Captures of a page, SETTLE_PAUSE_MS (300 ms) apart once it is ready, until two in a row are alike: 1.2 s of pauses at most. */
+export const DEFAULT_MAX_CAPTURES = 5;
 export const PAGE_LOAD_TIMEOUT_MS = 30_000;
 /** Each page costs a browser page, two captures or more and a comparison: a test with more should be split. */
 export const MAX_PAGES = 50;
@@ -58,7 +59,7 @@ export const visualInput = testInput(
     colorThreshold: ratio('colorThreshold', DEFAULT_COLOR_THRESHOLD),
     /** The whole scrollable page (cut at MAX_FULL_PAGE_HEIGHT), or only what the device's screen shows. */
     fullPage: z.boolean().default(true),
-    /** Captures of a page until two in a row are alike; past them, the page never settled. */
+    /** Captures of a page until two in a row are alike (within the tolerance); past them, the page never settled. */
     maxCaptures: z.number().int().min(2).max(20).default(DEFAULT_MAX_CAPTURES),
     pageTimeoutMs: z.number().int().min(1000).max(120_000).default(PAGE_LOAD_TIMEOUT_MS),
     /** Every page on each engine × device × network (decision 0078); a network compares with the same baseline. */

@@ -1,6 +1,7 @@
 /**
  * Visual regression in a report (decision 0080): each changed shot with its baseline, current shot and diff side by
- * side, the share of pixels changed and the region; the pages that never settled; the new shots awaiting approval.
+ * side, the share of pixels changed and the region; the pages that never settled; the new shots awaiting approval;
+ * what each shot masked (painted over in every image, so never compared), and a mask that hid nothing.
  * Images are the run's screenshot artifacts, inlined like every report's (reporters/screenshots.ts).
  */
 import { cellLabel, visualShare } from '@fullstop/contracts';
@@ -44,6 +45,28 @@ function figure(r: RunReport, opts: RenderOptions, rel: string, caption: string)
   return `<figure><figcaption>${e(caption)}: in the zip report, <code>${e(rel)}</code></figcaption></figure>`;
 }
 
+/** A mask in words: "#clock (1 element)", ".ad (matched nothing)". */
+export function maskText(m: NonNullable<Shot['mask']>[number]): string {
+  const found = m.elements === undefined ? 'not shot' : m.elements === 0 ? 'matched nothing' : formatCount(m.elements, 'element');
+  return `${m.selector} (${found})`;
+}
+
+const masksOf = (s: Shot) => (s.mask ?? []).map(maskText).join(', ');
+
+/** Every shot's masks, and those that matched nothing (a selector that no longer fits the page hides nothing). */
+function masksSection(shots: readonly Shot[], opts: RenderOptions): string {
+  const masked = shots.filter((x) => x.mask?.length);
+  if (!masked.length) return '';
+  const empty = masked.flatMap((x) => (x.mask ?? []).filter((m) => m.elements === 0).map((m) => ({ shot: x, selector: m.selector })));
+  const warn = empty.length
+    ? `<p><b>${e(formatCount(empty.length, 'mask'))} hid nothing:</b> ${empty.map((m) => `<code>${e(m.selector)}</code> on ${longText(m.shot.page)} <span class="muted small">${e(cellLabel(m.shot.cell))}</span>`).join('; ')}. Its selector no longer matches the page: what it was meant to hide is compared.</p>`
+    : '';
+  const intro = `<p class="muted">Each masked element's box is painted magenta (#FF00FF) in every capture, baseline and diff alike: what it covers is not compared.</p>`;
+  if (opts.condensed) return warn ? section('Masks', warn) : '';
+  const items = masked.map((x) => `<li>${longText(x.page)} <span class="muted small">${e(cellLabel(x.cell))}</span>: ${e(masksOf(x))}</li>`);
+  return section(`Masked (${masked.length} ${masked.length === 1 ? 'shot' : 'shots'})`, `${intro}${warn}<ul>${items.join('')}</ul>`);
+}
+
 function changedShare(s: Shot): string {
   if (s.changedRatio === undefined) return '–';
   const pixels = s.changedPixels === undefined ? '' : ` (${formatCount(s.changedPixels, 'pixel')})`;
@@ -54,6 +77,7 @@ function facts(s: Shot): string {
   const parts = [`<b>Changed</b> ${e(changedShare(s))}`, `<b>Tolerance</b> ${e(visualShare(s.tolerance))}`];
   if (s.region) parts.push(`<b>Region</b> ${e(regionText(s.region))}`);
   if (s.cutAtHeight) parts.push(`<b>Cut at</b> ${e(s.cutAtHeight)} px`);
+  if (s.mask?.length) parts.push(`<b>Masked</b> ${e(masksOf(s))}`);
   return `<p class="kv small">${parts.join(' · ')}</p>`;
 }
 
@@ -74,13 +98,15 @@ function failedBox(r: RunReport, s: Shot, opts: RenderOptions): string {
   const images = opts.condensed
     ? ''
     : [s.current ? figure(r, opts, s.current.path, 'Last capture') : '', s.diff ? figure(r, opts, s.diff, 'What changed between the last two captures') : ''].join('');
-  return `<div class="box t-failed">${shotHead(s)}<p>${e(s.reason ?? 'the shot could not be taken')}</p>${images ? `<div class="shots">${images}</div>` : ''}</div>`;
+  const masked = s.mask?.length ? `<p class="kv small"><b>Masked</b> ${e(masksOf(s))}</p>` : '';
+  return `<div class="box t-failed">${shotHead(s)}<p>${e(s.reason ?? 'the shot could not be taken')}</p>${masked}${images ? `<div class="shots">${images}</div>` : ''}</div>`;
 }
 
 function newShots(r: RunReport, shots: Shot[], opts: RenderOptions): string {
   const intro = `<p class="muted">No baseline yet: each passes, and its shot is offered as its baseline for approval.</p>`;
   if (opts.condensed) return section(`New shots (${shots.length})`, `<p>${e(shots.map((s) => `${s.page} on ${cellLabel(s.cell)}`).join(', '))}</p>`);
-  const shown = shots.slice(0, MAX_NEW_SHOWN).map((s) => (s.current ? figure(r, opts, s.current.path, `${s.page} on ${cellLabel(s.cell)}`) : ''));
+  const caption = (s: Shot) => `${s.page} on ${cellLabel(s.cell)}${s.mask?.length ? `, masked: ${masksOf(s)}` : ''}`;
+  const shown = shots.slice(0, MAX_NEW_SHOWN).map((s) => (s.current ? figure(r, opts, s.current.path, caption(s)) : ''));
   const more = shots.length > MAX_NEW_SHOWN ? `<p class="muted small">and ${shots.length - MAX_NEW_SHOWN} more in the table below</p>` : '';
   return section(`New shots (${shots.length})`, `${intro}<div class="shots">${shown.join('')}</div>${more}`);
 }
@@ -111,12 +137,13 @@ export function visualBody(r: RunReport, s: Summary, opts: RenderOptions): strin
     const items = unready.map((x) => `<li>${longText(x.page)} <span class="muted small">${e(cellLabel(x.cell))}</span>: ${e(x.reason)}</li>`);
     parts.push(section(`Shot before the page was ready (${unready.length})`, `<ul>${items.join('')}</ul>`));
   }
+  parts.push(masksSection(s.shots, opts));
   if (!opts.condensed) {
     const order: Shot['status'][] = ['changed', 'failed', 'new', 'unchanged'];
     const rows = [...s.shots]
       .sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status))
-      .map((x) => [statusOf(x), longText(x.page), e(cellLabel(x.cell)), e(changedShare(x)), e(x.region ? regionText(x.region) : '–'), e(x.captures)]);
-    parts.push(section('Shots', s.shots.length ? table(['Result', 'Page', 'Cell', 'Changed', 'Region', 'Captures'], rows, [5]) : '<p>No shots were taken.</p>'));
+      .map((x) => [statusOf(x), longText(x.page), e(cellLabel(x.cell)), e(changedShare(x)), e(x.region ? regionText(x.region) : '–'), e(x.mask?.length ? masksOf(x) : '–'), e(x.captures)]);
+    parts.push(section('Shots', s.shots.length ? table(['Result', 'Page', 'Cell', 'Changed', 'Region', 'Masked', 'Captures'], rows, [6]) : '<p>No shots were taken.</p>'));
   }
   return parts.join('');
 }

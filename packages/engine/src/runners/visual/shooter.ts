@@ -52,6 +52,8 @@ export interface ShotPage {
   cutAtHeight?: number;
   /** The page as it is now, stilled and masked, at CSS pixels: PNG bytes. */
   capture(): Promise<Buffer>;
+  /** How many elements each mask selector matches now, in the order of `ShotOptions.mask`. */
+  maskedElements(): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ async function openPage(context: BrowserContext, url: string, options: ShotOptio
           maskColor: MASK_COLOR,
           timeout: CAPTURE_TIMEOUT_MS,
         }),
+      maskedElements: () => Promise.all(mask.map((locator) => locator.count())),
       close: () => page.close().catch(() => undefined),
     };
   } catch (error) {
