@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,8 @@ import { readAttemptJson } from '@fullstop/engine/attempt-file';
 import { writeStarterSuite } from '../../src/features/suites/suite-proposal.ts';
 
 // The site survey's runner on a page that lies about itself from its own scripts (issue 37): what it measured is
-// the page as it is, and the spec proposed from it carries what the page said in comments and strings only.
+// the page as it is, and the spec proposed from it carries what the page said in comments and strings only. The
+// data calls it makes are kept as what they ask, never a value: no query value, body value, cookie or header.
 // One page, one crawl: a few seconds of Chromium.
 
 /** The page's scripts redefine what an in-page measure would read; it also logs an error made to end a comment. */
@@ -28,6 +29,10 @@ Object.defineProperty(document, 'forms', { get: () => ({ length: "0\\u2028;globa
 Object.defineProperty(document, 'title', { get: () => ({ pwned: true }), set: () => {} });
 Object.defineProperty(document, 'images', { get: () => ({ length: "1\\u2029globalThis.pwned=1//" }) });
 console.error("widget failed\\u2028globalThis.pwned=1//");
+document.cookie = 'sid=COOKIE-VALUE-9';
+fetch('/api/items?token=QUERY-SECRET-7&page=2');
+fetch('/api/stats');
+fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'HEADER-SECRET-5' }, body: JSON.stringify({ email: 'a@b.c', password: 'BODY-SECRET-3' }) });
 </script>
 </body></html>`;
 
@@ -35,6 +40,7 @@ describe('the site survey on a page that lies about itself', () => {
   let url: string;
   const server = createServer((req, res) => {
     if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HOSTILE_PAGE);
+    else if (req.url?.startsWith('/api/')) res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   let runDir: string;
@@ -76,6 +82,15 @@ describe('the site survey on a page that lies about itself', () => {
     expect(home!.broken.some((b) => b.includes('/gone'))).toBe(true);
     // Links as Node reads them: http(s) only, without their fragment.
     expect(home!.links).toEqual(['/']);
+    // Its data calls: what each asked and how it answered, never a value it sent.
+    expect(home!.calls.map(({ ms: _ms, ...c }) => c)).toEqual([
+      { method: 'GET', path: '/api/items', query: ['token', 'page'], status: 200 },
+      { method: 'GET', path: '/api/stats', query: [], status: 200 },
+      { method: 'POST', path: '/api/login', query: [], json: { email: 'string', password: 'string' }, status: 200 },
+    ]);
+    for (const c of home!.calls) expect(c.ms).toBeGreaterThanOrEqual(0);
+    const written = await readFile(path.join(runDir, SURVEY_FILE), 'utf8');
+    for (const secret of ['COOKIE-VALUE-9', 'QUERY-SECRET-7', 'HEADER-SECRET-5', 'BODY-SECRET-3', 'a@b.c']) expect(written).not.toContain(secret);
 
     // The spec: "pwned" is in comments only, never an identifier of its code.
     const suite = writeStarterSuite(survey, { visual: false, clientName: 'Hostile', date: '2026-11-26' });
@@ -89,5 +104,8 @@ describe('the site survey on a page that lies about itself', () => {
     expect(identifiers).not.toContain('pwned');
     expect(identifiers).not.toContain('globalThis');
     expect(spec).toContain('await expectPageLoadsCleanly(page, "/", { consoleErrors: false, brokenLinks: false });');
+    // The load test asks for the page and its one GET call without a query.
+    const manifest = JSON.parse(suite.files.get('suite.json')!.toString('utf8')) as { groups: { tests: { kind: string; options: { requests: unknown } }[] }[] };
+    expect(manifest.groups.flatMap((g) => g.tests).find((t) => t.kind === 'load')?.options.requests).toEqual([{ path: '/' }, { path: '/api/stats' }]);
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteProposal } from '@fullstop/contracts';
 import { buildTestApp, createTestClient } from '../helpers/app.ts';
 import { CLI_BIN, type CliResult } from '../helpers/cli.ts';
-import { MEMBER_PAGES, PUBLIC_PAGES, SITE_EMAIL, SITE_PASSWORD, startStarterSite, type StarterSite } from '../fixtures/starter-site.ts';
+import { MEMBER_PAGES, PUBLIC_PAGES, SITE_EMAIL, SITE_PASSWORD, startStarterSite, titleOf, type StarterSite } from '../fixtures/starter-site.ts';
 import { importSuite, key, OPERATOR_TOKEN, operator, waitForRunEnd } from './helpers.ts';
 
 // A starter suite from a crawl (docs/starter-suite.md), end to end on a site of our own: 12 public pages with a
@@ -28,8 +28,10 @@ interface RunDetail {
   tests: { testName: string; status: string; kind: string }[];
 }
 
-/** "Page blog - post-3 ...": the tests named after one page. */
-const pageTests = (label: string) => (name: string) => name.startsWith(`Page ${label} `);
+/** A page in its tests' names: its title (the site's " | Starter site" left out) and its path, "Post 3 (blog - post-3)". */
+const nameOf = (path: string) => `${titleOf(path)} (${path === '/' ? 'home' : path.slice(1).split('/').join(' - ')})`;
+/** "Page Post 3 (blog - post-3) ...": the tests named after one page. */
+const pageTests = (path: string) => (name: string) => name.startsWith(`Page ${nameOf(path)} `);
 
 describe('a starter suite proposed from a crawl', () => {
   let app: FastifyInstance;
@@ -91,16 +93,15 @@ describe('a starter suite proposed from a crawl', () => {
 
     // Per page found: a smoke test and an accessibility test, named after it.
     for (const path of PUBLIC_PAGES) {
-      const label = path === '/' ? 'home' : path.slice(1).split('/').join(' - ');
-      expect(names, path).toContain(`Page ${label} loads cleanly`);
-      expect(names, path).toContain(`Page ${label} is accessible`);
+      expect(names, path).toContain(`Page ${nameOf(path)} loads cleanly`);
+      expect(names, path).toContain(`Page ${nameOf(path)} is accessible`);
     }
     const byKind = (kind: string) => proposed.tests.filter((t) => t.kind === kind).map((t) => t.name);
     expect(byKind('browser')).toHaveLength(PUBLIC_PAGES.length);
     expect(byKind('accessibility')).toHaveLength(PUBLIC_PAGES.length);
     // Lighthouse on the 3 most linked pages, the home page first; a load test; the security checks and a passive scan.
     expect(byKind('lighthouse')).toHaveLength(3);
-    expect(byKind('lighthouse')[0]).toBe('Page home Lighthouse');
+    expect(byKind('lighthouse')[0]).toBe('Page Home (home) Lighthouse');
     expect(byKind('load')).toEqual(['Home page under light load']);
     expect(byKind('security-checks')).toEqual(['Security checks']);
     expect(byKind('security-scan')).toEqual(['Passive security scan']);
@@ -110,14 +111,17 @@ describe('a starter suite proposed from a crawl', () => {
 
     // Within the target policy: the other origin every page links to was never reached; no page behind the login.
     expect(site.outside.hits).toBe(0);
-    for (const path of MEMBER_PAGES) expect(names).not.toContain(`Page ${path.slice(1).split('/').join(' - ')} loads cleanly`);
+    for (const path of MEMBER_PAGES) expect(names).not.toContain(`Page ${nameOf(path)} loads cleanly`);
 
     // What the operator reviews: plain suite JSON and readable Playwright.
     const file = (path: string) => app.inject({ url: `/operator/clients/${clientId}/suites/1/file?path=${encodeURIComponent(path)}`, headers: operator }).then((r) => r.json<{ content: string }>().content);
     const manifest = JSON.parse(await file('suite.json'));
     const load = manifest.groups.flatMap((g: { tests: { kind: string; thresholds?: { maxP95Ms: number } }[] }) => g.tests).find((t: { kind: string }) => t.kind === 'load');
     expect(load.thresholds.maxP95Ms).toBeGreaterThanOrEqual(500);
-    expect(await file('specs/pages/pricing.spec.ts')).toContain("test(\"Page /pricing loads cleanly\", async ({ page }) => {\n  await expectPageLoadsCleanly(page, \"/pricing\");");
+    // The load test asks for the home page and the data call it makes, at a light pace.
+    expect(load.options).toEqual({ requests: [{ path: '/' }, { path: '/api/latest' }], connections: 5, rate: 10, durationSeconds: 10 });
+    expect(proposed.notes.join('\n')).not.toContain('document only');
+    expect(await file('specs/pages/pricing.spec.ts')).toContain("test(\"Page Pricing (/pricing) loads cleanly\", async ({ page }) => {\n  await expectPageLoadsCleanly(page, \"/pricing\");");
 
     const run = await tryVersion(1);
     const firstReportMs = performance.now() - started;
@@ -135,12 +139,13 @@ describe('a starter suite proposed from a crawl', () => {
     try {
       const run = await tryVersion(1);
       const failed = run.tests.filter((t) => t.status !== 'passed').map((t) => t.testName);
-      const brokenPages = [pageTests('blog - post-3'), pageTests('docs - page-2'), pageTests('blog - post-2')];
+      const broken = ['/blog/post-3', '/docs/page-2', '/blog/post-2'];
+      const brokenPages = broken.map(pageTests);
       // Each broken page's smoke test fails; nothing of any other page does.
-      for (const name of ['Page blog - post-3 loads cleanly', 'Page docs - page-2 loads cleanly', 'Page blog - post-2 loads cleanly']) expect(failed).toContain(name);
+      for (const path of broken) expect(failed).toContain(`Page ${nameOf(path)} loads cleanly`);
       expect(failed.filter((name) => !brokenPages.some((ofPage) => ofPage(name)))).toEqual([]);
       // A page that answers 500 is not accessible either.
-      expect(failed).toContain('Page blog - post-3 is accessible');
+      expect(failed).toContain('Page Post 3 (blog - post-3) is accessible');
     } finally {
       site.repair();
     }
@@ -174,7 +179,7 @@ describe('a starter suite proposed from a crawl', () => {
     expect(withoutSecret.status, withoutSecret.message).toBe('done');
     expect(withoutSecret.loggedIn).toBe(false);
     expect(withoutSecret.notes.join('\n')).toContain("The suite's login was not followed: its secrets are not all set (password)");
-    expect(withoutSecret.tests.map((t) => t.name)).not.toContain('Page account - orders loads cleanly');
+    expect(withoutSecret.tests.map((t) => t.name)).not.toContain(`Page ${nameOf('/account/orders')} loads cleanly`);
 
     const set = await app.inject({ method: 'PUT', url: `/operator/clients/${member.clientId}/secrets/password`, headers: operator, payload: { value: SITE_PASSWORD } });
     expect(set.statusCode).toBe(200);
@@ -183,7 +188,7 @@ describe('a starter suite proposed from a crawl', () => {
     expect(loggedIn.status, loggedIn.message).toBe('done');
     expect(loggedIn).toMatchObject({ loggedIn: true, current: true, version: 3 });
     const names = loggedIn.tests.map((t) => t.name);
-    for (const label of ['account', 'account - orders', 'account - settings']) expect(names).toContain(`Page ${label} loads cleanly`);
+    for (const path of MEMBER_PAGES) expect(names).toContain(`Page ${nameOf(path)} loads cleanly`);
     expect(site.requested).not.toContain('/logout');
     // The proposed suite logs in as the current one did; the secret's value is in none of its files.
     const suiteJson = (await app.inject({ url: `/operator/clients/${member.clientId}/suites/3/file?path=suite.json`, headers: operator })).json<{ content: string }>().content;

@@ -5,8 +5,9 @@
  *
  * It crawls with the browser crawl (lib/browser-crawl.ts), then loads each page found once more in Chromium and
  * measures it: status, load time, links to the site's pages, forms, the main landmark, console errors, broken
- * images or calls and axe's violations. It also times the home page's document a few times over HTTP (the load test's thresholds come
- * from it). What it measured goes to `survey.json` in the attempt's folder; the server writes the suite from it.
+ * images or calls, the data calls it makes (page-calls.ts: what they ask, never a value) and axe's violations. It
+ * also times the home page's document a few times over HTTP (the load test's thresholds come from it). What it
+ * measured goes to `survey.json` in the attempt's folder; the server writes the suite from it.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { z } from 'zod';
@@ -20,6 +21,7 @@ import { WCAG_TAGS } from '../runners/accessibility/options.ts';
 import { facts } from '../runners/browser/facts.ts';
 import type { CaseResult, Runner, TestKind } from '../types.ts';
 import { axeViolationsOf, boundedText, measurePage } from './measure-page.ts';
+import { recordCalls } from './page-calls.ts';
 import { SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_LIMITS, SURVEY_MAX_BYTES, SURVEY_MAX_PAGES, type SurveyedPage } from './survey-types.ts';
 
 const PAGE_TIMEOUT_MS = 20_000;
@@ -45,15 +47,21 @@ const pathOf = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
+/** Calls a page keeps when the survey is too heavy, without their bodies' shapes (the home page's first, for the load test). */
+const LIGHT_CALLS_PER_PAGE = 10;
+
 /**
  * The survey as it fits in SURVEY_MAX_BYTES (the server reads no more): when it does not, the pages' links (counted
- * already: `inbound`) are left out, and all but the two console errors and broken resources a spec's comment names.
+ * already: `inbound`) are left out, and all but the two console errors and broken resources a spec's comment names;
+ * then the calls' bodies' shapes, and all but the first LIGHT_CALLS_PER_PAGE calls of a page.
  */
 function fitted(survey: SiteSurvey): SiteSurvey {
   const fits = (s: SiteSurvey) => Buffer.byteLength(`${JSON.stringify(s, null, 2)}\n`) <= SURVEY_MAX_BYTES;
   if (fits(survey)) return survey;
   const lighter = { ...survey, pages: survey.pages.map((p) => ({ ...p, links: [], consoleErrors: p.consoleErrors.slice(0, 2), broken: p.broken.slice(0, 2) })) };
   if (fits(lighter)) return lighter;
+  const lightest = { ...lighter, pages: lighter.pages.map((p) => ({ ...p, calls: p.calls.slice(0, LIGHT_CALLS_PER_PAGE).map(({ json: _json, ...c }) => c) })) };
+  if (fits(lightest)) return lightest;
   throw new Error(`what the survey measured does not fit in ${SURVEY_MAX_BYTES / 1024 / 1024} MB`);
 }
 
@@ -84,6 +92,7 @@ export const siteSurveyRunner = defineRunner({
         page.on('console', (m) => void (m.type() === 'error' && !askedByTheBrowser(m.location().url) && consoleErrors.length < maxErrors && consoleErrors.push(boundedText(m.text(), textChars))));
         page.on('pageerror', (e) => void (consoleErrors.length < maxErrors && consoleErrors.push(boundedText(e?.message, textChars))));
         page.on('response', (r) => void (r.status() >= 400 && r.request().frame() === page.mainFrame() && r.url() !== item.url && !askedByTheBrowser(r.url()) && brokenResources.length < 10 * SURVEY_LIMITS.broken && brokenResources.push(`${r.status()} ${r.url()}`.slice(0, urlChars))));
+        const calls = recordCalls(page, guard.baseUrl.origin);
         const started = performance.now();
         try {
           const response = await page.goto(item.url, { waitUntil: 'load' });
@@ -112,9 +121,10 @@ export const siteSurveyRunner = defineRunner({
             consoleErrors,
             axe,
             broken: [...new Set([...brokenResources, ...(measured?.brokenImages ?? []).map((s) => `image ${s}`.slice(0, urlChars))])].slice(0, SURVEY_LIMITS.broken),
+            calls: calls.calls(),
           });
         } catch (error) {
-          pages.push({ path: pathOf(item.url), finalPath: pathOf(item.url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], error: errorMessage(error).slice(0, SURVEY_LIMITS.errorChars) });
+          pages.push({ path: pathOf(item.url), finalPath: pathOf(item.url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], calls: calls.calls(), error: errorMessage(error).slice(0, SURVEY_LIMITS.errorChars) });
         } finally {
           await page.close().catch(() => undefined);
         }

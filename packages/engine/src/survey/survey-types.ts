@@ -7,6 +7,7 @@
  * non-negative whole numbers, strings and lists bounded, an axe impact one of four words.
  */
 import { z } from 'zod';
+import { JsonShape, MAX_KEY_CHARS } from '../lib/call-shape.ts';
 
 /** The file the survey writes in its attempt's folder. */
 export const SURVEY_FILE = 'survey.json';
@@ -37,7 +38,14 @@ export const SURVEY_LIMITS = {
   homeSamples: 20,
   refused: 50,
   errors: 50,
+  /** Data calls kept of one page (XHR and fetch to the website's origin, one per method, path and query keys). */
+  callsPerPage: 50,
+  /** Keys kept of a call's query (never their values). */
+  queryKeys: 20,
 } as const;
+
+/** The methods a kept call may have; a call with another is left out. */
+export const CALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export const AXE_IMPACTS = ['minor', 'moderate', 'serious', 'critical'] as const;
 
@@ -45,6 +53,26 @@ const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const ms = count;
 const text = (max: number) => z.string().max(max);
 const url = text(SURVEY_LIMITS.urlChars);
+
+/**
+ * A data call (XHR or fetch) the page made to the website's origin while it loaded: what it asked, never a value it
+ * sent or got (no query value, no body value, no cookie, no header). `path` is the path alone; its query's keys are in
+ * `query`.
+ */
+export const SurveyedCall = z
+  .object({
+    method: z.enum(CALL_METHODS),
+    path: url.startsWith('/'),
+    query: z.array(text(MAX_KEY_CHARS).min(1)).max(SURVEY_LIMITS.queryKeys),
+    /** The top-level keys of its JSON body and each value's type (lib/call-shape.ts), when it sent a JSON object. */
+    json: JsonShape.optional(),
+    /** Its answer's status; null when it had none (it failed, or the page was closed first). */
+    status: z.number().int().min(0).max(999).nullable(),
+    /** From the request to the end of its answer, ms; null without an answer. */
+    ms: ms.nullable(),
+  })
+  .strict();
+export type SurveyedCall = z.infer<typeof SurveyedCall>;
 
 export const SurveyedPage = z
   .object({
@@ -71,6 +99,8 @@ export const SurveyedPage = z
     axe: z.array(z.object({ id: text(SURVEY_LIMITS.axeIdChars).min(1), impact: z.enum(AXE_IMPACTS) }).strict()).max(SURVEY_LIMITS.axeViolations),
     /** Images, scripts, style sheets or calls that answered 4xx/5xx (or images that did not load). */
     broken: z.array(url).max(SURVEY_LIMITS.broken),
+    /** The data calls it made while it loaded, in the order made. */
+    calls: z.array(SurveyedCall).max(SURVEY_LIMITS.callsPerPage),
     error: text(SURVEY_LIMITS.errorChars).optional(),
   })
   .strict();

@@ -81,7 +81,8 @@ export interface ProposeOptions {
 export async function startProposal(deps: EngineDeps, clientId: string, options: ProposeOptions): Promise<SuiteProposal> {
   await getClient(deps.db, clientId);
   for (const p of running.values()) {
-    if (p.clientId === clientId) throw new ConflictError(`A starter suite is already being proposed for this client (started ${p.startedAt}): wait for it to end`);
+    // One that says it ended (its last writes may still be going) holds nothing: a caller that saw "done" may start the next.
+    if (p.clientId === clientId && (p.status === 'crawling' || p.status === 'writing')) throw new ConflictError(`A starter suite is already being proposed for this client (started ${p.startedAt}): wait for it to end`);
   }
   const state: SuiteProposal = {
     id: randomUUID(),
@@ -142,6 +143,7 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
       suite = write(false);
       imported = await importAs(suite.files);
     }
+    state.notes.push(...suite.notes);
     Object.assign(state, {
       status: 'done',
       version: imported.version,

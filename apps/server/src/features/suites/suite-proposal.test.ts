@@ -1,9 +1,12 @@
 import vm from 'node:vm';
 import { validateSuite, validators } from '@fullstop/engine';
-import { AXE_IMPACTS, type SiteSurvey, type SurveyedPage } from '@fullstop/engine/survey';
+import { TEST_NAME_PATTERN } from '@fullstop/engine/suite';
+import { AXE_IMPACTS, CALL_METHODS, type SiteSurvey, type SurveyedCall, type SurveyedPage } from '@fullstop/engine/survey';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { commentText, jsString, loadP95Limit, markdownText, pageLabel, pagesToTest, topPages, writeStarterSuite } from './suite-proposal.ts';
+import { commonTitleSuffix, pageLabel, readableTitles } from './page-names.ts';
+import { homeDataCalls, LIGHT_PACE, loadP95Limit } from './starter-load.ts';
+import { commentText, jsString, markdownText, pagesToTest, specTestName, topPages, writeStarterSuite } from './suite-proposal.ts';
 
 const page = (path: string, over: Partial<SurveyedPage> = {}): SurveyedPage => ({
   path,
@@ -11,7 +14,7 @@ const page = (path: string, over: Partial<SurveyedPage> = {}): SurveyedPage => (
   status: 200,
   html: true,
   loadMs: 120,
-  title: `Title of ${path}`,
+  title: '',
   heading: '',
   links: [],
   inbound: 1,
@@ -21,8 +24,11 @@ const page = (path: string, over: Partial<SurveyedPage> = {}): SurveyedPage => (
   consoleErrors: [],
   axe: [],
   broken: [],
+  calls: [],
   ...over,
 });
+
+const call = (path: string, over: Partial<SurveyedCall> = {}): SurveyedCall => ({ method: 'GET', path, query: [], status: 200, ms: 30, ...over });
 
 const survey = (pages: SurveyedPage[], homeResponseMs = [40, 12, 10, 11, 13]): SiteSurvey => ({
   baseUrl: 'https://shop.example/',
@@ -55,22 +61,21 @@ describe('the starter suite written from a survey', () => {
   });
 
   it('writes a valid suite: per page a readable spec and an accessibility test, the rest once', () => {
-    const written = writeStarterSuite(survey([page('/'), page('/pricing', { inbound: 3 }), page('/missing', { status: 404 }), page('/feed.xml', { html: false })]), {
-      visual: true,
-      clientName: 'Shop',
-      date: '2026-11-26',
-    });
+    const written = writeStarterSuite(
+      survey([page('/', { title: 'Shop' }), page('/pricing', { inbound: 3, title: 'Pricing | Shop' }), page('/missing', { status: 404 }), page('/feed.xml', { html: false })]),
+      { visual: true, clientName: 'Shop', date: '2026-11-26' },
+    );
     const { tests } = validateSuite(written.files, validators);
     expect(tests.map((t) => t.name)).toEqual([
-      'Page home loads cleanly',
-      'Page pricing loads cleanly',
-      'Page home is accessible',
-      'Page pricing is accessible',
-      'Page home Lighthouse',
-      'Page pricing Lighthouse',
+      'Page Shop (home) loads cleanly',
+      'Page Pricing (pricing) loads cleanly',
+      'Page Shop (home) is accessible',
+      'Page Pricing (pricing) is accessible',
+      'Page Shop (home) Lighthouse',
+      'Page Pricing (pricing) Lighthouse',
       'Home page under light load',
-      'Page home looks the same',
-      'Page pricing looks the same',
+      'Page Shop (home) looks the same',
+      'Page Pricing (pricing) looks the same',
       'Security checks',
       'Passive security scan',
     ]);
@@ -78,7 +83,7 @@ describe('the starter suite written from a survey', () => {
       { path: '/missing', reason: 'answered 404' },
       { path: '/feed.xml', reason: 'not an HTML page' },
     ]);
-    expect(text(written.files, 'specs/pages/pricing.spec.ts')).toContain('test("Page /pricing loads cleanly", async ({ page }) => {\n  await expectPageLoadsCleanly(page, "/pricing");\n});');
+    expect(text(written.files, 'specs/pages/pricing.spec.ts')).toContain('test("Page Pricing (/pricing) loads cleanly", async ({ page }) => {\n  await expectPageLoadsCleanly(page, "/pricing");\n});');
     expect(text(written.files, 'specs/page-checks.ts')).toContain('export const PAGES_WITH_THEIR_OWN_TEST: string[] = [\n  "/",\n  "/pricing"\n];');
     expect(text(written.files, 'README.md')).toContain('- /missing: answered 404');
   });
@@ -102,11 +107,126 @@ describe('the starter suite written from a survey', () => {
     expect(commentText(hostile)).toBe('Shop require("child_process").execSync("id")  process.exit(1) x');
     const written = writeStarterSuite(survey([page('/', { title: hostile, consoleErrors: [hostile] })]), { visual: false, clientName: 'Shop', date: '2026-11-26' });
     const spec = text(written.files, 'specs/pages/home.spec.ts');
-    const code = spec.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => !line.startsWith('//'));
-    expect(code.join('\n')).not.toContain('child_process');
+    // The title is in a comment and, in the names' alphabet, in the test's name (a string literal): never code.
+    expect(spec).toContain('test("Page Shop require child_process (/) loads cleanly"');
+    const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, spec);
+    const identifiers: string[] = [];
+    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+      if (token === ts.SyntaxKind.Identifier) identifiers.push(scanner.getTokenText());
+    }
+    expect(identifiers.filter((id) => ['require', 'child_process', 'execSync', 'process'].includes(id))).toEqual([]);
   });
 });
 
+
+describe('test names from the pages’ titles', () => {
+  const namesOf = (pages: SurveyedPage[]) =>
+    writeStarterSuite(survey(pages), { visual: false, clientName: 'Shop', date: '2026-11-26' })
+      .tests.filter((t) => t.kind === 'browser')
+      .map((t) => t.name);
+
+  it('takes the title without the site’s common suffix, the path beside it', () => {
+    const pages = [page('/', { title: 'Home | Starter site' }), page('/pricing', { title: 'Pricing | Starter site' }), page('/blog/post-1', { title: '  First   post | Starter site ' })];
+    expect(commonTitleSuffix(pages.map((p) => p.title))).toBe(' | Starter site');
+    expect(namesOf(pages)).toEqual(['Page Home (home) loads cleanly', 'Page Pricing (pricing) loads cleanly', 'Page First post (blog - post-1) loads cleanly']);
+    const written = writeStarterSuite(survey(pages), { visual: false, clientName: 'Shop', date: '2026-11-26' });
+    expect(text(written.files, 'specs/pages/blog-post-1.spec.ts')).toContain('test("Page First post (/blog/post-1) loads cleanly", async ({ page }) => {');
+  });
+
+  it('keeps a suffix that not every page shares; a page titled with the site’s name alone shares it', () => {
+    expect(commonTitleSuffix(['Pricing | Shop', 'About | Other'])).toBe('');
+    expect(commonTitleSuffix(['Shop', 'Pricing | Shop', 'About - Us | Shop'])).toBe(' | Shop');
+    expect(commonTitleSuffix(['Pricing | Shop'])).toBe('');
+    expect(namesOf([page('/', { title: 'Pricing | Shop' }), page('/about', { title: 'About | Other' })])).toEqual(['Page Pricing Shop (home) loads cleanly', 'Page About Other (about) loads cleanly']);
+  });
+
+  it('takes the first heading when every page has the same title (an app that never sets it), the path alone when neither reads', () => {
+    const pages = [
+      page('/', { title: 'My App', heading: 'Dashboard' }),
+      page('/settings', { title: 'My App', heading: ' Your\n settings ' }),
+      page('/help', { title: 'My App' }),
+      page('/ja', { title: '価格', heading: '価格' }),
+      page('/cafe', { title: 'Café & Crème: what’s new?' }),
+    ];
+    expect([...readableTitles(pages).values()]).toEqual(['Dashboard', 'Your settings', 'My App', '', 'Cafe Creme whats new']);
+    expect(namesOf(pages)).toEqual([
+      'Page Dashboard (home) loads cleanly',
+      'Page Your settings (settings) loads cleanly',
+      'Page My App (help) loads cleanly',
+      'Page ja loads cleanly',
+      'Page Cafe Creme whats new (cafe) loads cleanly',
+    ]);
+  });
+
+  it('keeps names unique and within the names’ limits, long titles and paths cut', () => {
+    const long = 'An extraordinarily long page title that goes on and on well past any limit';
+    const pages = [page('/a x', { title: long }), page('/a?x', { title: long }), page(`/${'deep/'.repeat(30)}end`, { title: `${'W'.repeat(200)} | x` })];
+    const { tests } = validateSuite(writeStarterSuite(survey(pages), { visual: true, clientName: 'Shop', date: '2026-11-26' }).files, validators);
+    const names = tests.map((t) => t.name);
+    expect(names.filter((n) => n.endsWith(' loads cleanly'))).toEqual([
+      'Page An extraordinarily long page (a x) loads cleanly',
+      'Page An extraordinarily long page (a x) (2) loads cleanly',
+      `Page ${'W'.repeat(32)} (${pageLabel(pages[2]!.path, 39)}) loads cleanly`,
+    ]);
+    for (const name of names) expect(name).toMatch(TEST_NAME_PATTERN);
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+  });
+});
+
+describe('the starter load test: the home page and the data calls it makes', () => {
+  const loadTestOf = (written: ReturnType<typeof writeStarterSuite>) => {
+    const manifest = JSON.parse(text(written.files, 'suite.json')) as { groups: { tests: { kind: string; description: string; options: Record<string, unknown>; thresholds: Record<string, number> }[] }[] };
+    return manifest.groups.flatMap((g) => g.tests).find((t) => t.kind === 'load')!;
+  };
+
+  it('asks for the home page and its GET calls at a light pace, thresholds from the crawl’s times', () => {
+    const home = page('/', {
+      calls: [
+        call('/api/products', { ms: 80 }),
+        call('/api/search', { query: ['q', 'page'] }),
+        call('/api/visits', { method: 'POST', json: { page: 'string' }, status: 204 }),
+        call('/api/session/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl'),
+        call('/api/keys/4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'),
+        call('/api/logout'),
+        call('/api/broken', { status: 500 }),
+        call('/api/slow', { ms: 300 }),
+        call('/api/products', { method: 'HEAD' }),
+      ],
+    });
+    const written = writeStarterSuite(survey([home]), { visual: false, clientName: 'Shop', date: '2026-11-26' });
+    validateSuite(written.files, validators);
+    const load = loadTestOf(written);
+    expect(load.options).toEqual({ requests: [{ path: '/' }, { path: '/api/products' }, { path: '/api/slow' }], ...LIGHT_PACE });
+    // The slowest measured: the call of 300 ms, four times.
+    expect(load.thresholds).toEqual({ maxP95Ms: 1200, maxFailedRate: 1 });
+    expect(load.description).toContain('The home page and the 2 data call(s) it makes');
+    expect(load.description.length).toBeLessThanOrEqual(500);
+    expect(homeDataCalls(survey([home])).leftOut.map((l) => `${l.call.method} ${l.call.path}: ${l.reason}`)).toEqual([
+      'GET /api/search: has a query, whose values the survey does not keep',
+      'POST /api/visits: POST: the load test asks, it does not send',
+      'GET /api/session/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl: its path looks like it holds a secret',
+      'GET /api/keys/4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c: its path looks like it holds a secret',
+      'GET /api/logout: its path says it ends or changes something',
+      'GET /api/broken: answered 500 when the crawl ran',
+      'HEAD /api/products: HEAD: the load test asks, it does not send',
+    ]);
+    expect(written.notes).toEqual([expect.stringMatching(/^The load test asks for the home page and 2 of its data calls\. Left out: 7 call\(s\) of the home page \(GET \/api\/search: has a query/)]);
+    expect(JSON.stringify(load)).not.toContain('eyJ');
+  });
+
+  it('keeps the document-only test when the home page makes no data call, and says so', () => {
+    const written = writeStarterSuite(survey([page('/'), page('/shop', { calls: [call('/api/cart')] })]), { visual: false, clientName: 'Shop', date: '2026-11-26' });
+    const load = loadTestOf(written);
+    expect(load.options).toEqual({ requests: [{ path: '/' }], connections: 5, durationSeconds: 5 });
+    expect(load.thresholds).toEqual({ maxP95Ms: 500, maxFailedRate: 1 });
+    expect(written.notes).toEqual([expect.stringContaining("The load test asks for the home page's document only: the crawl saw the home page make no data call")]);
+  });
+
+  it('sets p95 from the slowest of the document’s median and the calls asked for, never under 500 ms', () => {
+    expect(loadP95Limit(survey([], [200, 150, 160]), [call('/api/a', { ms: 90 })])).toBe(640);
+    expect(loadP95Limit(survey([], [20]), [call('/api/a', { ms: 400 }), call('/api/b', { ms: null })])).toBe(1600);
+  });
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a hostile website can make the survey say, and what the generated files must still be.
@@ -186,9 +306,19 @@ const hostileCount = (random: () => number) => [0, 1, 7, 1_000_000, Number.MAX_S
 const pick = <T,>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 const several = <T,>(random: () => number, max: number, make: () => T) => Array.from({ length: Math.floor(random() * (max + 1)) }, make);
 
+/** A call a hostile page made: its path, query keys and body's keys are the page's words; GET most often, as the load test takes. */
+const hostileCall = (random: () => number): SurveyedCall => ({
+  method: random() < 0.6 ? 'GET' : pick(random, CALL_METHODS),
+  path: pick(random, [`/${hostileText(random)}`, `/api/${hostileText(random, 40)}`, '/api/items', '/']),
+  query: random() < 0.7 ? [] : several(random, 3, () => `k${hostileText(random, 90)}`),
+  ...(random() < 0.3 ? { json: { [`k${hostileText(random, 90)}`]: 'string' as const, [`x${hostileText(random, 90)}`]: 'number' as const } } : {}),
+  status: pick(random, [200, 200, 204, 304, 404, 500, null]),
+  ms: random() < 0.2 ? null : hostileCount(random),
+});
+
 function hostileSurvey(random: () => number): SiteSurvey {
   const pages = several(random, 6, (): SurveyedPage => {
-    const path = `/${hostileText(random)}`;
+    const path = random() < 0.3 ? '/' : `/${hostileText(random)}`;
     return {
       path,
       finalPath: random() < 0.8 ? path : `/${hostileText(random)}`,
@@ -205,6 +335,7 @@ function hostileSurvey(random: () => number): SiteSurvey {
       consoleErrors: several(random, 3, () => hostileText(random, 300)),
       axe: several(random, 3, () => ({ id: `rule-${hostileText(random, 80)}`, impact: pick(random, AXE_IMPACTS) })),
       broken: several(random, 3, () => `404 ${hostileText(random)}`),
+      calls: several(random, 4, () => hostileCall(random)),
       ...(random() < 0.1 ? { error: hostileText(random) } : {}),
     };
   });
@@ -270,6 +401,7 @@ describe('writeStarterSuite on hostile surveys', () => {
   it('writes specs whose code is exactly the intended one, whatever the pages said (300 seeded surveys)', () => {
     const random = prng(0x5eed37);
     let written = 0;
+    let loadsWithCalls = 0;
     for (let i = 0; i < 300; i++) {
       const hostile = hostileSurvey(random);
       const { pages } = pagesToTest(hostile);
@@ -279,13 +411,14 @@ describe('writeStarterSuite on hostile surveys', () => {
       }
       written++;
       const suite = writeStarterSuite(hostile, { visual: i % 2 === 0, clientName: 'Shop', date: '2026-11-26' });
+      const titles = readableTitles(pages);
       const specs = [...suite.files.keys()].filter((f) => f.startsWith('specs/pages/'));
       expect(specs).toHaveLength(pages.length);
       expect(specs.every((f) => /^specs\/pages\/[a-z0-9-]+\.spec\.ts$/.test(f))).toBe(true);
       for (const [n, p] of pages.entries()) {
         const off = [...(p.consoleErrors.length ? ['consoleErrors'] : []), ...(p.main ? [] : ['mainLandmark']), ...(p.broken.length ? ['brokenLinks'] : [])];
         try {
-          expectSmokeSpec(text(suite.files, specs[n]!), { name: `Page ${p.path} loads cleanly`, path: p.path, off, notes: off.length });
+          expectSmokeSpec(text(suite.files, specs[n]!), { name: specTestName(titles.get(p)!, p.path), path: p.path, off, notes: off.length });
         } catch (error) {
           throw new Error(`survey ${i}, ${specs[n]}:\n${text(suite.files, specs[n]!)}\n${(error as Error).message}`);
         }
@@ -298,9 +431,25 @@ describe('writeStarterSuite on hostile surveys', () => {
       if (!list?.initializer || !ts.isArrayLiteralExpression(list.initializer)) throw new Error('PAGES_WITH_THEIR_OWN_TEST is not an array literal');
       expect(list.initializer.elements.map((e) => (ts.isStringLiteral(e) ? e.text : kindOf(e)))).toEqual(pages.map((p) => p.path));
 
-      // suite.json is JSON; README.md has one table row per page, of six cells.
-      const manifest = JSON.parse(text(suite.files, 'suite.json')) as { groups: { tests: { name: string }[] }[] };
-      expect(manifest.groups.flatMap((g) => g.tests.map((t) => t.name))).toEqual(suite.tests.map((t) => t.name));
+      // suite.json is JSON, every name within the names' alphabet and unique; README.md has one table row per page, of six cells.
+      const manifest = JSON.parse(text(suite.files, 'suite.json')) as { groups: { tests: { name: string; kind: string; options: { requests?: { path: string }[] } }[] }[] };
+      const names = manifest.groups.flatMap((g) => g.tests.map((t) => t.name));
+      expect(names).toEqual(suite.tests.map((t) => t.name));
+      for (const name of names) expect(name).toMatch(TEST_NAME_PATTERN);
+      expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+      // The load test asks for the home page and the home page's own GET calls that answered, printable paths only.
+      const load = manifest.groups.flatMap((g) => g.tests).find((t) => t.kind === 'load')!;
+      const homeCalls = hostile.pages.find((p) => p.path === '/')?.calls ?? [];
+      for (const { path } of load.options.requests!.slice(1)) {
+        expect(path).toMatch(/^\/[\x21-\x7e]*$/);
+        expect(homeCalls.some((c) => c.path === path && c.method === 'GET' && c.query.length === 0 && c.status !== null && c.status < 400)).toBe(true);
+      }
+      expect(load.options.requests![0]).toEqual({ path: '/' });
+      if (load.options.requests!.length > 1) loadsWithCalls++;
+      // And the suite is one the server imports (names, options and thresholds by each kind's schema).
+      validateSuite(suite.files, validators);
+      // Notes are shown in the console and the CLI: printable ASCII only.
+      for (const note of suite.notes) expect(note).toMatch(/^[\x20-\x7e]*$/);
       const readme = text(suite.files, 'README.md').split('\n');
       const header = readme.indexOf('| --- | --- | --- | --- | --- | --- |');
       const rows = readme.slice(header + 1, readme.indexOf('', header));
@@ -310,6 +459,7 @@ describe('writeStarterSuite on hostile surveys', () => {
     }
     // Most surveys had pages to test: the checks above ran.
     expect(written).toBeGreaterThan(200);
+    expect(loadsWithCalls).toBeGreaterThan(20);
   });
 
   it('refuses a survey that is not one, saying where, quoting nothing of it', () => {

@@ -1,11 +1,14 @@
 import type { SuiteFiles } from '@fullstop/engine';
 import type { LoginDeclaration } from '@fullstop/engine/suite';
 import { pageReadySource, SiteSurvey, type SurveyedPage } from '@fullstop/engine/survey';
+import { pageNames } from './page-names.ts';
+import { starterLoadTest } from './starter-load.ts';
 
 /**
  * A starter suite written from what the site survey measured (docs/starter-suite.md): plain suite JSON and
- * Playwright specs an operator reads and edits like any suite. Every page's own tests are named after it
- * ("Page /pricing loads cleanly", "Page /pricing is accessible", ...), so breaking one page fails its tests only.
+ * Playwright specs an operator reads and edits like any suite. Every page's own tests are named after it, its title
+ * and its path (page-names.ts: "Page Pricing (pricing) loads cleanly", "Page Pricing (pricing) is accessible", ...),
+ * so breaking one page fails its tests only. The load test asks for the home page and its data calls (starter-load.ts).
  *
  * What the survey holds came from a client's website, which may be hostile: the survey is parsed with its schema
  * first, and what it says reaches a generated file in three ways only: as a string literal (`jsString`, JSON's
@@ -15,9 +18,6 @@ import { pageReadySource, SiteSurvey, type SurveyedPage } from '@fullstop/engine
 
 /** Lighthouse and visual tests take this many of the most linked pages (the home page first). */
 export const TOP_PAGES = 3;
-/** The load test's p95 limit: this many times what the crawl measured, and never under the floor. */
-export const LOAD_P95_FACTOR = 4;
-export const LOAD_P95_FLOOR_MS = 500;
 const IMPACT_ORDER = ['minor', 'moderate', 'serious', 'critical'];
 /** axe fails a page from this impact up (the console's and the demo's choice). */
 const FAIL_ON_IMPACT = 'serious';
@@ -33,6 +33,8 @@ export interface StarterSuite {
   tests: ProposedTest[];
   /** Pages the crawl found and left out, with why (a 404, not a page, did not load). */
   leftOut: { path: string; reason: string }[];
+  /** What the operator should know of how it was written (the proposal's notes). */
+  notes: string[];
 }
 
 interface SuiteTestJson {
@@ -53,22 +55,6 @@ function slugOf(path: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
   return slug || 'home';
-}
-
-/**
- * A page as test names say it (letters, digits, spaces and . _ - ( ) only, at most 100 characters in all): `/` is
- * "home", `/blog/post-1` "blog - post-1"; the test's description carries the exact path.
- */
-export function pageLabel(path: string): string {
-  const label = path
-    .replace(/^\/+|\/+$/g, '')
-    .split('/')
-    .map((s) => s.replace(/[^A-Za-z0-9._() -]+/g, ' ').trim())
-    .filter(Boolean)
-    .join(' - ')
-    .slice(0, 60)
-    .trim();
-  return label || 'home';
 }
 
 /** The pages a starter suite tests: those that loaded as HTML below 400, each once (a redirect's target once). */
@@ -94,17 +80,6 @@ export function topPages(pages: SurveyedPage[], count = TOP_PAGES): SurveyedPage
   const home = pages.find((p) => p.path === '/');
   const rest = pages.filter((p) => p !== home).sort((a, b) => b.inbound - a.inbound);
   return [...(home ? [home] : []), ...rest].slice(0, count);
-}
-
-/** The home document's time as the crawl measured it: the median of its samples (the first pays for the connection). */
-export function homeMs(survey: SiteSurvey): number | null {
-  const sorted = [...survey.homeResponseMs].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
-}
-
-/** The p95 limit of the home page's load test, from the crawl's timings of its document. */
-export function loadP95Limit(survey: SiteSurvey): number {
-  return Math.max(LOAD_P95_FACTOR * (homeMs(survey) ?? 0), LOAD_P95_FLOOR_MS);
 }
 
 const SMOKE_HELPER = (covered: string[]) => `import { expect, test, type Page } from '@playwright/test';
@@ -221,6 +196,11 @@ export function markdownText(text: string, max = 300): string {
   return commentText(text, max).replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
 }
 
+/** The Playwright test's own name in a page's spec: its readable title and its exact path, "Page Pricing (/pricing) loads cleanly". */
+export function specTestName(title: string, path: string): string {
+  return title ? `Page ${title} (${path}) loads cleanly` : `Page ${path} loads cleanly`;
+}
+
 function smokeSpec(page: SurveyedPage, name: string): string {
   const off: string[] = [];
   const notes: string[] = [];
@@ -249,7 +229,8 @@ ${notes.length ? `${notes.join('\n')}\n` : ''}test(${jsString(name)}, async ({ p
 
 /**
  * Writes the starter suite: per page a smoke test (a Playwright spec) and an accessibility test; Lighthouse and
- * visual tests of the top pages; the security checks and a passive scan; a light load test of the home page.
+ * visual tests of the top pages; the security checks and a passive scan; a light load test of the home page and
+ * the data calls it makes.
  * `login`: the current suite's login, kept when the crawl ran logged in.
  */
 export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDeclaration; visual: boolean; clientName: string; date: string }): StarterSuite {
@@ -274,19 +255,12 @@ export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDec
   const accessibility: SuiteTestJson[] = [];
   files.set('specs/page-checks.ts', Buffer.from(SMOKE_HELPER(pages.map((p) => p.path))));
   files.set('specs/page-ready.ts', Buffer.from(pageReadySource()));
-  const labels = new Set<string>();
-  const labelOf = new Map<SurveyedPage, string>();
-  for (const p of pages) {
-    let label = pageLabel(p.path);
-    for (let i = 2; labels.has(label.toLowerCase()); i++) label = `${pageLabel(p.path)} (${i})`;
-    labels.add(label.toLowerCase());
-    labelOf.set(p, label);
-  }
+  const { names: labelOf, titles } = pageNames(pages);
   for (const p of pages) {
     const label = labelOf.get(p)!;
     const name = `Page ${label} loads cleanly`;
     const spec = specOf(p);
-    files.set(spec, Buffer.from(smokeSpec(p, `Page ${p.path} loads cleanly`)));
+    files.set(spec, Buffer.from(smokeSpec(p, specTestName(titles.get(p)!, p.path))));
     smoke.push({
       name,
       kind: 'browser',
@@ -311,14 +285,8 @@ export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDec
     options: { pages: [p.path], formFactor: 'desktop' },
     thresholds: { minAccessibility: 50 },
   }));
-  const measured = homeMs(survey);
-  performance.push({
-    name: 'Home page under light load',
-    kind: 'load',
-    description: `5 connections for 5 s on the home page. The crawl measured ${measured ?? '?'} ms for its document; p95 must stay within ${LOAD_P95_FACTOR} times that (${LOAD_P95_FLOOR_MS} ms at least).`,
-    options: { requests: [{ path: '/' }], connections: 5, durationSeconds: 5 },
-    thresholds: { maxP95Ms: loadP95Limit(survey), maxFailedRate: 1 },
-  });
+  const load = starterLoadTest(survey);
+  performance.push(load.test);
 
   const security: SuiteTestJson[] = [
     {
@@ -361,7 +329,7 @@ export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDec
   };
   files.set('suite.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   files.set('README.md', Buffer.from(readme(survey, pages, leftOut, options.date)));
-  return { files, tests: groups.flatMap((g) => g.tests.map((t) => ({ name: t.name, kind: t.kind, group: g.name }))), leftOut };
+  return { files, tests: groups.flatMap((g) => g.tests.map((t) => ({ name: t.name, kind: t.kind, group: g.name }))), leftOut, notes: load.notes };
 }
 
 function readme(survey: SiteSurvey, pages: SurveyedPage[], leftOut: StarterSuite['leftOut'], date: string): string {
