@@ -22,9 +22,9 @@ test.describe('insights: run dates, trends and figures that read as numbers', ()
     const main = page.locator('.portal-dashboard__main');
     await expect(main.getByRole('heading', { level: 2 })).toHaveText(['Load Insights', 'Zap Insights', 'Frontend Test Insights', 'Security Test Insights']);
 
-    // The reader's locale and time zone: the same text the browser itself writes for that instant.
+    // The one date format (en-GB, decision 0094) in the reader's time zone: the text the browser writes for that instant.
     const expected = await page.evaluate(
-      (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+      (iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso)),
       LAST,
     );
     await expect(main.getByText(/^From the run of /)).toHaveText(Array(4).fill(`From the run of ${expected}`));

@@ -19,9 +19,6 @@ export function formatDate(value: string | null | undefined, missing = ''): stri
   return date ? dateTime.format(date) : value;
 }
 
-/** @deprecated The same as formatDate (one format everywhere); kept so that code written beside it still builds. */
-export const formatRunDate = formatDate;
-
 /** A chart's date tick: "23 Nov". */
 export function formatDayMonth(value: string): string {
   const date = dateOf(value);
