@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { cellLabel, type VisualShot, visualBaselineKey } from '@fullstop/contracts';
+import { cellLabel, type VisualShot } from '@fullstop/contracts';
 import { RunAbortedError } from '../../errors.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { errorMessage } from '../../lib/result.ts';
@@ -8,7 +8,7 @@ import type { Artifact } from '../../types.ts';
 import { type Cell, cellsOf } from '../browser/matrix.ts';
 import { facts } from './facts.ts';
 import { pageOf, visualInput } from './options.ts';
-import { type PageToShoot, shootPage } from './shoot-page.ts';
+import { type PageToShoot, shootPage, shotOf } from './shoot-page.ts';
 import { type CellShooter, openShooter } from './shooter.ts';
 
 /** A key's candidate is its first new or changed shot: a key shot on several networks offers one. */
@@ -47,17 +47,9 @@ function artifactsOf(shots: readonly VisualShot[]): Artifact[] {
 /** Every page of a cell that could not be shot because its browser did not start. */
 function browserFailed(test: string, cell: Cell, pages: readonly PageToShoot[], tolerance: number, error: unknown): VisualShot[] {
   return pages.map((page) => ({
-    key: visualBaselineKey({ test, page: page.name, engine: cell.engine, device: cell.device }),
-    page: page.name,
-    url: page.url,
-    cell: cell.name,
-    engine: cell.engine,
-    device: cell.device,
-    network: cell.network,
+    ...shotOf(test, cell, page, tolerance),
     status: 'failed' as const,
-    candidate: false,
     reason: `the browser did not start: ${errorMessage(error)}`,
-    tolerance,
     captures: 0,
     durationMs: 0,
   }));

@@ -79,6 +79,21 @@ function regionsText(regions: readonly VisualRegion[]): string {
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}${more}` : `${shown[0] ?? ''}${more}`;
 }
 
+/** What names a shot of `page` on `cell`, whatever became of it. */
+export function shotOf(test: string, cell: Cell, page: PageToShoot, tolerance: number) {
+  return {
+    key: visualBaselineKey({ test, page: page.name, engine: cell.engine, device: cell.device }),
+    page: page.name,
+    url: page.url,
+    cell: cell.name,
+    engine: cell.engine,
+    device: cell.device,
+    network: cell.network,
+    tolerance,
+    candidate: false,
+  };
+}
+
 export async function shootPage(
   shooter: CellShooter,
   cell: Cell,
@@ -87,21 +102,11 @@ export async function shootPage(
 ): Promise<VisualShot> {
   const { options, ctx } = p;
   const started = performance.now();
-  const key = visualBaselineKey({ test: p.test, page: page.name, engine: cell.engine, device: cell.device });
+  const named = shotOf(p.test, cell, page, options.tolerance);
+  const key = named.key;
   const dir = shotFolder(key, cell.network);
   let mask: VisualMask[] | undefined = page.mask.length ? page.mask.map((selector) => ({ selector })) : undefined;
-  const base = () => ({
-    key,
-    page: page.name,
-    url: page.url,
-    cell: cell.name,
-    engine: cell.engine,
-    device: cell.device,
-    network: cell.network,
-    tolerance: options.tolerance,
-    candidate: false,
-    ...(mask ? { mask } : {}),
-  });
+  const base = () => ({ ...named, ...(mask ? { mask } : {}) });
   const elapsed = () => Math.round(performance.now() - started);
   let captures = 0;
   let opened: ShotPage;

@@ -1,11 +1,11 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import './evidence-shot.css';
 
 /**
  * A screenshot's thumbnail, loaded through a short-lived link (`link`, asked again when `linkKey` changes); a click
  * calls `onOpen`, which opens it whole in a new tab. The client's History and the console's Runs feed both show them.
  */
-export function EvidenceShot({ label, linkKey, link, onOpen }: { label: string; linkKey: string; link: () => Promise<string>; onOpen: () => void }) {
+function EvidenceShot({ label, linkKey, link, onOpen }: { label: string; linkKey: string; link: () => Promise<string>; onOpen: () => void }) {
   const [src, setSrc] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -30,7 +30,23 @@ export function EvidenceShot({ label, linkKey, link, onOpen }: { label: string; 
   );
 }
 
-/** The row the thumbnails sit in. */
-export function EvidenceShots({ children }: { children: ReactNode }) {
-  return <div className="evidence-shots">{children}</div>;
+/** A test's screenshots as a row of thumbnails: `keyOf` names one's evidence, `link` fetches its address, `onOpen` opens it. */
+export function EvidenceShots<T extends { evidenceId: string; label: string }>({
+  items,
+  keyOf,
+  link,
+  onOpen,
+}: {
+  items: readonly T[];
+  keyOf: (item: T) => string;
+  link: (item: T) => Promise<string>;
+  onOpen: (item: T) => void;
+}) {
+  return (
+    <div className="evidence-shots">
+      {items.map((item) => (
+        <EvidenceShot key={item.evidenceId} label={item.label} linkKey={keyOf(item)} link={() => link(item)} onOpen={() => onOpen(item)} />
+      ))}
+    </div>
+  );
 }

@@ -1,6 +1,6 @@
 import type { EvidenceItem } from '@fullstop/contracts';
 import { openInNewTab } from '@/lib/open-link.ts';
-import { EvidenceShot, EvidenceShots } from '../components/evidence-shot.tsx';
+import { EvidenceShots } from '../components/evidence-shot.tsx';
 import { openFailed } from './open-failed.ts';
 import { evidenceLink, useGetEvidenceQuery } from './history-api.ts';
 
@@ -20,17 +20,12 @@ export function TestEvidence({ ids }: { ids: Ids }) {
   return (
     <div className="history-evidence">
       {shots.length > 0 && (
-        <EvidenceShots>
-          {shots.map((item) => (
-            <EvidenceShot
-              key={item.evidenceId}
-              label={item.label}
-              linkKey={`${ids.runId}/${ids.runTestId}/${item.evidenceId}`}
-              link={() => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)}
-              onOpen={() => openEvidence(ids, item)}
-            />
-          ))}
-        </EvidenceShots>
+        <EvidenceShots
+          items={shots}
+          keyOf={(item) => `${ids.runId}/${ids.runTestId}/${item.evidenceId}`}
+          link={(item) => evidenceLink(ids.runId, ids.runTestId, item.evidenceId)}
+          onOpen={(item) => openEvidence(ids, item)}
+        />
       )}
       {traces.length > 0 && (
         <div className="history-actions">

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { describeError } from '@/lib/http-client.ts';
 import { openInNewTab } from '@/lib/open-link.ts';
-import { EvidenceShot, EvidenceShots } from '../../components/evidence-shot.tsx';
+import { EvidenceShots } from '../../components/evidence-shot.tsx';
 import { opsEvidenceLink, opsReportLink, type RunTestRef, useGetOpsEvidenceQuery } from './evidence-api.ts';
 
 type Report = (message: string) => void;
@@ -30,17 +30,12 @@ function EvidenceBody({ test, report }: { test: RunTestRef; report: Report }) {
       {evidence.isError && <p className="ops-muted">The traces and screenshots could not be loaded: {describeError(evidence.error)}</p>}
       {evidence.data && shots.length === 0 && traces.length === 0 && <p className="ops-muted">No traces or screenshots were kept for this test.</p>}
       {shots.length > 0 && (
-        <EvidenceShots>
-          {shots.map((item) => (
-            <EvidenceShot
-              key={item.evidenceId}
-              label={item.label}
-              linkKey={`${test.clientId}/${test.runId}/${test.runTestId}/${item.evidenceId}`}
-              link={() => opsEvidenceLink(test, item.evidenceId)}
-              onOpen={() => open(() => opsEvidenceLink(test, item.evidenceId), item.label, report)}
-            />
-          ))}
-        </EvidenceShots>
+        <EvidenceShots
+          items={shots}
+          keyOf={(item) => `${test.clientId}/${test.runId}/${test.runTestId}/${item.evidenceId}`}
+          link={(item) => opsEvidenceLink(test, item.evidenceId)}
+          onOpen={(item) => open(() => opsEvidenceLink(test, item.evidenceId), item.label, report)}
+        />
       )}
     </div>
   );
