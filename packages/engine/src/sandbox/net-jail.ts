@@ -72,7 +72,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { type AddressInfo, connect, createServer, isIP, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, isIP, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunnerUser } from './runner-user.ts';
@@ -354,6 +354,29 @@ export interface SocketForward {
 }
 
 /**
+ * A server whose every connection is relayed to a new one (`connectTo`), half-open on both sides as TCP is: an end is
+ * passed on (pipe), never turned into a close that would drop what the other way still carries; an error ends both.
+ * Every socket has its `error` listener from birth. `destroyAll` ends the connections still open.
+ */
+function relayServer(connectTo: () => Socket): { server: Server; destroyAll(): void } {
+  const open = new Set<Socket>();
+  const server = createServer({ allowHalfOpen: true }, (accepted) => {
+    const relayed = connectTo();
+    const fail = () => (accepted.destroy(), relayed.destroy());
+    accepted.on('error', fail);
+    relayed.on('error', fail);
+    for (const s of [accepted, relayed]) {
+      open.add(s);
+      s.once('close', () => open.delete(s));
+    }
+    accepted.pipe(relayed);
+    relayed.pipe(accepted);
+  });
+  server.on('error', () => undefined);
+  return { server, destroyAll: () => open.forEach((s) => s.destroy()) };
+}
+
+/**
  * For a jailed child that must reach one judged address directly (a mobile UI spec's Appium endpoint): a Unix socket
  * in a private folder whose connections this process carries to `host`:`port`, and nowhere else. Every socket has its
  * `error` listener from birth.
@@ -361,22 +384,7 @@ export interface SocketForward {
 export async function startSocketForward(host: string, port: number): Promise<SocketForward> {
   const dir = await privateSocketDir('fullstop-forward-');
   const socketPath = path.join(dir, 'forward.sock');
-  const open = new Set<Socket>();
-  // Half-open on both sides, as TCP is: an end is passed on (pipe), never turned into a close that would drop what
-  // the other way still carries. An error ends both.
-  const server = createServer({ allowHalfOpen: true }, (inside) => {
-    const outside = connect({ host, port, allowHalfOpen: true });
-    const fail = () => (inside.destroy(), outside.destroy());
-    inside.on('error', fail);
-    outside.on('error', fail);
-    for (const s of [inside, outside]) {
-      open.add(s);
-      s.once('close', () => open.delete(s));
-    }
-    inside.pipe(outside);
-    outside.pipe(inside);
-  });
-  server.on('error', () => undefined);
+  const { server, destroyAll } = relayServer(() => connect({ host, port, allowHalfOpen: true }));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -389,7 +397,7 @@ export async function startSocketForward(host: string, port: number): Promise<So
   return {
     socketPath,
     async close() {
-      for (const s of open) s.destroy();
+      destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
@@ -408,20 +416,7 @@ export interface PortForward {
  * has its `error` listener from birth.
  */
 export async function startPortForward(socketPath: string): Promise<PortForward> {
-  const open = new Set<Socket>();
-  const server = createServer({ allowHalfOpen: true }, (outside) => {
-    const inside = connect({ path: socketPath, allowHalfOpen: true });
-    const fail = () => (outside.destroy(), inside.destroy());
-    outside.on('error', fail);
-    inside.on('error', fail);
-    for (const s of [outside, inside]) {
-      open.add(s);
-      s.once('close', () => open.delete(s));
-    }
-    outside.pipe(inside);
-    inside.pipe(outside);
-  });
-  server.on('error', () => undefined);
+  const { server, destroyAll } = relayServer(() => connect({ path: socketPath, allowHalfOpen: true }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -430,7 +425,7 @@ export async function startPortForward(socketPath: string): Promise<PortForward>
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of open) s.destroy();
+        destroyAll();
         server.close(() => resolve());
       }),
   };
