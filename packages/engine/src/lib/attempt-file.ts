@@ -65,8 +65,11 @@ export interface AttemptFileOptions {
   maxBytes?: number;
 }
 
-/** O_NOFOLLOW: a symbolic link is refused (ELOOP); O_NONBLOCK: a FIFO opens at once (and is refused), never waits for a writer. */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+/**
+ * Opens what a path names itself: O_NOFOLLOW, a symbolic link is refused (ELOOP); O_NONBLOCK, a FIFO opens at once
+ * (and is refused), never waits for a writer; O_NOCTTY, a terminal is not taken.
+ */
+export const OPEN_UNFOLLOWED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /** An attempt's file, whole: a regular file of one link, at most `maxBytes`; an AttemptFileError otherwise. */
 export async function readAttemptFile(file: string, options: AttemptFileOptions = {}): Promise<Buffer> {
@@ -74,7 +77,7 @@ export async function readAttemptFile(file: string, options: AttemptFileOptions 
   const refuse = (problem: AttemptFileProblem, detail: string) => new AttemptFileError(file, problem, detail, maxBytes);
   let handle: FileHandle;
   try {
-    handle = await open(file, OPEN_FLAGS);
+    handle = await open(file, OPEN_UNFOLLOWED);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
     // ELOOP: a symbolic link (O_NOFOLLOW); ENXIO: a socket.

@@ -13,8 +13,6 @@ import { privateSocketDir } from '../sandbox/net-jail.ts';
 export interface PolicyProxy {
   /** `http://127.0.0.1:<port>`, for Chromium's --proxy-server, Playwright's `proxy.server` or wapiti's --proxy. */
   url: string;
-  /** Its TCP port on 127.0.0.1. */
-  port: number;
   /**
    * The same proxy on a Unix socket, in a private folder of this process's user (0700), for a jailed process's
    * forwarder (sandbox/net-jail.ts): the only way out of its network namespace. The folder is the proxy's: a
@@ -264,7 +262,6 @@ export async function startPolicyProxy(guard: TargetGuard, opts: { network?: Net
   }
   return {
     url: `http://127.0.0.1:${port}`,
-    port,
     socketPath,
     refused,
     get socketErrors() {

@@ -5,8 +5,9 @@
  * forks a runner; only root can, and root's capabilities are all dropped by the kernel in that switch.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, lchownSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, fchownSync, fstatSync, lchownSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { OPEN_UNFOLLOWED } from '../lib/attempt-file.ts';
 
 export interface RunnerUser {
   name: string;
@@ -84,8 +85,6 @@ export function giveRunFolder(runDir: string, user: RunnerUser): void {
   searchableAbove(runDir);
 }
 
-/** Opens what a path names itself: a link is refused (ELOOP), a fifo does not block, a terminal is not taken. */
-const OPEN_UNFOLLOWED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /**
  * Takes an attempt's folder back from its runner user once the attempt's processes are all dead (issue 37):

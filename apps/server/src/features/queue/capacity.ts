@@ -7,7 +7,7 @@ const EPSILON = 1e-6;
  * A light test weighs at most this (cores): an API test, security checks, a mobile app analysis, a mobile UI test on
  * a device cloud, a paced load test. It may run in the light lane (docs/decisions/0091).
  */
-export const LIGHT_WEIGHT = 0.25;
+const LIGHT_WEIGHT = 0.25;
 
 /** What a fetch may take: the room left, and the kinds that may not start here now. */
 export interface FetchRoom {
@@ -50,7 +50,7 @@ export function lightLaneWorkers(capacity: number, lane: number): number {
 }
 
 /** Where a process runs, and what it keeps for light jobs. */
-export interface CapacitySetting {
+interface CapacitySetting {
   workerId: string;
   staleAfterSeconds: number;
   browserWorkers: number;

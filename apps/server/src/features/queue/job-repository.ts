@@ -20,15 +20,15 @@ export interface RunJob {
 /** What a job's options add to its kind's weight (RunJobData.weightAdded, or an older job's cellWeight; 0 when it has none). */
 const weightAddedOfJob = sql`coalesce((j.data->>'weightAdded')::float8, (j.data->>'cellWeight')::float8, 0)`;
 
-/** pg-boss's rows a worker may take now, each with its client's active count, its kind and its weight. */
-const held = sql`
+/** Each client's count of active jobs, which the fair order reads (the waiting line too: waiting-repository.ts). */
+export const held = sql`
   SELECT data->>'clientId' AS client_id, count(*) AS active
   FROM pgboss.job
   WHERE name = ${RUN_QUEUE} AND state = 'active'
   GROUP BY 1`;
 
 /** The fair order (docs/decisions/0050): the client holding the fewest active jobs first, then longest first, then oldest. */
-const FAIR_ORDER = sql`coalesce(h.active, 0), j.priority DESC, j.created_on, j.id`;
+export const FAIR_ORDER = sql`coalesce(h.active, 0), j.priority DESC, j.created_on, j.id`;
 
 /**
  * The same changes to the row as pg-boss's own fetch: active, started, and a retry counted when it ran before.

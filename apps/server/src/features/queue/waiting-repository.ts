@@ -2,6 +2,7 @@ import { PROCESS_ALIVE_SECONDS } from '@fullstop/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { RUN_QUEUE } from './boss.ts';
+import { FAIR_ORDER, held } from './job-repository.ts';
 
 // The waiting line's reads of pg-boss's job table (with the tests, attempts and processes beside it), and the
 // cancel of waiting jobs. The line's start times are played out in waiting-line.ts.
@@ -36,12 +37,10 @@ export interface LineRow {
  */
 export async function readLine(db: Db): Promise<LineRow> {
   const result = (await db.execute(sql`
-    WITH held AS (
-      SELECT data->>'clientId' AS client_id, count(*) AS active FROM pgboss.job WHERE name = ${RUN_QUEUE} AND state = 'active' GROUP BY 1
-    ), waiting AS (
+    WITH held AS (${held}), waiting AS (
       SELECT rt.id AS "runTestId", rt.run_id AS "runId", rt.client_id AS "clientId", coalesce(c.name, rt.client_id) AS "clientName",
         rt.test_name AS "testName", rt.kind,
-        row_number() OVER (ORDER BY coalesce(h.active, 0), j.priority DESC, j.created_on, j.id)::int AS position
+        row_number() OVER (ORDER BY ${FAIR_ORDER})::int AS position
       FROM pgboss.job j
       JOIN engine_run_tests rt ON rt.id = j.data->>'runTestId'
       LEFT JOIN clients c ON c.id = rt.client_id

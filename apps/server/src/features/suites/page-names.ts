@@ -9,9 +9,9 @@ import type { SurveyedPage } from '@fullstop/engine/survey';
  */
 
 /** The most a page's part of a test name holds: "Page " + it + " (100)" + " looks the same" stays within 100. */
-export const PAGE_NAME_CHARS = 74;
+const PAGE_NAME_CHARS = 74;
 /** A title's share of it (cut at a word); the path's label has the rest. */
-export const TITLE_CHARS = 32;
+const TITLE_CHARS = 32;
 /** A path's label alone (a page without a usable title). */
 const LABEL_CHARS = 60;
 
@@ -19,7 +19,7 @@ const LABEL_CHARS = 60;
 const SEPARATOR = / (?:\||-|–|—|·|•|::|»|\/|:) /g;
 
 /** `text` in the names' alphabet: accents dropped, other characters spaces, spaces collapsed; may be empty. */
-export function nameText(text: string): string {
+function nameText(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -101,7 +101,7 @@ export function readableTitles(pages: SurveyedPage[]): Map<SurveyedPage, string>
 }
 
 /** A page's part of its tests' names: "Pricing (pricing)", or its path's label alone when it has no readable title. */
-export function pageName(title: string, path: string): string {
+function pageName(title: string, path: string): string {
   if (!title) return pageLabel(path);
   return `${title} (${pageLabel(path, PAGE_NAME_CHARS - title.length - 3)})`;
 }

@@ -8,10 +8,10 @@ import type { SiteSurvey, SurveyedCall } from '@fullstop/engine/survey';
  */
 
 /** The load test's p95 limit: this many times what the crawl measured, and never under the floor. */
-export const LOAD_P95_FACTOR = 4;
-export const LOAD_P95_FLOOR_MS = 500;
+const LOAD_P95_FACTOR = 4;
+const LOAD_P95_FLOOR_MS = 500;
 /** Data calls the load test asks for at most, besides the home page. */
-export const LOAD_MAX_CALLS = 10;
+const LOAD_MAX_CALLS = 10;
 /**
  * A light pace when it asks for the page's calls: 5 visitors, 10 requests a second in all, for 10 s (each visitor
  * asks for the page, then its calls, in turn). Today's test (5 connections as fast as answered, 5 s) is kept for a
@@ -27,7 +27,7 @@ const NEVER_LOAD = /\b(log\s*-?\s*out|sign\s*-?\s*out|delete|remove|destroy|unsu
 /** What a load test's request path may hold (the load kind refuses spaces and control characters). */
 const REQUEST_TARGET = /^\/[\x21-\x7e]*$/;
 
-export interface LoadTestJson {
+interface LoadTestJson {
   name: string;
   kind: 'load';
   description: string;
@@ -36,13 +36,13 @@ export interface LoadTestJson {
 }
 
 /** The home document's time as the crawl measured it: the median of its samples (the first pays for the connection). */
-export function homeMs(survey: SiteSurvey): number | null {
+function homeMs(survey: SiteSurvey): number | null {
   const sorted = [...survey.homeResponseMs].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
 }
 
 /** Why a call of the home page is not asked for by the load test; null when it is. */
-export function whyNotLoaded(call: SurveyedCall): string | null {
+function whyNotLoaded(call: SurveyedCall): string | null {
   if (call.method !== 'GET') return `${call.method}: the load test asks, it does not send`;
   if (call.status === null || call.status >= 400) return call.status === null ? 'no answer when the crawl ran' : `answered ${call.status} when the crawl ran`;
   if (call.query.length > 0) return 'has a query, whose values the survey does not keep';

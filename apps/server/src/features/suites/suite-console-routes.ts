@@ -30,7 +30,7 @@ import { operatorClientRoute } from '../../lib/operator-route.ts';
 import { queueRun } from '../runs/index.ts';
 import { operatorRunOrigin } from '../runs/index.ts';
 import { diffSuites, listSuiteFiles, readSuiteFile } from './suite-browse.ts';
-import { currentSuite, setCurrentSuite, type SuiteRow, suiteByVersion, suiteVersions } from './suite-repository.ts';
+import { currentSuite, setCurrentSuite, type SuiteRow, suiteByVersion, suiteVersions, testsIn } from './suite-repository.ts';
 import { importSuite } from './suite-service.ts';
 import { suiteFilesOfUpload, unzipSuite, type UploadedFile } from './suite-upload.ts';
 
@@ -39,7 +39,6 @@ const UPLOAD_MAX_BYTES = SUITE_LIMITS.maxTotalBytes + 1024 * 1024;
 /** A folder may hold a few files the import leaves out (hidden ones), so the form may carry a few more. */
 const UPLOAD_MAX_FILES = SUITE_LIMITS.maxFiles + 50;
 
-const testsIn = (suite: SuiteRow) => suite.manifest.groups.reduce((n, g) => n + g.tests.length, 0);
 
 async function versionOf(deps: EngineDeps, clientId: string, version: number): Promise<SuiteRow> {
   await getClient(deps.db, clientId);

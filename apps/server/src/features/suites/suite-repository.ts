@@ -8,6 +8,9 @@ import { engineRuns, engineSuites } from '../../db/schema/index.ts';
 export type SuiteRow = typeof engineSuites.$inferSelect;
 export type NewSuite = Omit<typeof engineSuites.$inferInsert, 'version' | 'isCurrent'>;
 
+/** How many tests a version holds. */
+export const testsIn = (suite: Pick<SuiteRow, 'manifest'>) => suite.manifest.groups.reduce((n, g) => n + g.tests.length, 0);
+
 /** The client's current version: the one that runs and lists tests (not always the newest). */
 export function currentSuite(db: Db, clientId: string): Promise<SuiteRow | null> {
   return findClientRow(db, engineSuites, clientId, eq(engineSuites.isCurrent, true));

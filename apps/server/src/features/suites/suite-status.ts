@@ -5,9 +5,7 @@ import { access } from '../../lib/access.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { findUserByEmail, getClient } from '../accounts/index.ts';
 import { ownClientId } from '../auth/index.ts';
-import { currentSuite, newestSuite } from './suite-repository.ts';
-
-const testsIn = (manifest: { groups: { tests: unknown[] }[] }) => manifest.groups.reduce((n, g) => n + g.tests.length, 0);
+import { currentSuite, newestSuite, testsIn } from './suite-repository.ts';
 
 /**
  * The operator's name behind a version's `importedBy` (an e-mail, or "crawl proposal (e-mail)"); null when a
@@ -30,7 +28,7 @@ export async function suiteStatus(db: Db, clientId: string): Promise<SuiteStatus
     firstReportDue: firstReportDue(client.createdAt).toISOString(),
     proposal:
       newest && !current
-        ? { version: newest.version, proposedBy: await proposerName(db, newest.importedBy), proposedAt: newest.createdAt.toISOString(), tests: testsIn(newest.manifest) }
+        ? { version: newest.version, proposedBy: await proposerName(db, newest.importedBy), proposedAt: newest.createdAt.toISOString(), tests: testsIn(newest) }
         : null,
   };
 }

@@ -2,6 +2,7 @@ import type { CrawledEndpoint } from '../../lib/browser-crawl.ts';
 import type { JsonShape } from '../../lib/call-shape.ts';
 import type { CrawlMode } from '../../lib/crawl-options.ts';
 import type { ScanCallCoverage, ScanCoverage } from './facts.ts';
+import { plural } from './wapiti.ts';
 
 /** Methods of calls sqlmap attacks: ones that carry a JSON body. */
 const BODY_METHODS = ['POST', 'PUT', 'PATCH'];
@@ -22,7 +23,6 @@ export function attackableCalls(endpoints: readonly CrawledEndpoint[], origins: 
   });
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const pathOf = (url: string) => URL.parse(url)?.pathname ?? url;
 
 /** Why a call was not attacked to the end, in the words of an incomplete scan. */

@@ -7,6 +7,7 @@ import type { NetJail } from '../../sandbox/net-jail.ts';
 import type { Finding, RunContext } from '../../types.ts';
 import type { ScanCallCoverage } from './facts.ts';
 import { parseSqlmapLog, parseSqlmapOutput } from './sqlmap-log.ts';
+import { proxiedEnv } from './wapiti.ts';
 import { ZAP_RULES } from './zap-rules.ts';
 
 /** Where Debian installs sqlmap (package `sqlmap`). */
@@ -41,15 +42,6 @@ export interface SqlmapOptions {
 export interface SqlmapResult {
   findings: Finding[];
   calls: ScanCallCoverage[];
-}
-
-/** The environment with the proxy and no exception to it, HOME inside the attempt (sqlmap keeps its data there). */
-function sqlmapEnv(dir: string, proxyUrl: string): NodeJS.ProcessEnv {
-  // TERM=dumb: sqlmap's start writes no terminal escapes into the log.
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, PYTHONUNBUFFERED: '1', TERM: 'dumb' };
-  for (const name of ['NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) delete env[name];
-  for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy']) env[name] = proxyUrl;
-  return env;
 }
 
 const pathOf = (url: string) => {
@@ -133,7 +125,8 @@ export async function runSqlmap(options: SqlmapOptions, ctx: RunContext): Promis
     let output = '';
     const result = await runChild('/bin/sh', ['-c', 'exec "$0" "$@" 2>&1', file, ...args], {
       cwd: dir,
-      env: sqlmapEnv(dir, options.proxyUrl),
+      // HOME inside the attempt (sqlmap keeps its data there); TERM=dumb: no terminal escapes in the log.
+      env: proxiedEnv(options.proxyUrl, { HOME: dir, PYTHONUNBUFFERED: '1', TERM: 'dumb' }),
       signal: ctx.signal,
       timeoutMs: share * 1000,
       onOutput: (chunk) => {

@@ -21,7 +21,7 @@ export const WAPITI_EXIT_GRACE_MS = 30_000;
 export const WAPITI_REQUEST_TIMEOUT_SECONDS = 10;
 
 /** The environment with no proxy exception: python-requests would bypass the proxy for NO_PROXY hosts. */
-function proxiedEnv(proxyUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+export function proxiedEnv(proxyUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   for (const name of ['NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) delete env[name];
   for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy']) env[name] = proxyUrl;
@@ -309,7 +309,8 @@ function firstOpen(resources: SessionResource[], module: string): SessionResourc
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "1 module", "3 modules". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "GET /go (url)": a request the way the scan's status names it, path only when it is on the target's origin. */
 function where(origin: string, e: Pick<ScanModuleError, 'method' | 'url' | 'params'>, withParams = true): string {

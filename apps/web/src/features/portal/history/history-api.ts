@@ -27,7 +27,8 @@ export const HISTORY_PAGE_SIZE = 20;
 
 /** While a run on the screen is still going, its row or page is asked for again this often. */
 export const LIVE_REFRESH_MS = 5000;
-const going = (status: RunStatus) => status === 'queued' || status === 'running';
+/** A run or test still queued or running. */
+export const going = (status: RunStatus) => status === 'queued' || status === 'running';
 
 /** Fresh on every visit (a run may have ended since), and kept fresh while a run shown is still going. */
 export function liveOptions(active: boolean) {

@@ -7,7 +7,7 @@ import { downloadFrom, openInNewTab } from '@/lib/open-link.ts';
 import { AsyncEmpty, AsyncLoading, isMissing } from '../components/async-state.tsx';
 import { DataFacts } from '../components/data-facts.tsx';
 import { openFailed } from './open-failed.ts';
-import { isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
+import { going, isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
 import { runTotalsWords } from '../components/run-totals.ts';
 import { scopeText, TRIGGER_LABELS } from './history-texts.ts';
 import { CancelRunButton } from './cancel-run-button.tsx';
@@ -88,7 +88,7 @@ export function RunDetailPage() {
           </h1>
           <div className="portal-card history-section">
             <RunFacts run={data} />
-            {(data.status === 'queued' || data.status === 'running') && (
+            {going(data.status) && (
               <CancelRunButton runId={data.runId} running={data.status === 'running'} onCancelled={() => void run.refetch()} />
             )}
             <WholeRunReport runId={data.runId} formats={data.runReportFormats} />

@@ -1,4 +1,4 @@
-import { opsClientPath, paths, type OpsClientSummary } from '@fullstop/contracts';
+import { FIRST_REPORT_HOURS, opsClientPath, paths, type OpsClientSummary } from '@fullstop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '@/lib/format-date.ts';
@@ -55,7 +55,7 @@ function WaitingForSuite({ clients }: { clients: readonly OpsClientSummary[] }) 
       <h2 id="ops-waiting-title" className="portal-card__title">
         Without a current suite ({waiting.length})
       </h2>
-      <p className="portal-muted">They see no tests until a version is current; the site promises a start within 48 hours of signing.</p>
+      <p className="portal-muted">They see no tests until a version is current; the site promises a start within {FIRST_REPORT_HOURS} hours of signing.</p>
       <ul className="ops-waiting__list">
         {waiting.map((client) => {
           const since = signingText(client.createdAt);

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { describeError } from '@/lib/http-client.ts';
 import { openInNewTab } from '@/lib/open-link.ts';
 import { EvidenceShots } from '../../components/evidence-shot.tsx';
@@ -47,8 +47,7 @@ function EvidenceBody({ test, report }: { test: RunTestRef; report: Report }) {
  */
 export function FailingTestEvidence({ clientId, runId, runTestId, report }: RunTestRef & { report: Report }) {
   const [opened, setOpened] = useState(false);
-  // One object per test, so a thumbnail's link is not asked for again at every render of the page.
-  const test = useMemo(() => ({ clientId, runId, runTestId }), [clientId, runId, runTestId]);
+  const test = { clientId, runId, runTestId };
   return (
     <details className="ops-evidence" onToggle={(e) => setOpened(e.currentTarget.open)}>
       <summary>Report, traces and screenshots</summary>

@@ -30,17 +30,17 @@ function usersWords(i: ProcessIsolation): { text: string; level: 'bad' | 'weak' 
 }
 
 /**
- * What the System page says about a process's runners: its sentences, and whether they are a warning: `error` when
+ * What the System page says about a process's runners: its sentences, and how much of a warning they are: `error` when
  * they are not kept from the server (or run nothing), `partial` when tests are not kept from each other or from the
  * network as fully as they could be (issue 37).
  */
-export function isolationWords(p: SystemProcess): { warning: boolean; level: 'error' | 'partial' | null; parts: string[] } {
-  if (p.workers === 0) return { warning: false, level: null, parts: ['Runs no tests'] };
+function isolationWords(p: SystemProcess): { level: 'error' | 'partial' | null; parts: string[] } {
+  if (p.workers === 0) return { level: null, parts: ['Runs no tests'] };
   const i = p.isolation;
-  if (!i) return { warning: false, level: null, parts: ['Unknown: this process’s version does not report it'] };
+  if (!i) return { level: null, parts: ['Unknown: this process’s version does not report it'] };
   const user = usersWords(i);
   // Refusing tests, the rest means nothing: the refusal and its fix alone.
-  if (i.runnerUsers?.mode === 'refused') return { warning: true, level: 'error', parts: [user.text] };
+  if (i.runnerUsers?.mode === 'refused') return { level: 'error', parts: [user.text] };
   const sandbox = i.chromiumSandbox ? 'Chromium sandbox on' : `Chromium sandbox off: ${i.reason ?? 'no reason given'}`;
   const parts = [user.text, sandbox];
   let weak = user.level === 'weak';
@@ -53,7 +53,7 @@ export function isolationWords(p: SystemProcess): { warning: boolean; level: 'er
     weak ||= !i.networkNamespace.ok;
   }
   const level = user.level === 'bad' || !i.chromiumSandbox ? 'error' : weak ? 'partial' : null;
-  return { warning: level !== null, level, parts };
+  return { level, parts };
 }
 
 /**
