@@ -72,7 +72,10 @@ export const siteSurveyRunner = defineRunner({
     const { maxPages, crawlSeconds, exclude } = input.options;
     ctx.progress?.({ done: 0, total: maxPages, message: 'crawling the website' });
     const crawl = await browserCrawl(guard, ctx, [guard.baseUrl.href], { maxPages, budgetMs: crawlSeconds * 1000, exclude });
-    const found = crawl.pages.filter((p) => p.status !== null);
+    // A page's path is what it is measured and tested by: the crawl's hash routes of one document (a single-page app's
+    // #/views: Swagger UI's nine on one path) are one page here, measured once, not once a route.
+    const paths = new Set<string>();
+    const found = crawl.pages.filter((p) => p.status !== null && !paths.has(pathOf(p.url)) && paths.add(pathOf(p.url)));
 
     const own = await launchGuardedBrowser(guard, ctx);
     const pages: SurveyedPage[] = [];
