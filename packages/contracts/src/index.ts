@@ -30,3 +30,4 @@ export * from './cells.ts';
 export * from './visual.ts';
 export * from './visual-review.ts';
 export * from './mobile-devices.ts';
+export * from './payments.ts';
