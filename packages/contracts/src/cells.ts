@@ -1,9 +1,11 @@
 // A browser test's cells (engine × device × network, docs/decisions/0078), in words: the engine's report and the
-// portal say them the same way. A cell is `<engine>/<device>[/<network>]`, read part by part.
+// portal say them the same way. A cell is `<engine>/<device>[/<network>]`, read part by part. A cloud cell (a real
+// browser on the client's device cloud, decision 0100) is `cloud/<browser>@<device>[ (<os>)]`: its "engine" part is
+// `cloud`, its second part the browser on the device.
 
 /** The product names of the engines and the networks; a device reads as it is named ("phone"). */
 const PART_TITLES: readonly Readonly<Record<string, string>>[] = [
-  { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' },
+  { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit', cloud: 'Cloud' },
   {},
   { none: 'unshaped', offline: 'offline', 'slow-3g': 'slow 3G', 'fast-3g': 'fast 3G', '4g': '4G', cable: 'cable' },
 ];
@@ -11,7 +13,7 @@ const PART_TITLES: readonly Readonly<Record<string, string>>[] = [
 type CellStatus = 'passed' | 'failed' | 'skipped';
 
 const partsOf = (cell: string) => cell.split('/');
-const partTitle = (part: string, index: number) => PART_TITLES[index]?.[part] ?? part;
+const partTitle = (part: string, index: number) => (index === 1 && part.includes('@') ? cloudPartTitle(part) : (PART_TITLES[index]?.[part] ?? part));
 
 /** A cell for a column head: "Firefox · phone", "Chromium · desktop · slow 3G". */
 export function cellLabel(cell: string, separator = ' · '): string {
@@ -33,7 +35,7 @@ export function failingWhere(statuses: Readonly<Record<string, CellStatus>>): st
     const values = new Set(failed.map(part));
     if (values.size !== 1 || new Set(ran.map(part)).size < 2) continue;
     const [value] = [...values] as [string];
-    if (ran.filter((c) => part(c) === value).length === failed.length) return `fails on ${partTitle(value, i)} only`;
+    if (ran.filter((c) => part(c) === value).length === failed.length) return `fails on ${i === 0 && value === CLOUD_ENGINE ? 'the cloud cells' : partTitle(value, i)} only`;
   }
   if (failed.length === 1) return `fails on ${cellLabel(failed[0]!, ' on ')} only`;
   return `fails on ${failed.map((c) => cellLabel(c)).join(', ')}`;
@@ -55,6 +57,7 @@ const ENGINE_RUNS: Readonly<Record<string, { specs: boolean; why?: string }>> = 
   chromium: { specs: true },
   firefox: { specs: true },
   webkit: { specs: false, why: 'Playwright cannot drive WebKitGTK, so no spec files' },
+  cloud: { specs: false, why: 'Playwright spec files do not run on a device cloud’s browsers in this version' },
 };
 
 /** What a page check checks, in words (the suite's validation and the report say it). */
@@ -115,3 +118,54 @@ export function engineChecks(cases: readonly { name: string; cell?: string | und
     return `${title}: page checks only (${words})${why ? `: ${why}` : ''}`;
   });
 }
+
+// Cloud cells (issue 44, decision 0100): a real browser on a device of the client's device cloud (BrowserStack, Sauce
+// Labs, AWS Device Farm), named in a browser test's `devices` beside desktop, phone and tablet.
+
+/** A cloud cell's "engine" part: its cells run the page checks over the provider's WebDriver hub. */
+export const CLOUD_ENGINE = 'cloud';
+/** The browsers a cloud cell may name, as the suite names them. */
+export const CLOUD_BROWSERS = ['chrome', 'safari', 'edge', 'firefox'] as const;
+export type CloudBrowser = (typeof CLOUD_BROWSERS)[number];
+const BROWSER_TITLES: Readonly<Record<CloudBrowser, string>> = { chrome: 'Chrome', safari: 'Safari', edge: 'Edge', firefox: 'Firefox' };
+export const cloudBrowserTitle = (browser: string): string => BROWSER_TITLES[browser as CloudBrowser] ?? browser;
+
+/** A device of the client's cloud in a browser test's `devices`: `{ cloud: 'iPhone 15', os: 'iOS 18', browser: 'safari' }`. */
+export interface CloudDevice {
+  cloud: string;
+  os?: string | undefined;
+  browser: CloudBrowser;
+}
+
+/**
+ * A cloud device's name and OS: letters, digits, spaces and `. _ + -`, at most 60 characters. Nothing that would
+ * break a cell's name (`/`, `@`, brackets) or a file name.
+ */
+export const CLOUD_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,59}$/;
+
+/** A cloud cell's name: `cloud/safari@iPhone 15 (iOS 18)`, `cloud/edge@Windows 11`. */
+export function cloudCellName(d: CloudDevice): string {
+  return `${CLOUD_ENGINE}/${d.browser}@${d.cloud}${d.os ? ` (${d.os})` : ''}`;
+}
+export const isCloudCell = (cell: string): boolean => partsOf(cell)[0] === CLOUD_ENGINE;
+
+/** "Safari on iPhone 15 (iOS 18)" for the part `safari@iPhone 15 (iOS 18)`. */
+function cloudPartTitle(part: string): string {
+  const at = part.indexOf('@');
+  return `${cloudBrowserTitle(part.slice(0, at))} on ${part.slice(at + 1)}`;
+}
+
+/**
+ * Whether a cloud device is a desktop (a virtual machine with a desktop browser) rather than a real phone or tablet:
+ * its name starts with Windows, macOS or OS X ("Windows 11", "macOS Sonoma").
+ */
+export const isDesktopCloud = (name: string): boolean => /^(windows|macos|os x)\b/i.test(name.trim());
+
+/** What a cloud cell's table column says of its network: its traffic is the provider's, not our proxy's. */
+export const CLOUD_NETWORK_WORDS = 'network: the provider’s';
+
+/**
+ * Where a browser run notes its cloud sessions (relative to the attempt's folder): `[{ index, sessionId, ended }]`.
+ * The server ends, from it, a session a killed runner left open (a cloud session bills until it ends).
+ */
+export const CLOUD_SESSIONS_NOTE = 'browser/cloud-sessions.json';

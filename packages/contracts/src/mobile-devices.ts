@@ -28,6 +28,11 @@ export type SauceRegion = z.infer<typeof sauceRegion>;
 export const DEVICE_FARM_REGION = 'us-west-2';
 /** A Device Farm project's ARN: `arn:aws:devicefarm:us-west-2:<12-digit account>:project:<id>`. */
 export const DEVICE_FARM_PROJECT_ARN = /^arn:aws:devicefarm:us-west-2:\d{12}:project:[A-Za-z0-9-]{1,128}$/;
+/**
+ * A Device Farm desktop browser testing (TestGrid) project's ARN: `arn:aws:devicefarm:us-west-2:<account>:testgrid-project:<id>`.
+ * A browser test's cloud cells on Device Farm run there (decision 0100); mobile projects cannot hold them.
+ */
+export const DEVICE_FARM_TESTGRID_PROJECT_ARN = /^arn:aws:devicefarm:us-west-2:\d{12}:testgrid-project:[A-Za-z0-9-]{1,128}$/;
 /** An AWS access key ID (the user name of a `devicefarm` provider). */
 export const AWS_ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
 
@@ -42,6 +47,19 @@ export function mobileCloudEndpoints(kind: (typeof MOBILE_CLOUD_KINDS)[number], 
     ? { url: 'https://hub.browserstack.com/wd/hub', apiUrl: 'https://api-cloud.browserstack.com' }
     : { url: `https://ondemand.${region}.saucelabs.com/wd/hub`, apiUrl: `https://api.${region}.saucelabs.com` };
 }
+
+/**
+ * The REST API a cloud's desktop and mobile browsers (not apps) are described and looked up by. BrowserStack's
+ * browsers are Automate's, whose API is `api.browserstack.com` (App Automate's is `api-cloud.browserstack.com`): the
+ * documented pair, both BrowserStack's own hosts; an overridden API (a test's fake) is used as it is. Sauce Labs and
+ * Device Farm answer both on the same API.
+ */
+export function browserCloudApiUrl(kind: (typeof MOBILE_CLOUD_KINDS)[number], apiUrl: string): string {
+  return kind === 'browserstack' && new URL(apiUrl).host === 'api-cloud.browserstack.com' ? 'https://api.browserstack.com' : apiUrl;
+}
+
+/** The most cloud minutes per run an operator may allow a client (a cap of 0 starts no cloud cell). */
+export const MAX_CLOUD_MINUTES_PER_RUN = 100_000;
 
 /** The extra capabilities' JSON, at most this many characters. */
 export const MOBILE_CAPABILITIES_MAX_CHARS = 8192;
@@ -86,6 +104,24 @@ export const setMobileProviderBody = z.object({
     .regex(DEVICE_FARM_PROJECT_ARN, { error: 'projectArn must be a Device Farm project ARN in us-west-2: arn:aws:devicefarm:us-west-2:<12-digit account>:project:<id>' })
     .nullish(),
   accessKey: text('accessKey').min(1, { error: 'accessKey must not be empty (omit it to keep the stored one)' }).max(4096, { error: 'accessKey must be at most 4096 characters' }).nullish(),
+  /**
+   * AWS Device Farm's desktop browser testing project, where a browser test's cloud cells run; only for
+   * `devicefarm`, optional (without it, its browser tests cannot have cloud cells).
+   */
+  testGridProjectArn: text('testGridProjectArn')
+    .trim()
+    .regex(DEVICE_FARM_TESTGRID_PROJECT_ARN, { error: 'testGridProjectArn must be a Device Farm desktop browser testing project ARN in us-west-2: arn:aws:devicefarm:us-west-2:<12-digit account>:testgrid-project:<id>' })
+    .nullish(),
+  /**
+   * The most device minutes a run's cloud cells (browser tests on the device cloud) may use together; past it no
+   * further cloud cell starts and the report says so. Unset: no cap of ours (the provider's plan is the only one).
+   */
+  cloudMinutesPerRun: z
+    .number({ error: 'cloudMinutesPerRun must be a whole number of minutes' })
+    .int({ error: 'cloudMinutesPerRun must be a whole number of minutes' })
+    .min(0, { error: 'cloudMinutesPerRun must be 0 or more (0 starts no cloud cell)' })
+    .max(MAX_CLOUD_MINUTES_PER_RUN, { error: `cloudMinutesPerRun must be at most ${MAX_CLOUD_MINUTES_PER_RUN}` })
+    .nullish(),
   /** Capabilities the provider adds to every session (a JSON object). */
   capabilities: z
     .record(z.string(), z.unknown(), { error: 'capabilities must be a JSON object' })
@@ -105,6 +141,10 @@ export const mobileProvider = z.object({
   username: z.string().nullable(),
   /** AWS Device Farm's project ARN, null for the others. */
   projectArn: z.string().nullable(),
+  /** AWS Device Farm's desktop browser testing project (the cloud cells' browsers), null when none is set. */
+  testGridProjectArn: z.string().nullable(),
+  /** The cap on the device minutes a run's cloud cells use together; null: none. */
+  cloudMinutesPerRun: z.number().int().nullable(),
   /** "••••3f9a", or null when no key is stored. */
   accessKeyHint: z.string().nullable(),
   capabilities: z.record(z.string(), z.unknown()).nullable(),

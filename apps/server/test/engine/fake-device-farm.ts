@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppiumServer, FAKE_APP } from '../../../../packages/engine/test/fixtures/appium-server.ts';
+import type { LocalBrowsers } from './fake-cloud-browsers.ts';
 
 /** One call to the API: its operation (X-Amz-Target's) and JSON body. */
 export interface FarmCall {
@@ -55,14 +56,26 @@ export const FAKE_FARM_DEVICES: FakeDevice[] = [
  * (STOPPING, then COMPLETED), ListArtifacts (video, Appium and device logs) and GetProject. A request not signed by
  * SigV4 for the account's key ID in us-west-2 gets `UnrecognizedClientException`. The session's endpoint hands the
  * Appium session to a real Appium with the fake driver, the app injected as Device Farm injects the session's app.
+ *
+ * Desktop browser testing (a browser test's cloud cells, decision 0100): CreateTestGridUrl (for the account's
+ * testgrid project) answers a signed hub URL of its own that expires, whose W3C sessions (chrome, firefox,
+ * MicrosoftEdge on Windows) go to a local browser (`browsers`); GetTestGridSession by the WebDriver session's id and
+ * ListTestGridSessionArtifacts (its video and Selenium log) answer as documented.
  */
-export async function startFakeDeviceFarm(appium: AppiumServer, account: { accessKeyId: string; secretAccessKey: string; projectArn: string }) {
+export async function startFakeDeviceFarm(
+  appium: AppiumServer | null,
+  account: { accessKeyId: string; secretAccessKey: string; projectArn: string; testGridProjectArn?: string },
+  browsers?: LocalBrowsers,
+) {
   const calls: FarmCall[] = [];
   const uploads = new Map<string, FarmUpload>();
   const sessions = new Map<string, FarmSession>();
   /** Bodies sent anywhere, to check the secret key never travels. */
   const seen: string[] = [];
   const behaviour = { failNextUpload: false };
+  /** Desktop browser testing: the signed URLs made (their token and expiry), and the sessions opened on them. */
+  const testGridUrls = new Map<string, number>();
+  const testGridSessions = new Map<string, { arn: string; created: number; ended: number | null; browserName: unknown }>();
 
   const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/x-amz-json-1.1') => {
     res.writeHead(status, { 'content-type': type, 'x-amzn-requestid': randomUUID() });
@@ -172,6 +185,30 @@ export async function startFakeDeviceFarm(appium: AppiumServer, account: { acces
               : [];
         return json(res, 200, { artifacts });
       }
+      case 'CreateTestGridUrl': {
+        if (!account.testGridProjectArn || body.projectArn !== account.testGridProjectArn) return fail(res, 400, 'NotFoundException', 'Project not found');
+        const seconds = Number(body.expiresInSeconds);
+        if (!Number.isInteger(seconds) || seconds < 60 || seconds > 86_400) return fail(res, 400, 'ArgumentException', 'expiresInSeconds must be between 60 and 86400');
+        const token = `AQICAH${randomUUID().replace(/-/g, '')}`;
+        const expires = Date.now() + seconds * 1000;
+        testGridUrls.set(token, expires);
+        return json(res, 200, { url: `${base}/testgrid/${token}/wd/hub`, expires: expires / 1000 });
+      }
+      case 'GetTestGridSession': {
+        if (body.projectArn !== account.testGridProjectArn) return fail(res, 400, 'NotFoundException', 'Project not found');
+        const s = testGridSessions.get(arnOf(body.sessionId));
+        if (!s) return fail(res, 400, 'NotFoundException', 'Session not found');
+        const minutes = Math.max(1, Math.ceil(((s.ended ?? Date.now()) - s.created) / 60_000));
+        return json(res, 200, { testGridSession: { arn: s.arn, status: s.ended ? 'CLOSED' : 'ACTIVE', created: s.created / 1000, ...(s.ended ? { ended: s.ended / 1000 } : {}), billingMinutes: minutes, seleniumProperties: JSON.stringify({ browserName: s.browserName }) } });
+      }
+      case 'ListTestGridSessionArtifacts': {
+        const s = [...testGridSessions.values()].find((x) => x.arn === body.sessionArn);
+        if (!s) return fail(res, 400, 'NotFoundException', 'Session not found');
+        const id = s.arn.split('/').pop();
+        const url = (file: string) => `https://prod-us-west-2-testgrid.s3.us-west-2.amazonaws.com/${id}/${file}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=def`;
+        const artifacts = body.type === 'VIDEO' ? [{ filename: 'video.mp4', type: 'VIDEO', url: url('video.mp4') }] : body.type === 'LOG' ? [{ filename: 'selenium.log', type: 'SELENIUM_LOG', url: url('selenium.log') }] : [];
+        return json(res, 200, { artifacts });
+      }
       default:
         return fail(res, 400, 'UnknownOperationException', `Unknown operation ${op}`);
     }
@@ -193,6 +230,33 @@ export async function startFakeDeviceFarm(appium: AppiumServer, account: { acces
         res.writeHead(200, { etag: `"${upload.sha256.slice(0, 32)}"` });
         return res.end();
       }
+      // A desktop browser testing URL: its sessions are a local browser's; the URL is its only credential, and expires.
+      const grid = /^\/testgrid\/([A-Za-z0-9]+)\/wd\/hub(\/.*)$/.exec(url);
+      if (grid) {
+        const expires = testGridUrls.get(grid[1]!);
+        const rest = grid[2]!;
+        if (req.method === 'POST' && rest === '/session') {
+          if (!expires || expires < Date.now()) return json(res, 403, { value: { error: 'session not created', message: 'The URL is invalid or has expired' } }, 'application/json');
+          if (!browsers) return json(res, 500, { value: { error: 'session not created', message: 'this fake has no browsers' } }, 'application/json');
+          const caps = (JSON.parse(body.toString()) as { capabilities: { alwaysMatch?: Record<string, unknown> } }).capabilities.alwaysMatch ?? {};
+          if (!['chrome', 'firefox', 'MicrosoftEdge'].includes(String(caps.browserName)) || !['latest', 'latest-1', 'latest-2'].includes(String(caps.browserVersion))) {
+            return json(res, 400, { value: { error: 'session not created', message: 'Unsupported browserName or browserVersion' } }, 'application/json');
+          }
+          const made = await browsers.create({ browser: String(caps.browserName), device: 'Windows', platform: 'Windows', osVersion: null });
+          if (made.sessionId) testGridSessions.set(made.sessionId, { arn: `${account.testGridProjectArn!.replace(':testgrid-project:', ':testgrid-session:')}/${randomUUID()}`, created: Date.now(), ended: null, browserName: caps.browserName });
+          res.writeHead(made.status, { 'content-type': 'application/json' });
+          return res.end(made.body);
+        }
+        const id = /^\/session\/([^/]+)(.*)$/.exec(rest);
+        if (!id || !browsers || !testGridUrls.has(grid[1]!)) return json(res, 404, { value: { error: 'invalid session id', message: 'No such session' } }, 'application/json');
+        const answer = await browsers.forward(req.method ?? 'GET', id[1]!, id[2]!, body);
+        if (req.method === 'DELETE' && id[2] === '') {
+          const s = testGridSessions.get(id[1]!);
+          if (s) s.ended = Date.now();
+        }
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        return res.end(answer.body);
+      }
       const remote = /^\/remote-endpoint\/([0-9a-f]+)\/wd\/hub(\/.*)$/.exec(url);
       if (remote) {
         const s = [...sessions.values()].find((x) => x.token === remote[1]);
@@ -208,6 +272,7 @@ export async function startFakeDeviceFarm(appium: AppiumServer, account: { acces
           payload.capabilities.alwaysMatch = caps;
           forward = Buffer.from(JSON.stringify(payload));
         }
+        if (!appium) return json(res, 404, { value: { error: 'invalid session id', message: 'this fake has no Appium' } }, 'application/json');
         const upstream = http.request(new URL(path.slice(1), appium.url), { method: req.method, headers: { 'content-type': 'application/json', 'content-length': String(forward.length) } }, (up) => {
           const chunks: Buffer[] = [];
           up.on('data', (c: Buffer) => chunks.push(c));
@@ -247,6 +312,8 @@ export async function startFakeDeviceFarm(appium: AppiumServer, account: { acces
     sessions,
     seen,
     behaviour,
+    testGridUrls,
+    testGridSessions,
     /** The calls of one operation, in order. */
     of: (op: string) => calls.filter((c) => c.op === op),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

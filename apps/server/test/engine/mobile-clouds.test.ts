@@ -1,155 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppiumServer, FAKE_APP, FAKE_CAPABILITIES, FAKE_SUITE, startAppium } from '../../../../packages/engine/test/fixtures/appium-server.ts';
+import { type AppiumServer, FAKE_CAPABILITIES, FAKE_SUITE, startAppium } from '../../../../packages/engine/test/fixtures/appium-server.ts';
 import { writeAxml } from '../../../../packages/engine/test/fixtures/axml-writer.ts';
 import { bearer, buildTestApp, createTestClient, login, type TestClient } from '../helpers/app.ts';
 import { makeZip, multipart } from '../helpers/zip.ts';
+import { startCloud } from './fake-clouds.ts';
 import { importSuite, key, manifest, OPERATOR_TOKEN, operator, runAndWait } from './helpers.ts';
-
-type Kind = 'browserstack' | 'saucelabs';
-
-interface Upload {
-  field: string;
-  name: string | null;
-  sha256: string;
-  appId: string;
-}
-
-/**
- * A cloud provider as its documentation says it answers, on loopback. BrowserStack App Automate: `POST
- * /app-automate/upload`, multipart `file`, basic auth, `{ app_url: "bs://…" }`; Sauce Labs: `POST /v1/storage/upload`,
- * multipart `payload` and `name`, `{ item: { id } }`. A wrong key gets the provider's 401. Its hub (`/wd/hub`) checks
- * the same credentials when a session opens and hands the session to a real Appium with the fake driver, the stored app id resolved to the
- * fake driver's app, as the provider resolves it to its stored file.
- */
-async function startCloud(kind: Kind, appium: AppiumServer, account: { username: string; accessKey: string }) {
-  const uploads: Upload[] = [];
-  const sessionApps: unknown[] = [];
-  const refused: string[] = [];
-  const stored = new Set<string>();
-  /** Sessions that went through the hub (by the ids in their command URLs), and the details calls by session id. */
-  const sessions = new Set<string>();
-  const detailsAsked: string[] = [];
-  /** What the session details answer: as documented, or (a provider with nothing useful) a 404. */
-  const details = { answer: 'documented' as 'documented' | 'not-found' };
-  const authorized = (req: http.IncomingMessage) => req.headers.authorization === `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}`;
-  const readBody = async (req: http.IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  };
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const uploadPath = kind === 'browserstack' ? '/app-automate/upload' : '/v1/storage/upload';
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const url = req.url ?? '/';
-      if (req.method === 'POST' && url === uploadPath) {
-        const body = await readBody(req);
-        if (!authorized(req)) {
-          refused.push(url);
-          return kind === 'browserstack' ? json(res, 401, { error: 'Unauthorized' }) : json(res, 401, { detail: 'Authentication credentials were not provided.' });
-        }
-        const form = await new Response(body, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
-        const field = kind === 'browserstack' ? 'file' : 'payload';
-        const file = form.get(field);
-        if (!(file instanceof File)) return json(res, 400, { error: `no ${field}` });
-        const sha256 = createHash('sha256').update(Buffer.from(await file.arrayBuffer())).digest('hex');
-        const id = kind === 'browserstack' ? `bs://${sha256.slice(0, 40)}` : randomUUID();
-        const appId = kind === 'browserstack' ? id : `storage:${id}`;
-        stored.add(appId);
-        const name = form.get('name');
-        uploads.push({ field, name: typeof name === 'string' ? name : null, sha256, appId });
-        return kind === 'browserstack' ? json(res, 200, { app_url: id }) : json(res, 201, { item: { id, name, kind: 'android' } });
-      }
-      // BrowserStack: GET /app-automate/sessions/<id>.json answers `automation_session` with the session's pages.
-      const bsSession = kind === 'browserstack' && req.method === 'GET' ? /^\/app-automate\/sessions\/([^/]+)\.json$/.exec(url) : null;
-      // Sauce Labs: GET /rest/v1/<username>/jobs/<id> answers the job with `video_url` and `log_url`.
-      const sauceJob = kind === 'saucelabs' && req.method === 'GET' ? /^\/rest\/v1\/([^/]+)\/jobs\/([^/]+)$/.exec(url) : null;
-      if (bsSession || sauceJob) {
-        if (!authorized(req)) return json(res, 401, { error: 'Unauthorized' });
-        const id = decodeURIComponent((bsSession?.[1] ?? sauceJob?.[2])!);
-        detailsAsked.push(id);
-        if (details.answer === 'not-found' || !sessions.has(id) || (sauceJob && decodeURIComponent(sauceJob[1]!) !== account.username)) {
-          return kind === 'browserstack' ? json(res, 404, { message: 'Session not found' }) : json(res, 404, { detail: 'Not found.' });
-        }
-        if (bsSession) {
-          const build = 'g0726012b6rb0a4c79122d6048c7b8767677ad61';
-          return json(res, 200, {
-            automation_session: {
-              name: 'app signs in',
-              duration: 12,
-              os: 'android',
-              os_version: '14.0',
-              device: 'Google Pixel 8',
-              status: 'done',
-              hashed_id: id,
-              reason: 'CLIENT_STOPPED_SESSION',
-              logs: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}/logs`,
-              browser_url: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}`,
-              public_url: `https://app-automate.browserstack.com/dashboard/v2/public-build/x?redirect=true&session=${id}`,
-              appium_logs_url: `https://api.browserstack.com/app-automate/builds/${build}/sessions/${id}/appiumlogs`,
-              video_url: `https://app-automate.browserstack.com/sessions/${id}/video?token=abc&source=rest_api`,
-              device_logs_url: `https://app-automate.browserstack.com/builds/${build}/sessions/${id}/devicelogs`,
-            },
-          });
-        }
-        return json(res, 200, {
-          id,
-          owner: account.username,
-          status: 'complete',
-          passed: null,
-          video_url: `https://assets.saucelabs.com/jobs/${id}/video.mp4`,
-          log_url: `https://assets.saucelabs.com/jobs/${id}/selenium-server.log`,
-        });
-      }
-      if (url.startsWith('/wd/hub/')) {
-        const sessionInUrl = /^\/wd\/hub\/session\/([^/]+)/.exec(url)?.[1];
-        if (sessionInUrl) sessions.add(sessionInUrl);
-        // The credentials open a session; its commands then go by the session's id (as WebdriverIO sends them).
-        if (req.method === 'POST' && url === '/wd/hub/session' && !authorized(req)) return json(res, 401, { value: { error: 'invalid argument', message: 'Authorization required' } });
-        let body = await readBody(req);
-        if (req.method === 'POST' && url === '/wd/hub/session') {
-          const payload = JSON.parse(body.toString()) as { capabilities: { alwaysMatch?: Record<string, unknown>; firstMatch?: Record<string, unknown>[] } };
-          const caps = [payload.capabilities.alwaysMatch ?? {}, ...(payload.capabilities.firstMatch ?? [])].find((c) => 'appium:app' in c) ?? {};
-          const app = caps['appium:app'];
-          sessionApps.push(app);
-          if (typeof app !== 'string' || !stored.has(app)) return json(res, 400, { value: { error: 'invalid argument', message: `no app ${String(app)} in storage` } });
-          caps['appium:app'] = FAKE_APP;
-          body = Buffer.from(JSON.stringify(payload));
-        }
-        const upstream = http.request(new URL(url.slice('/wd/hub/'.length), appium.url), { method: req.method, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (up) => {
-          res.writeHead(up.statusCode ?? 502, { 'content-type': 'application/json' });
-          up.pipe(res);
-        });
-        upstream.on('error', () => json(res, 502, { value: { error: 'unknown error', message: 'upstream' } }));
-        upstream.end(body);
-        return;
-      }
-      json(res, 404, { error: 'not found' });
-    })().catch(() => json(res, 500, { error: 'fake provider failed' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: `${base}/wd/hub`,
-    apiUrl: base,
-    uploads,
-    sessionApps,
-    refused,
-    sessions,
-    detailsAsked,
-    details,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const apk = (version: string) =>
   makeZip({
@@ -211,7 +69,7 @@ describe('mobile UI tests on a cloud device provider', () => {
 
   it('uploads the build to BrowserStack once, again only when it changed, and opens the session on its bs:// app', async () => {
     const account = { username: 'acme_qa', accessKey: 'bs-access-key-0123456789-9c1d' };
-    const cloud = await startCloud('browserstack', appium, account);
+    const cloud = await startCloud('browserstack', account, { appium });
     clouds.push(cloud);
     const client = await clientWithSuite();
 
@@ -270,7 +128,7 @@ describe('mobile UI tests on a cloud device provider', () => {
 
   it('uploads to Sauce Labs storage (payload and name) and opens storage:<id>; a wrong key ends the test with a clear error', async () => {
     const account = { username: 'acme-sauce', accessKey: 'sauce-access-key-5e7a' };
-    const cloud = await startCloud('saucelabs', appium, account);
+    const cloud = await startCloud('saucelabs', account, { appium });
     clouds.push(cloud);
     const client = await clientWithSuite();
 

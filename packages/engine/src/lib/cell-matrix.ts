@@ -15,7 +15,7 @@ export type MatrixAxis = (typeof MATRIX_AXES)[number];
  * The kinds whose tests take the matrix, and so a group's matrix: a group's `engines` leave its load or API tests
  * as they are. A kind is added here when its options take the axes (`matrixOptions`) and its runner runs each cell.
  */
-export const MATRIX_KINDS: readonly string[] = ['browser', 'accessibility', 'visual'];
+export const MATRIX_KINDS: readonly string[] = ['browser', 'accessibility', 'visual', 'payment'];
 
 /**
  * A non-empty list of distinct names from `names`: an unknown one is named with the ones there are. `elsewhere`
@@ -37,8 +37,10 @@ export function matrixOptions(engines: readonly [BrowserEngine, ...BrowserEngine
   return {
     /** The browser engines every page or spec runs on (decision 0078). */
     engines: uniqueList(engines, 'engine', notHere).default(['chromium']),
-    /** The device profiles, on each engine. */
-    devices: uniqueList(DEVICES, 'device').default(['desktop']),
+    /** The device profiles, on each engine (a cloud device is the browser kind's: runners/browser/cloud-cells.ts). */
+    devices: uniqueList(DEVICES, 'device', (input) =>
+      input && typeof input === 'object' && 'cloud' in input ? 'a cloud device ({ cloud, browser }) runs in browser tests only, as page checks: list desktop, phone or tablet here' : null,
+    ).default(['desktop']),
     /** The networks, shaped in the policy proxy; `none` is the unshaped local network. */
     networks: uniqueList(NETWORKS, 'network').default(['none']),
   };

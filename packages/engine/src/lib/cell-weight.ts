@@ -17,12 +17,13 @@ const cellWeight = (engine: string) => CELL_WEIGHTS[engine] ?? HEAVIEST;
 const lengthOf = (list: unknown) => (Array.isArray(list) && list.length > 0 ? list.length : 1);
 
 /**
- * Whether a test's cells run strictly one after another, one browser at a time: accessibility and visual tests
+ * Whether a test's cells run strictly one after another, one browser at a time: accessibility, visual and payment tests
  * always, a browser test that has page checks and no spec files (decision 0086). Only spec files run cells side by
  * side (Playwright's workers). Without the kind, the answer is no: the weight of every cell is counted.
  */
 export function cellsRunOneAtATime(options: Readonly<Record<string, unknown>> | null | undefined, kind?: string): boolean {
-  if (kind === 'accessibility' || kind === 'visual') return true;
+  // A payment test pays in each cell in turn, one browser at a time (decision 0097).
+  if (kind === 'accessibility' || kind === 'visual' || kind === 'payment') return true;
   return kind === 'browser' && options?.pages !== undefined && options?.specs === undefined;
 }
 
@@ -37,7 +38,9 @@ export function cellWeightOf(options: Readonly<Record<string, unknown>> | null |
   if (cellsRunOneAtATime(options, kind)) return 0;
   const raw = options?.engines;
   const engines = Array.isArray(raw) && raw.length > 0 ? raw.filter((e): e is string => typeof e === 'string') : ['chromium'];
-  const perEngine = lengthOf(options?.devices) * lengthOf(options?.networks);
+  // A cloud device (decision 0100) is no local browser: a session on the provider's machine, waited on here.
+  const devices = Array.isArray(options?.devices) ? options.devices.filter((d) => typeof d === 'string') : undefined;
+  const perEngine = (devices && devices.length === 0 ? 0 : lengthOf(devices)) * lengthOf(options?.networks);
   const cells = engines.reduce((sum, engine) => sum + cellWeight(engine) * perEngine, 0);
   return Math.max(0, cells - cellWeight('chromium'));
 }

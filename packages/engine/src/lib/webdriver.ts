@@ -1,6 +1,7 @@
 /**
- * A small client of classic W3C WebDriver (https://www.w3.org/TR/webdriver2/), for WebKitWebDriver (decision 0079):
- * the few commands page checks use, over fetch to a driver on 127.0.0.1. Not a library: WebdriverIO's `webdriver`
+ * A small client of classic W3C WebDriver (https://www.w3.org/TR/webdriver2/), for WebKitWebDriver (decision 0079)
+ * and a device cloud's hub (decision 0100): the few commands page checks use, over fetch to a driver on 127.0.0.1,
+ * or to the hub with its credentials and a fetch pinned to the addresses the policy judged. Not a library: WebdriverIO's `webdriver`
  * depends on `geckodriver` and `edgedriver`, whose install scripts download drivers, and `selenium-webdriver`
  * ships 20 MB of selenium-manager binaries (a driver and browser downloader) and no longer has a WebKitGTK module.
  */
@@ -20,11 +21,23 @@ export class WebDriverError extends Error {
 /** A command the driver has not answered in this time (a hung browser) fails: the page checks go on without it. */
 export const COMMAND_TIMEOUT_MS = 15_000;
 
-async function call<T>(url: string, method: 'GET' | 'POST' | 'DELETE', body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<T> {
+/** The few parts of fetch a command uses: a pinned client (a cloud's hub) gives its own. */
+export type WebDriverFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
+
+/** How a session reaches its driver: extra headers on every command (a hub's basic auth) and the fetch to use (pinned). */
+export interface WebDriverTransport {
+  headers?: Record<string, string>;
+  fetch?: WebDriverFetch;
+}
+
+async function call<T>(url: string, method: 'GET' | 'POST' | 'DELETE', body: unknown, timeoutMs: number, signal?: AbortSignal, transport: WebDriverTransport = {}): Promise<T> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const response = await fetch(url, {
+  const response = await (transport.fetch ?? fetch)(url, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
+    headers: { ...(transport.headers ?? {}), ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
@@ -74,21 +87,25 @@ export class WebDriverSession {
   readonly id: string;
   readonly capabilities: Record<string, unknown>;
   private readonly signal: AbortSignal | undefined;
+  private readonly transport: WebDriverTransport;
 
-  private constructor(base: string, id: string, capabilities: Record<string, unknown>, signal?: AbortSignal) {
+  private constructor(base: string, id: string, capabilities: Record<string, unknown>, signal: AbortSignal | undefined, transport: WebDriverTransport) {
     this.base = base;
     this.id = id;
     this.capabilities = capabilities;
     this.signal = signal;
+    this.transport = transport;
   }
 
-  static async open(base: string, alwaysMatch: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WebDriverSession> {
-    const value = await call<{ sessionId: string; capabilities: Record<string, unknown> }>(`${base}/session`, 'POST', { capabilities: { alwaysMatch } }, opts.timeoutMs, opts.signal);
-    return new WebDriverSession(base, value.sessionId, value.capabilities ?? {}, opts.signal);
+  static async open(base: string, alwaysMatch: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal; transport?: WebDriverTransport }): Promise<WebDriverSession> {
+    const transport = opts.transport ?? {};
+    const value = await call<{ sessionId: string; capabilities: Record<string, unknown> }>(`${base}/session`, 'POST', { capabilities: { alwaysMatch } }, opts.timeoutMs, opts.signal, transport);
+    if (typeof value?.sessionId !== 'string' || !value.sessionId) throw new WebDriverError('session not created', 'the driver answered no session id', 200);
+    return new WebDriverSession(base, value.sessionId, value.capabilities ?? {}, opts.signal, transport);
   }
 
   private command<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = COMMAND_TIMEOUT_MS): Promise<T> {
-    return call<T>(`${this.base}/session/${this.id}${path}`, method, method === 'POST' ? (body ?? {}) : undefined, timeoutMs, this.signal);
+    return call<T>(`${this.base}/session/${this.id}${path}`, method, method === 'POST' ? (body ?? {}) : undefined, timeoutMs, this.signal, this.transport);
   }
 
   /** Loads `url` and returns once the page has loaded (the session's `pageLoad` timeout bounds it). */
@@ -115,6 +132,11 @@ export class WebDriverSession {
     return Buffer.from(await this.command<string>('GET', '/screenshot'), 'base64');
   }
 
+  /** The session's timeouts (W3C `timeouts`): a page's load, a script's run. */
+  setTimeouts(t: { pageLoad: number; script: number; implicit?: number }): Promise<void> {
+    return this.command('POST', '/timeouts', { implicit: 0, ...t });
+  }
+
   setWindowRect(rect: WindowRect): Promise<WindowRect> {
     return this.command('POST', '/window/rect', rect);
   }
@@ -123,8 +145,14 @@ export class WebDriverSession {
     return this.command('POST', '/cookie', { cookie });
   }
 
-  /** Ends the session (the driver closes its browser); errors are swallowed: the caller kills what is left. */
-  async close(timeoutMs = 10_000): Promise<void> {
-    await this.command('DELETE', '', undefined, timeoutMs).catch(() => undefined);
+  /**
+   * Ends the session (the driver closes its browser); errors are swallowed: the caller kills what is left. Not bound
+   * to the run's signal: an aborted run still ends its sessions (a cloud's bills until it is ended).
+   */
+  async close(timeoutMs = 10_000): Promise<boolean> {
+    return call(`${this.base}/session/${this.id}`, 'DELETE', undefined, timeoutMs, undefined, this.transport).then(
+      () => true,
+      () => false,
+    );
   }
 }

@@ -47,7 +47,7 @@ const routes: FastifyPluginAsyncZod<{ service: MobileDevicesService }> = async (
         clientId: client.id,
         userId: request.principal?.userId,
         address: request.ip,
-        details: { kind: provider.kind, origin: new URL(provider.url).origin, apiOrigin: provider.apiUrl ? new URL(provider.apiUrl).origin : null, username: provider.username, projectArn: provider.projectArn, newKey, keyStored: provider.accessKeyHint !== null },
+        details: { kind: provider.kind, origin: new URL(provider.url).origin, apiOrigin: provider.apiUrl ? new URL(provider.apiUrl).origin : null, username: provider.username, projectArn: provider.projectArn, testGridProjectArn: provider.testGridProjectArn, cloudMinutesPerRun: provider.cloudMinutesPerRun, newKey, keyStored: provider.accessKeyHint !== null },
       });
       return { provider };
     },

@@ -42,6 +42,8 @@ export function mobileProviderView(row: MobileProviderRow): MobileProvider {
     region: row.kind === 'saucelabs' ? regionOf(row.url) : null,
     username: row.username,
     projectArn: row.projectArn,
+    testGridProjectArn: row.testGridProjectArn,
+    cloudMinutesPerRun: row.cloudMinutesPerRun,
     accessKeyHint: row.accessKeyHint ? `••••${row.accessKeyHint}` : null,
     capabilities: row.capabilities ?? null,
     updatedAt: row.updatedAt.toISOString(),
@@ -49,7 +51,7 @@ export function mobileProviderView(row: MobileProviderRow): MobileProvider {
 }
 
 /** The stored key, opened only while the endpoint is still on the origin it was given for (decision 0076). */
-function storedKey(keys: ServerKeys, row: MobileProviderRow): string | null {
+export function storedKey(keys: ServerKeys, row: MobileProviderRow): string | null {
   if (!row.accessKey || row.accessKeyBoundTo !== bindingOf(row.url, row.apiUrl)) return null;
   return openApiKey(keys, row.accessKey);
 }
@@ -70,7 +72,7 @@ export interface MobileBuild {
 const deviceFarmAttempts = new Map<string, DeviceFarmAttempt>();
 
 /** The Device Farm account of a provider row, or why it cannot be used (a validation error: not retried). */
-function deviceFarmAccountOf(row: MobileProviderRow, secretAccessKey: string | null): DeviceFarmAccount {
+export function deviceFarmAccountOf(row: MobileProviderRow, secretAccessKey: string | null): DeviceFarmAccount {
   if (!row.username || !secretAccessKey || !row.projectArn || !row.apiUrl) {
     throw new CloudStorageError('the AWS Device Farm provider has no access key ID, secret access key or project ARN: an operator must set them', 'validation_error');
   }
@@ -252,6 +254,8 @@ export class MobileDevicesService {
     if (body.kind !== 'saucelabs' && body.region) throw new ValidationError('region is only for Sauce Labs', 'region');
     const farm = body.kind === 'devicefarm';
     if (!farm && body.projectArn) throw new ValidationError('projectArn is only for AWS Device Farm', 'projectArn');
+    if (!farm && body.testGridProjectArn) throw new ValidationError('testGridProjectArn is only for AWS Device Farm (BrowserStack and Sauce Labs run browsers on their hub)', 'testGridProjectArn');
+    if (!cloud && body.cloudMinutesPerRun != null) throw new ValidationError('cloudMinutesPerRun is only for a device cloud (an Appium server runs no cloud cells)', 'cloudMinutesPerRun');
     if (farm) {
       // Each device's Appium endpoint is its remote access session's: there is no hub URL to give.
       if (body.url) throw new ValidationError('url is not used for AWS Device Farm (each device’s Appium endpoint is its remote access session’s); apiUrl overrides the API', 'url');
@@ -289,6 +293,8 @@ export class MobileDevicesService {
       apiUrl,
       username: body.username || null,
       projectArn: farm ? body.projectArn! : null,
+      testGridProjectArn: farm ? (body.testGridProjectArn ?? null) : null,
+      cloudMinutesPerRun: cloud ? (body.cloudMinutesPerRun ?? null) : null,
       capabilities: body.capabilities ?? null,
       ...key,
     });

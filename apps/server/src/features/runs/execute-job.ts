@@ -10,7 +10,7 @@ import { readSecrets } from '../secrets/index.ts';
 import { suiteOfRun } from '../suites/index.ts';
 import { localSuite } from '../suites/index.ts';
 import { runTargetFor } from '../targets/index.ts';
-import { addProviderLinks, appiumEndpointFor, deviceSessionsFor, endMobileAttempt } from '../mobile-devices/index.ts';
+import { addCloudCellLinks, addProviderLinks, appiumEndpointFor, browserCloudFor, cloudCellSessionsFor, deviceSessionsFor, endCloudCellAttempt, endMobileAttempt } from '../mobile-devices/index.ts';
 import { prepareBaselineDir, recordVisualCandidates, removeBaselineDir } from '../visual/index.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/index.ts';
@@ -48,7 +48,7 @@ export async function sandboxRun(
   deps: EngineDeps,
   clientId: string,
   test: SandboxRun['test'],
-  options: { attemptKey: string; timeSeconds: number; buildsDir?: string; ctx: Omit<SandboxRun['ctx'], keyof Tools> },
+  options: { attemptKey: string; timeSeconds: number; buildsDir?: string; runId?: string; ctx: Omit<SandboxRun['ctx'], keyof Tools> },
 ): Promise<SandboxRun> {
   const target = await runTargetFor(deps, clientId, options.buildsDir);
   // A mobile UI test's devices: the client's provider, its key opened for this run only; on a cloud the build goes to
@@ -58,8 +58,13 @@ export async function sandboxRun(
     const file = (platform === 'ios' ? target.iosApp : target.androidApp) ?? null;
     target.appium = await appiumEndpointFor(deps.db, deps.keys, clientId, { file, platform, allowPrivate: target.allowPrivateAddresses, log: options.ctx.log, attemptKey: options.attemptKey, signal: options.ctx.signal });
   }
-  // AWS Device Farm: the runner asks for each device's session when it reaches it (stopped by endMobileAttempt at the latest).
-  const devices = test.kind === 'mobile-ui' ? deviceSessionsFor(options.attemptKey, test) : {};
+  // A browser test's cloud cells (issue 44): the same provider, sealed the same way (its key opened for this attempt
+  // only, in the run request); refused before the runner starts when the client has none or it lacks a device named.
+  const cloud = test.kind === 'browser' ? await browserCloudFor(deps.db, deps.keys, clientId, test, { allowPrivate: target.allowPrivateAddresses, attemptKey: options.attemptKey, runDir: options.ctx.runDir, log: options.ctx.log, ...(options.runId ? { runId: options.runId } : {}) }) : null;
+  if (cloud) target.appium = cloud;
+  // AWS Device Farm: the runner asks for each device's session when it reaches it (stopped by endMobileAttempt at the
+  // latest); a cloud cell asks for its session likewise (the cap of cloud minutes, Device Farm's signed hub URL).
+  const devices = test.kind === 'mobile-ui' ? deviceSessionsFor(options.attemptKey, test) : cloud ? cloudCellSessionsFor(options.attemptKey) : {};
   // The login's secrets go to the runner in its run request only (decision 0060).
   const secrets = test.login ? await readSecrets(deps.db, deps.keys, clientId, secretNamesOf(test.login)) : undefined;
   return {
@@ -160,6 +165,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       if (def.kind === 'visual') baselineDir = await prepareBaselineDir(deps, rt.clientId, rt.testName, attemptRow.id);
       const run = await sandboxRun(deps, rt.clientId, def, {
         attemptKey: attemptRow.id,
+        runId: rt.runId,
         timeSeconds: def.timeoutSeconds ?? kinds[def.kind].timeLimitSeconds,
         // The mobile checks read the uploaded builds: a remote store's copies go to the scratch folder for this attempt.
         ...(def.kind === 'mobile-static' || def.kind === 'mobile-ui' ? { buildsDir: buildsScratch } : {}),
@@ -189,6 +195,11 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       );
       // A cloud's video and log pages of each device's session, in the report's header (issue 28); never fails the attempt.
       if (def.kind === 'mobile-ui') await addProviderLinks(db, deps.keys, rt.clientId, result.summary, { allowPrivate: run.target.allowPrivateAddresses, attemptKey: attemptRow.id, log });
+      // A browser test's cloud cells: their sessions end first (a killed runner's by the server), then their pages.
+      if (def.kind === 'browser' && run.target.appium) {
+        await endCloudCellAttempt(attemptRow.id);
+        await addCloudCellLinks(db, deps.keys, rt.clientId, result.summary, { allowPrivate: run.target.allowPrivateAddresses, log });
+      }
       if (controller.signal.aborted) throw controller.signal.reason as Error;
       if (result.status === 'error') {
         error = result.error ?? 'the runner could not run the test';
@@ -206,6 +217,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     shutdown.removeEventListener('abort', onShutdown);
     // Every device session the attempt opened is stopped, whatever happened (a running one bills the client).
     await endMobileAttempt(attemptRow.id).catch((err: unknown) => log('stopping the device sessions failed', { error: (err as Error).message }));
+    await endCloudCellAttempt(attemptRow.id).catch((err: unknown) => log('ending the cloud cells’ sessions failed', { error: (err as Error).message }));
     for (const platform of ['android.apk', 'ios.ipa']) await rm(`${buildsScratch}-${platform}`, { force: true });
     if (baselineDir) await removeBaselineDir(baselineDir);
   }

@@ -4,6 +4,7 @@ import { playwrightChromiumArgs, runnerChromium } from '../../lib/chromium.ts';
 import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
+import { localDevicesOf } from './cloud-cells.ts';
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
@@ -98,7 +99,7 @@ export async function writeBrowserConfig(p: {
   classic?: boolean;
 }): Promise<void> {
   const { paths, options } = p;
-  const cells = p.cells ?? cellsOf(options.engines, options.devices, options.networks);
+  const cells = p.cells ?? cellsOf(options.engines, localDevicesOf(options.devices), options.networks);
   const classic = p.classic ?? isClassic(cells);
   const config = {
     testDir: p.suiteDir,

@@ -1,6 +1,43 @@
 import { casesKind } from '../../lib/kind-facts.ts';
 import type { CasesSummary } from '../../types.ts';
+import type { ProviderLink } from '../mobile-ui/facts.ts';
 import { enginesIn } from './matrix.ts';
+
+/** Whether a test's raw options leave a local device (its default, desktop, or a name beside cloud devices). */
+const localDevicesNamed = (options: Readonly<Record<string, unknown>>) => !Array.isArray(options.devices) || options.devices.some((d) => typeof d === 'string');
+
+/**
+ * One cloud cell of a browser test (decision 0100), as its report shows it: the device and browser, the provider,
+ * what ran there and what a cloud cell cannot run, the device minutes it used, and the provider's session pages
+ * (added by the server after the run, as for mobile UI tests).
+ */
+export interface CloudCellSummary {
+  /** The cell's name, as its cases carry it: `cloud/safari@iPhone 15 (iOS 18)`. */
+  cell: string;
+  /** "Safari on iPhone 15 (iOS 18)". */
+  label: string;
+  /** "BrowserStack", "Sauce Labs", "AWS Device Farm". */
+  provider: string;
+  device: string;
+  os: string | null;
+  browser: string;
+  /** The browser's version and platform as the provider's session answered them, when it did. */
+  browserVersion: string | null;
+  platformName: string | null;
+  /** The WebDriver session's id on the provider (its video and logs are found by it); null when none started. */
+  sessionId: string | null;
+  /** Device minutes the cell used, from asking for its session to its end, to a tenth, rounded up; null when none started. */
+  minutes: number | null;
+  /** What ran: "page checks only (page loads, …)"; null when the cell did not run. */
+  ran: string | null;
+  /** What a cloud cell cannot run, in words. */
+  cannot: string;
+  /** Why the cell did not run (no session, the client's cap of cloud minutes), in one line. */
+  note?: string;
+  providerLinks?: ProviderLink[];
+  /** Why there are no provider links when there could be, in one line. */
+  providerNote?: string;
+}
 
 // Heavier: Playwright's runner and the policy proxy, and per Playwright worker (ENGINE_BROWSER_WORKERS) a worker
 // process and its Chromium: one core a test with one worker (the demo's browser tests alone kept 0.9-1.4 busy).
@@ -13,12 +50,13 @@ export const facts = casesKind('browser', {
   weightPerWorker: 0.75,
   engines: ['chromium', 'firefox', 'webkit', 'playwright', 'axe'],
   // Firefox and WebKit only for a test whose `engines` name them; Chromium only for one whose do; axe for page checks.
-  enginesFor: (options) => [...enginesIn(options), 'playwright', ...(Array.isArray(options.pages) ? (['axe'] as const) : [])],
+  // A test whose devices are all on the client's device cloud starts no local browser (decision 0100).
+  enginesFor: (options) => [...(localDevicesNamed(options) ? enginesIn(options) : []), 'playwright', ...(Array.isArray(options.pages) ? (['axe'] as const) : [])],
 });
 
 // What a run of this kind returns as its summary: its member of RunnerSummary.
 declare module '../../types.ts' {
   interface KindSummaries {
-    browser: CasesSummary<'browser'>;
+    browser: CasesSummary<'browser'> & { cloudCells?: CloudCellSummary[] };
   }
 }

@@ -19,6 +19,8 @@ import { type BrowserOptions, browserInput, specsOf } from './options.ts';
 import { facts } from './facts.ts';
 import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix.ts';
 import { runPageChecks } from './page-checks.ts';
+import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
+import { CloudCells } from './cloud-session.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -154,22 +156,35 @@ export const browserRunner = defineRunner({
   async execute({ options }, { test, target, ctx, guard }) {
     const specs = specsOf(options);
     if (specs !== null && !test.suiteDir) throw new ValidationError({ field: 'suiteDir', reason: 'a browser test needs the folder of its spec files' });
+    // Cloud cells (decision 0100) need the client's device cloud, and a site its browsers can reach: said before
+    // anything starts, in words about them (the policy's own refusal of a private site would not name them).
+    const cloudCells = cloudCellsOf(options.devices);
+    const hub = cloudCells.length > 0 ? cloudHubOf(target) : null;
+    if (cloudCells.length > 0) {
+      const named = cloudCells.map((c) => c.label).join(', ');
+      if (!hub) throw new ValidationError({ field: 'options.devices', reason: `the cloud devices (${named}) need a device cloud: an operator sets one on the client’s page (Mobile devices: BrowserStack, Sauce Labs or AWS Device Farm)` });
+      const refusal = await privateTargetRefusal(target, hub.url, ctx.network);
+      if (refusal) throw new ValidationError({ field: 'options.devices', reason: `the cloud devices (${named}) cannot test this site: ${refusal}` });
+    }
     const baseUrl = (await guard.check(target.baseUrl)).href;
     const paths = browserPaths(ctx.runDir);
     await mkdir(paths.dir, { recursive: true });
     const deadline = Date.now() + options.maxDurationSeconds * 1000;
-    const cells = cellsOf(options.engines, options.devices, options.networks);
+    const cells = cellsOf(options.engines, localDevicesOf(options.devices), options.networks);
     // A test on Chromium on the desktop alone keeps the names of before (no cell in its cases' names).
-    const classic = isClassic(cells);
+    const classic = isClassic(cells) && cloudCells.length === 0;
     const specCells = cells.filter((c) => runsSpecs(c.engine));
-    const firefox = options.engines.includes('firefox');
+    const firefox = options.engines.includes('firefox') && cells.length > 0;
     // Firefox and WebKit write below HOME (caches, databases), which a runner user may not have: one of the run's own.
-    const home = firefox || options.engines.includes('webkit');
+    const home = firefox || (options.engines.includes('webkit') && cells.length > 0);
+    const cloud = hub ? { cells: cloudCells, run: new CloudCells({ hub, cells: cloudCells, target, ctx, testName: test.name, testTimeoutMs: options.testTimeoutMs, deadline }) } : undefined;
     if (home) await mkdir(paths.home, { recursive: true });
     const started = performance.now();
     try {
       const specPart = specs !== null && specCells.length > 0 ? await runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : null;
-      const pagePart = options.pages ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline, ...(ctx.browserPerCell ? { browserPerCell: true } : {}) }) : null;
+      const pagePart = options.pages
+        ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline, ...(ctx.browserPerCell ? { browserPerCell: true } : {}), ...(cloud ? { cloud } : {}) })
+        : null;
       const cases = [...(specPart?.cases ?? []), ...(pagePart?.cases ?? [])];
       const pageTotals = totalsFromCases(pagePart?.cases ?? []);
       const totals = specPart
@@ -191,7 +206,7 @@ export const browserRunner = defineRunner({
         status: failed ? 'failed' : 'passed',
         totals,
         durationMs: specPart && !pagePart ? specPart.durationMs : performance.now() - started,
-        summary: { kind: 'browser', cases },
+        summary: { kind: 'browser', cases, ...(cloud ? { cloudCells: cloud.run.summaries } : {}) },
         artifacts,
         ...(runErrors.length > 0 ? { error: runErrors.join('\n').slice(0, 4000) } : {}),
       };

@@ -3,11 +3,12 @@
  * per cell, and in words where a case fails when that is on one engine, one device or one network only ("fails on
  * Firefox only", "fails on slow 3G only").
  */
-import { escapeHtml as e } from '../../reporters/html/escape.ts';
+import { escapeHtml as e, safeLink } from '../../reporters/html/escape.ts';
 import { section, statusBadge, table } from '../../reporters/html/parts.ts';
 import type { CaseResult } from '../../types.ts';
-import { caseWithoutCell, cellLabel, engineChecks, failingWhere } from '@fullstop/contracts';
+import { caseWithoutCell, cellLabel, CLOUD_NETWORK_WORDS, engineChecks, failingWhere, isCloudCell } from '@fullstop/contracts';
 import { ENGINE_LIMITS } from './devices.ts';
+import type { CloudCellSummary } from './facts.ts';
 
 export interface MatrixRow {
   /** The case's name without its cell. */
@@ -42,15 +43,43 @@ export function matrixOf(cases: readonly CaseResult[]): { cells: string[]; rows:
 export function matrixSection(cases: readonly CaseResult[], { whatRan = true }: { whatRan?: boolean } = {}): string {
   const { cells, rows } = matrixOf(cases);
   if (cells.length === 0) return '';
-  const head = ['Case', ...cells.map((c) => cellLabel(c))];
+  // A cloud cell's column says whose network it is on: the provider's, never our proxy's or shaping's (decision 0100).
+  const head = ['Case', ...cells.map((c) => (isCloudCell(c) ? `${cellLabel(c)} · ${CLOUD_NETWORK_WORDS}` : cellLabel(c)))];
   const body = rows.map((row) => [
     `${e(row.name)}${row.where ? ` <b class="t-failed">${e(row.where)}</b>` : ''}`,
     ...cells.map((c) => (row.cells[c] ? statusBadge(row.cells[c]) : '<span class="muted">–</span>')),
   ]);
   const networks = cells.some((c) => c.split('/').length > 2);
   // What each engine ran (WebKit: the page checks only), and what an engine does not take of a phone or tablet.
-  const engines = new Set(cells.map((c) => c.split('/')[0] ?? ''));
-  const limits = cells.some((c) => c.split('/')[1] !== 'desktop') ? [...engines].map((engine) => ENGINE_LIMITS[engine as keyof typeof ENGINE_LIMITS]).filter((l): l is string => Boolean(l)) : [];
+  const local = cells.filter((c) => !isCloudCell(c));
+  const engines = new Set(local.map((c) => c.split('/')[0] ?? ''));
+  const limits = local.some((c) => c.split('/')[1] !== 'desktop') ? [...engines].map((engine) => ENGINE_LIMITS[engine as keyof typeof ENGINE_LIMITS]).filter((l): l is string => Boolean(l)) : [];
   const notes = [...(whatRan ? engineChecks(cases) : []), ...limits].map((line) => `<li>${e(line)}</li>`).join('');
   return section(`${networks ? 'Engines, devices and networks' : 'Engines and devices'} (${cells.length} cells)`, `${table(head, body)}${notes ? `<ul class="muted">${notes}</ul>` : ''}`);
+}
+
+/** The provider's pages of a cloud cell's session (video, logs; they may ask for the provider's login), or why there are none. */
+function providerOf(c: CloudCellSummary): string {
+  const links = (c.providerLinks ?? []).map((l) => safeLink(l.url, l.label)).join(' · ');
+  const session = c.sessionId ? `<div class="muted small">Session <code>${e(c.sessionId)}</code></div>` : '';
+  return (links ? `<div class="small">${links}</div>` : '') + session + (c.providerNote ? `<div class="muted small">${e(c.providerNote)}</div>` : '');
+}
+
+/**
+ * The cloud cells of a browser test (decision 0100): per cell its device and browser, the provider, what ran and
+ * what a cloud cell cannot run, the device minutes it used, and the provider's session pages. '' without any.
+ */
+export function cloudCellsSection(cloudCells: readonly CloudCellSummary[] | undefined): string {
+  if (!cloudCells?.length) return '';
+  const rows = cloudCells.map((c) => [
+    `${e(c.label)}${c.browserVersion || c.platformName ? `<div class="muted small">${e([c.browserVersion ? `${c.label.split(' on ')[0]} ${c.browserVersion}` : null, c.platformName].filter(Boolean).join(', '))}</div>` : ''}`,
+    `${e(c.provider)}<div class="muted small">${e(CLOUD_NETWORK_WORDS)}</div>`,
+    e(c.ran ?? `did not run: ${c.note ?? 'no session'}`),
+    e(c.cannot),
+    c.minutes === null ? '–' : e(`${c.minutes} device minute${c.minutes === 1 ? '' : 's'}`),
+    providerOf(c) || '<span class="muted">–</span>',
+  ]);
+  const used = cloudCells.reduce((sum, c) => sum + (c.minutes ?? 0), 0);
+  const total = `<p class="muted">${e(`${Math.round(used * 10) / 10} device minutes on ${cloudCells[0]!.provider} in all, billed to the client’s account by the provider's own count (its dashboard shows each session).`)}</p>`;
+  return section(`Cloud cells (${cloudCells.length})`, `${table(['Cell', 'Provider', 'Ran', 'Cannot run', 'Device minutes', 'Session'], rows, [4])}${total}`);
 }

@@ -19,7 +19,7 @@ describe('browser engines and devices in a suite', () => {
 
   it('names what cannot run and why', () => {
     expect(reason({ engines: ['safari'] })).toBe('options.engines.0: unknown engine "safari": the engines are chromium, firefox, webkit');
-    expect(reason({ devices: ['watch'] })).toBe('options.devices.0: unknown device "watch": the devices are desktop, phone, tablet');
+    expect(reason({ devices: ['watch'] })).toBe(`options.devices.0: unknown device "watch": the devices are desktop, phone, tablet, or a cloud device such as { cloud: 'iPhone 15', os: 'iOS 18', browser: 'safari' }`);
     expect(reason({ engines: [] })).toBe('options.engines: list at least one engine');
     expect(reason({ devices: ['phone', 'phone'] })).toBe('options.devices: lists the same device twice');
     expect(reason({ devices: ['desktop', 'phone'], viewport: { width: 800, height: 600 } })).toBe(

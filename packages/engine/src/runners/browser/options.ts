@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
 import { WCAG_TAGS } from '../accessibility/options.ts';
 import { checkCellBound, matrixOptions } from '../../lib/cell-matrix.ts';
-import { BROWSER_ENGINES, runsSpecs } from './matrix.ts';
+import { browserDevices, cloudDevicesOf, localDevicesOf } from './cloud-cells.ts';
+import { BROWSER_ENGINES, MAX_CELLS_PER_TEST, runsSpecs } from './matrix.ts';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_DURATION_SECONDS = 600;
@@ -61,13 +62,43 @@ export const browserInput = testInput(
     viewport: z.object({ width: z.number().int().min(200), height: z.number().int().min(200) }).strict().optional(),
     /** The matrix every spec and page check runs on: engines × devices × networks (decisions 0078, 0079). */
     ...matrixOptions(BROWSER_ENGINES),
+    /** The device profiles on each engine, and the devices of the client's cloud, a cell each (decision 0100). */
+    devices: browserDevices,
   },
   z.object({}).strict(),
 ).superRefine(({ options }, ctx) => {
-  checkCellBound(options, ctx);
-  // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
+  const local = localDevicesOf(options.devices);
+  const clouds = cloudDevicesOf(options.devices);
+  if (clouds.length === 0) checkCellBound({ ...options, devices: local }, ctx);
+  else {
+    // Cloud cells are not crossed with the engines and networks: each is one more cell.
+    const localCells = options.engines.length * local.length * options.networks.length;
+    if (localCells + clouds.length > MAX_CELLS_PER_TEST) {
+      const product = `${options.engines.length} engines × ${local.length} devices × ${options.networks.length} networks`;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options', 'devices'],
+        message: `${product} make ${localCells} cells and ${clouds.length} cloud devices ${clouds.length} more: ${localCells + clouds.length} cells; a test may have at most ${MAX_CELLS_PER_TEST}: split it in two tests`,
+      });
+    }
+    // A cloud browser is on the provider's network: our proxy, and so our shaping, never sees its traffic.
+    if (options.networks.some((n) => n !== 'none')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options', 'networks'],
+        message: `cloud devices run on the provider’s network, which our network shaping cannot reach: a test with cloud devices keeps networks to none (the default); move the networks ${options.networks.filter((n) => n !== 'none').join(', ')} to a test of its own`,
+      });
+    }
+    if (!options.pages) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options', 'pages'],
+        message: `cloud devices run page checks only (${PAGE_CHECK_WORDS}), not spec files: Playwright spec files do not run on a device cloud’s browsers in this version. List the pages they check, e.g. pages: [{ path: '/' }]`,
+      });
+    }
+  }
   // WebKit has no Playwright: its cells run the page checks only (decision 0079).
-  if (options.engines.includes('webkit') && !options.pages) {
+  if (options.engines.includes('webkit') && local.length > 0 && !options.pages) {
     ctx.addIssue({
       code: 'custom',
       path: ['options', 'pages'],
@@ -76,8 +107,11 @@ export const browserInput = testInput(
   }
   if (options.specs !== undefined && !options.engines.some(runsSpecs)) {
     ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no engine of this test runs spec files: WebKit runs page checks only; add chromium or firefox to engines, or drop specs' });
+  } else if (options.specs !== undefined && local.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no cell of this test runs spec files: cloud devices run page checks only; add desktop, phone or tablet to devices, or drop specs' });
   }
-  const sized = options.devices.filter((d) => d !== 'desktop');
+  // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
+  const sized = options.devices.filter((d) => d !== 'desktop').map((d) => (typeof d === 'string' ? d : d.cloud));
   if (options.viewport && sized.length > 0) {
     ctx.addIssue({ code: 'custom', path: ['options', 'viewport'], message: `cannot run with devices ${sized.join(', ')}: each device has its own viewport; drop viewport, or keep devices to desktop` });
   }
@@ -86,6 +120,6 @@ export type BrowserOptions = z.output<typeof browserInput>['options'];
 
 /** The spec files the test runs on its Chromium and Firefox cells; null: none (a test of page checks only). */
 export function specsOf(options: BrowserOptions): string | string[] | null {
-  if (!options.engines.some(runsSpecs)) return null;
+  if (!options.engines.some(runsSpecs) || localDevicesOf(options.devices).length === 0) return null;
   return options.specs ?? (options.pages ? null : DEFAULT_SPECS);
 }

@@ -45,6 +45,8 @@ import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { CaseResult, RunContext } from '../../types.ts';
 import { deviceUse, webkitDevice } from './devices.ts';
+import type { CloudCell } from './cloud-cells.ts';
+import type { CloudCells } from './cloud-session.ts';
 import type { CaseEvidence } from './json-report.ts';
 import type { Cell, Network } from './matrix.ts';
 import type { BrowserOptions } from './options.ts';
@@ -272,7 +274,8 @@ function linkChecker(guard: TargetGuard, signal: AbortSignal) {
   };
 }
 
-const cellFolder = (cell: string) => cell.replaceAll('/', '_');
+/** A cell's folder of screenshots: `chromium_phone`, `cloud_safari@iPhone-15-iOS-18-`. */
+const cellFolder = (cell: string) => cell.replaceAll('/', '_').replace(/[^A-Za-z0-9._@-]+/g, '-');
 const slug = (p: string) => p.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'home';
 
 
@@ -294,6 +297,8 @@ export async function runPageChecks(
     deadline: number;
     /** A browser a cell, as before issue 40: for the bench that compares the two (bench/engine/browser-matrix.ts). */
     browserPerCell?: boolean;
+    /** The test's cloud cells (decision 0100), after the local ones: each a session on the client's device cloud. */
+    cloud?: { cells: readonly CloudCell[]; run: CloudCells };
   },
 ): Promise<PageChecksResult> {
   const { guard, ctx } = env;
@@ -316,7 +321,7 @@ export async function runPageChecks(
   };
   let webkit: WebKitHost | null = null;
 
-  const checkPage = async (driver: PageDriver, cell: Cell, index: number): Promise<void> => {
+  const checkPage = async (driver: PageDriver, cell: Pick<Cell, 'name'>, index: number): Promise<void> => {
     const page = pages[index]!;
     const url = urls[index]!;
     const name = caseInCell(pageCheckCase(page.path), env.named ? cell.name : undefined);
@@ -441,16 +446,19 @@ export async function runPageChecks(
   const cellFailed = (cell: Cell, error: unknown) => {
     if (ctx.signal.aborted) throw new RunAbortedError();
     if ((error as { syscall?: unknown }).syscall) throw error;
+    cellNotRun(cell.name, `${cell.engine} did not start: ${errorMessage(error)}`, 'failed');
+  };
+  /** Every page of a cell that did not run: failed with why, or skipped (a cloud cell past the client's cap). */
+  const cellNotRun = (cell: string, why: string, status: 'failed' | 'skipped') => {
     for (const p of pages) {
-      const why = `${cell.engine} did not start: ${errorMessage(error)}`;
-      cases.push({ name: caseInCell(pageCheckCase(p.path), env.named ? cell.name : undefined), ...(env.named ? { cell: cell.name } : {}), status: 'failed', durationMs: 0, error: why.slice(0, 4000) });
-      raw.push({ page: p.path, cell: cell.name, failures: [why] });
+      cases.push({ name: caseInCell(pageCheckCase(p.path), env.named ? cell : undefined), ...(env.named ? { cell } : {}), status, durationMs: 0, error: why.slice(0, 4000) });
+      raw.push({ page: p.path, cell, ...(status === 'failed' ? { failures: [why] } : { skipped: why }) });
     }
   };
 
   /** Each cell's browser: one an engine (its cells are contexts of it), or one a cell with `browserPerCell`. */
   let browser: { engine: Cell['engine']; guarded: GuardedBrowser } | null = null;
-  const started: Partial<Record<Cell['engine'], number>> = {};
+  const started: Partial<Record<Cell['engine'] | 'cloud', number>> = {};
   const closeBrowser = async () => {
     await browser?.guarded.close();
     browser = null;
@@ -515,6 +523,28 @@ export async function runPageChecks(
       } finally {
         await context.close().catch(() => undefined);
         if (env.browserPerCell) await closeBrowser();
+      }
+    }
+    // The cloud cells: a session each on the client's device cloud, the same page checks over its hub.
+    for (const cell of env.cloud?.cells ?? []) {
+      if (ctx.signal.aborted) throw new RunAbortedError();
+      await closeBrowser();
+      if (Date.now() > env.deadline) {
+        cellNotRun(cell.name, `not checked: the test's maxDurationSeconds (${options.maxDurationSeconds}) ran out`, 'failed');
+        continue;
+      }
+      const opened = await env.cloud!.run.open(cell);
+      if ('error' in opened) {
+        if (ctx.signal.aborted) throw new RunAbortedError();
+        cellNotRun(cell.name, opened.error, opened.skipped ? 'skipped' : 'failed');
+        continue;
+      }
+      started.cloud = (started.cloud ?? 0) + 1;
+      try {
+        const driver = webdriverDriver(opened.session);
+        for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
+      } finally {
+        await opened.close();
       }
     }
   } finally {

@@ -4,7 +4,8 @@ import { casesReport } from '../../reporters/html/kind-cases.ts';
 import { section } from '../../reporters/html/parts.ts';
 import type { RenderOptions } from '../../reporters/html/render-options.ts';
 import type { RunReport } from '../../reporters/types.ts';
-import { matrixSection } from './matrix-report.ts';
+import type { SummaryOf } from '../../types.ts';
+import { cloudCellsSection, matrixSection } from './matrix-report.ts';
 
 /** Screenshots the runner wrote but did not tie to a case (Playwright's failure screenshots today). */
 function looseScreenshots(r: RunReport, opts: RenderOptions): string {
@@ -25,5 +26,5 @@ function looseScreenshots(r: RunReport, opts: RenderOptions): string {
   return section(`Screenshots (${loose.length})`, `<div class="shots">${figures}</div>`);
 }
 
-/** The cases, with the engines × devices matrix over them when the test ran on several cells. */
-export const report = casesReport('browser', 'case', looseScreenshots, (s) => matrixSection(s.cases));
+/** The cases, with the engines × devices matrix over them when the test ran on several cells, and its cloud cells. */
+export const report = casesReport('browser', 'case', looseScreenshots, (s) => matrixSection(s.cases) + cloudCellsSection((s as SummaryOf<'browser'>).cloudCells));

@@ -1,3 +1,4 @@
+import { browserCloudApiUrl } from '@fullstop/contracts';
 import type { KindSummaries } from '@fullstop/engine';
 import { OutboundUnreachableError, outboundRequest } from '../../../lib/outbound-http.ts';
 import type { CloudAccount } from './storage.ts';
@@ -9,6 +10,9 @@ import type { CloudAccount } from './storage.ts';
 // - Sauce Labs: the job's page `https://app[.<region>].saucelabs.com/tests/<id>`, and `GET /rest/v1/<user>/jobs/<id>`
 //   answers `video_url` and `log_url`.
 // A provider that answers nothing useful gives a one-line note instead; nothing here fails the attempt.
+// A browser test's cloud cell (decision 0100) is a session of the same providers' browser products: BrowserStack
+// Automate's `GET /automate/sessions/<id>.json` (its API is api.browserstack.com: browserCloudApiUrl) with its
+// WebDriver, console and network logs; Sauce Labs' job as above, its log a WebDriver one.
 
 /** A provider's page of a device's session, as the mobile UI report shows it. */
 export type ProviderLink = NonNullable<KindSummaries['mobile-ui']['devices'][number]['providerLinks']>[number];
@@ -74,23 +78,35 @@ async function getJson(url: string, account: CloudAccount, allowPrivate: boolean
 /** What the call said when it gave nothing: "answered 404", "could not be reached: …". */
 const why = (r: { status: number } | { unreachable: string }) => ('unreachable' in r ? `could not be reached (${r.unreachable})` : `answered ${r.status}`);
 
-/** The session's pages on a cloud; never throws for what the provider answered or failed to. */
-export async function cloudSessionLinks(account: CloudAccount, sessionId: string, allowPrivate: boolean): Promise<SessionLinks> {
-  const base = account.apiUrl.replace(/\/+$/, '');
+/**
+ * The session's pages on a cloud; never throws for what the provider answered or failed to. `product`: an app's
+ * session (mobile UI tests) or a browser's (a browser test's cloud cell).
+ */
+export async function cloudSessionLinks(account: CloudAccount, sessionId: string, allowPrivate: boolean, product: 'app' | 'browser' = 'app'): Promise<SessionLinks> {
+  const base = (product === 'browser' ? browserCloudApiUrl(account.kind, account.apiUrl) : account.apiUrl).replace(/\/+$/, '');
   const id = encodeURIComponent(sessionId);
+  const log = product === 'browser' ? 'WebDriver log' : 'Appium log';
   if (account.kind === 'browserstack') {
-    const r = await getJson(`${base}/app-automate/sessions/${id}.json`, account, allowPrivate);
+    const r = await getJson(`${base}/${product === 'browser' ? 'automate' : 'app-automate'}/sessions/${id}.json`, account, allowPrivate);
     const s = 'status' in r && r.status === 200 ? (r.json?.automation_session as Record<string, unknown> | undefined) : undefined;
     if (!s || typeof s !== 'object') {
       return { links: [], note: `BrowserStack ${'status' in r && r.status === 200 ? 'answered without the session' : why(r)} when asked for the session's details: no video or log links` };
     }
     const links = collect(
-      [
-        ['Session on BrowserStack', s.public_url ?? s.browser_url],
-        ['Video', s.video_url],
-        ['Appium log', s.appium_logs_url],
-        ['Device log', s.device_logs_url],
-      ],
+      product === 'browser'
+        ? [
+            ['Session on BrowserStack', s.public_url ?? s.browser_url],
+            ['Video', s.video_url],
+            [log, s.selenium_logs_url],
+            ['Console log', s.browser_console_logs_url],
+            ['Network log (HAR)', s.har_logs_url],
+          ]
+        : [
+            ['Session on BrowserStack', s.public_url ?? s.browser_url],
+            ['Video', s.video_url],
+            [log, s.appium_logs_url],
+            ['Device log', s.device_logs_url],
+          ],
       account.accessKey,
     );
     return links.length ? { links } : { links, note: 'BrowserStack gave no video or log links for this session' };
@@ -102,7 +118,7 @@ export async function cloudSessionLinks(account: CloudAccount, sessionId: string
   const more = collect(
     [
       ['Video', r.json.video_url],
-      ['Appium log', r.json.log_url],
+      [log, r.json.log_url],
     ],
     account.accessKey,
   );

@@ -8,6 +8,7 @@ import { ClientMobileDevices } from './client-mobile-devices.tsx';
 
 const CLIENT = '0b6f2a52-63a5-4d1c-8d0e-6f3f4c2f9a10';
 const ARN = 'arn:aws:devicefarm:us-west-2:123456789012:project:5e01a8c7-c861-4c0a-b1d5-12345EXAMPLE';
+const TESTGRID_ARN = 'arn:aws:devicefarm:us-west-2:123456789012:testgrid-project:8d3c1c55-0f4a-4c3b-9c2e-12345EXAMPLE';
 
 function reply(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -56,7 +57,12 @@ describe('the console’s Mobile devices card', () => {
     expect(within(form).queryByLabelText('Hub URL (optional)')).toBeNull();
 
     await user.type(within(form).getByLabelText('Project ARN'), 'arn:aws:devicefarm:eu-west-1:123:project:x');
+    // Browser tests' cloud cells: a desktop browser testing project, and a cap of cloud minutes per run.
+    await user.type(within(form).getByLabelText('Desktop browser project ARN (optional)'), ARN);
+    await user.type(within(form).getByLabelText('Cloud minutes per run (optional)'), '2.5');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('The desktop browser project ARN looks like arn:aws:devicefarm:us-west-2:123456789012:testgrid-project:<id>.')).toBeTruthy();
+    expect(within(form).getByText('Enter a whole number of minutes from 0 to 100000, or leave it empty for no cap.')).toBeTruthy();
     expect(await within(form).findByText('The project ARN looks like arn:aws:devicefarm:us-west-2:123456789012:project:<id>.')).toBeTruthy();
     expect(within(form).getByText('Enter the AWS access key ID.')).toBeTruthy();
     expect(within(form).getByText('Enter the AWS secret access key.')).toBeTruthy();
@@ -64,10 +70,16 @@ describe('the console’s Mobile devices card', () => {
 
     await user.clear(within(form).getByLabelText('Project ARN'));
     await user.type(within(form).getByLabelText('Project ARN'), ARN);
+    await user.clear(within(form).getByLabelText('Desktop browser project ARN (optional)'));
+    await user.type(within(form).getByLabelText('Desktop browser project ARN (optional)'), TESTGRID_ARN);
+    await user.clear(within(form).getByLabelText('Cloud minutes per run (optional)'));
+    await user.type(within(form).getByLabelText('Cloud minutes per run (optional)'), '30');
     await user.type(within(form).getByLabelText('Access key ID'), 'AKIAFULLSTOPTEST0001');
     await user.type(within(form).getByLabelText('Secret access key (write-only)'), 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYsecret');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Device provider saved.')).toBeTruthy();
-    expect(puts).toEqual([{ kind: 'devicefarm', url: null, projectArn: ARN, apiUrl: null, username: 'AKIAFULLSTOPTEST0001', capabilities: null, accessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYsecret' }]);
+    expect(puts).toEqual([
+      { kind: 'devicefarm', url: null, projectArn: ARN, testGridProjectArn: TESTGRID_ARN, cloudMinutesPerRun: 30, apiUrl: null, username: 'AKIAFULLSTOPTEST0001', capabilities: null, accessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYsecret' },
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 import {
   DEVICE_FARM_PROJECT_ARN,
+  DEVICE_FARM_TESTGRID_PROJECT_ARN,
+  MAX_CLOUD_MINUTES_PER_RUN,
   isMobileCloudKind,
   MOBILE_CAPABILITIES_MAX_CHARS,
   mobileCloudEndpoints,
@@ -41,9 +43,9 @@ const api = portalApi.enhanceEndpoints({ addTagTypes: ['OpsMobileDevices'] }).in
   }),
 });
 
-type Field = 'url' | 'apiUrl' | 'username' | 'accessKey' | 'projectArn' | 'capabilities';
+type Field = 'url' | 'apiUrl' | 'username' | 'accessKey' | 'projectArn' | 'testGridProjectArn' | 'cloudMinutesPerRun' | 'capabilities';
 /** The fields a 400 can name that show their error under them (a region's goes to the notice). */
-const FIELDS: readonly string[] = ['url', 'apiUrl', 'username', 'accessKey', 'projectArn', 'capabilities'];
+const FIELDS: readonly string[] = ['url', 'apiUrl', 'username', 'accessKey', 'projectArn', 'testGridProjectArn', 'cloudMinutesPerRun', 'capabilities'];
 const KIND_OPTIONS = [
   { value: 'appium', label: 'Appium server (a device lab, an emulator host)' },
   { value: 'browserstack', label: 'BrowserStack App Automate' },
@@ -87,6 +89,8 @@ function Current({ provider }: { provider: MobileProvider | null }) {
     provider.username ? `${farm ? 'access key ID' : 'user'} ${provider.username}` : null,
     provider.accessKeyHint ? `${farm ? 'secret access key' : 'access key'} ${provider.accessKeyHint}` : 'no access key',
     provider.projectArn ? `project ${provider.projectArn}` : null,
+    provider.testGridProjectArn ? `desktop browser project ${provider.testGridProjectArn}` : null,
+    provider.cloudMinutesPerRun !== null ? `at most ${provider.cloudMinutesPerRun} cloud minutes a run` : null,
   ].filter(Boolean);
   return (
     <p className="portal-muted">
@@ -110,6 +114,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
   const [apiUrl, setApiUrl] = useState(provider && isMobileCloudKind(provider.kind) ? storedDefault(provider.apiUrl, mobileCloudEndpoints(provider.kind, provider.region ?? undefined).apiUrl) : '');
   const [username, setUsername] = useState(provider?.username ?? '');
   const [projectArn, setProjectArn] = useState(provider?.projectArn ?? '');
+  const [testGridProjectArn, setTestGridProjectArn] = useState(provider?.testGridProjectArn ?? '');
+  const [cloudMinutes, setCloudMinutes] = useState(provider?.cloudMinutesPerRun != null ? String(provider.cloudMinutesPerRun) : '');
   const farm = kind === 'devicefarm';
   const [accessKey, setAccessKey] = useState('');
   const [capabilities, setCapabilities] = useState(provider?.capabilities ? JSON.stringify(provider.capabilities, null, 2) : '');
@@ -127,6 +133,13 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
     if (cloud && !accessKey && !keptKey) found.accessKey = farm ? 'Enter the AWS secret access key.' : `Enter the ${KIND_NAMES[kind]} access key.`;
     if (farm && !projectArn.trim()) found.projectArn = 'Enter the Device Farm project’s ARN.';
     else if (farm && !DEVICE_FARM_PROJECT_ARN.test(projectArn.trim())) found.projectArn = 'The project ARN looks like arn:aws:devicefarm:us-west-2:123456789012:project:<id>.';
+    if (farm && testGridProjectArn.trim() && !DEVICE_FARM_TESTGRID_PROJECT_ARN.test(testGridProjectArn.trim())) {
+      found.testGridProjectArn = 'The desktop browser project ARN looks like arn:aws:devicefarm:us-west-2:123456789012:testgrid-project:<id>.';
+    }
+    const minutes = cloudMinutes.trim() === '' ? null : Number(cloudMinutes.trim());
+    if (cloud && minutes !== null && (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_CLOUD_MINUTES_PER_RUN)) {
+      found.cloudMinutesPerRun = `Enter a whole number of minutes from 0 to ${MAX_CLOUD_MINUTES_PER_RUN}, or leave it empty for no cap.`;
+    }
     let caps: Record<string, unknown> | null = null;
     if (capabilities.trim()) {
       try {
@@ -143,7 +156,8 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
     const body: SetMobileProviderBody = {
       kind,
       url: farm ? null : url.trim() || null,
-      ...(farm ? { projectArn: projectArn.trim() } : {}),
+      ...(farm ? { projectArn: projectArn.trim(), testGridProjectArn: testGridProjectArn.trim() || null } : {}),
+      ...(cloud ? { cloudMinutesPerRun: minutes } : {}),
       ...(cloud ? { apiUrl: apiUrl.trim() || null } : {}),
       ...(kind === 'saucelabs' ? { region } : {}),
       username: username.trim() || null,
@@ -212,6 +226,17 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
             error={errors.projectArn}
             onChange={(e) => setProjectArn(e.target.value)}
           />
+          <TextField
+            id="ops-mobile-testgrid"
+            label="Desktop browser project ARN (optional)"
+            placeholder="arn:aws:devicefarm:us-west-2:123456789012:testgrid-project:…"
+            autoComplete="off"
+            className="portal-mono"
+            value={testGridProjectArn}
+            error={errors.testGridProjectArn}
+            onChange={(e) => setTestGridProjectArn(e.target.value)}
+          />
+          <p className="portal-muted">Where browser tests’ cloud cells run (Chrome, Firefox and Edge on Windows). Without it, this client’s browser tests cannot have cloud devices on Device Farm.</p>
           <TextField id="ops-mobile-api" label="API URL (optional)" type="url" placeholder={cloud.apiUrl} value={apiUrl} error={errors.apiUrl} onChange={(e) => setApiUrl(e.target.value)} />
         </>
       ) : cloud ? (
@@ -236,6 +261,20 @@ function ProviderForm({ clientId, provider, setNotice }: { clientId: string; pro
           onChange={(e) => setAccessKey(e.target.value)}
         />
       </div>
+      {cloud && (
+        <>
+          <TextField
+            id="ops-mobile-cloud-minutes"
+            label="Cloud minutes per run (optional)"
+            inputMode="numeric"
+            placeholder="No cap"
+            value={cloudMinutes}
+            error={errors.cloudMinutesPerRun}
+            onChange={(e) => setCloudMinutes(e.target.value)}
+          />
+          <p className="portal-muted">The most device minutes a run’s browser cloud cells may use together: past it, no further cloud cell starts and the report says so. 0 starts none.</p>
+        </>
+      )}
       <TextAreaField
         id="ops-mobile-caps"
         label="Extra capabilities (JSON, optional)"
