@@ -13,15 +13,15 @@ export const PAYMENT_OUTCOMES = ['success', 'declined', 'insufficient-funds', 'e
 export const paymentOutcome = z.enum(PAYMENT_OUTCOMES, { error: `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}` });
 export type PaymentOutcome = z.infer<typeof paymentOutcome>;
 
-/** An outcome in the report's words ("fails on 3-D Secure only"). */
+/** An outcome in the report's words, as a list says them ("fails on insufficient funds and a wrong CVC"). */
 export const PAYMENT_OUTCOME_WORDS: Readonly<Record<PaymentOutcome, string>> = {
   success: 'a successful payment',
   declined: 'a generic decline',
   'insufficient-funds': 'insufficient funds',
   'expired-card': 'an expired card',
   'incorrect-cvc': 'a wrong CVC',
-  '3ds-passed': '3-D Secure, passed',
-  '3ds-failed': '3-D Secure, failed',
+  '3ds-passed': 'a passed 3-D Secure challenge',
+  '3ds-failed': 'a failed 3-D Secure challenge',
   'processing-error': 'a processing error',
 };
 
@@ -169,6 +169,17 @@ export const PAYMENT_CATALOGUE: Readonly<Record<PaymentProvider, PaymentProvider
   },
 };
 
+/**
+ * The expiry a card is typed with, `MM/YY`: `future` is December of next year, `past` January of last year (in the
+ * UTC year of `today`), a published date as it is.
+ */
+export function cardExpiry(card: Pick<SandboxCard, 'expiry'>, today: Date = new Date()): string {
+  const yy = (year: number) => String(year % 100).padStart(2, '0');
+  if (card.expiry === 'future') return `12/${yy(today.getUTCFullYear() + 1)}`;
+  if (card.expiry === 'past') return `01/${yy(today.getUTCFullYear() - 1)}`;
+  return card.expiry;
+}
+
 /** Whether a string of digits passes the Luhn check every card number carries. */
 export function luhnValid(digits: string): boolean {
   if (!/^\d{12,19}$/.test(digits)) return false;
@@ -187,8 +198,42 @@ export function luhnValid(digits: string): boolean {
 /** Every number the catalogue holds: the only card numbers a test may type. */
 export const SANDBOX_CARD_NUMBERS: ReadonlySet<string> = new Set(PAYMENT_PROVIDERS.flatMap((p) => PAYMENT_OUTCOMES.map((o) => PAYMENT_CATALOGUE[p].cards[o].number)));
 
-/** Runs of 13 to 19 digits, optionally grouped by single spaces or dashes, as card numbers are typed. */
-const CARD_LIKE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
+/**
+ * Runs of digits grouped by single spaces or dashes, as card numbers are typed ("4012 8888 8888 1881"), not part of
+ * a word or a decimal fraction: an identifier's digits ("a716-4466…") and Math.random()'s ("0.4012…") are not cards.
+ */
+const DIGIT_RUN = /(?<![\w.])\d+(?:[ -]\d+)*(?![\w]|\.\d)/g;
+
+/**
+ * The first digits of the card networks a checkout takes (Visa 4, Mastercard 2 and 5, American Express and Diners 3,
+ * Discover, UnionPay and Maestro 6). A number starting otherwise is not taken for a card: a timestamp in milliseconds
+ * (13 digits, starting with 1) is Luhn-valid one time in ten and would otherwise stop a page's requests.
+ */
+const CARD_FIRST_DIGIT = /^[2-6]/;
+
+/**
+ * The card numbers a run may hold: each span of its whole groups with 13 to 19 digits, so that a number followed by
+ * an expiry or a CVC ("4012 8888 8888 1881 12 27") is still found; spans overlapping a catalogue number are not
+ * cards of their own ("4242 4242 4242 4242 123" holds the test card only).
+ */
+function* cardCandidates(run: string): Generator<string> {
+  const groups = run.split(/[ -]/);
+  /** Each span of whole groups, [start, end], with 13 to 19 digits and a card network's first digit (the catalogue's have one). */
+  function* spans(): Generator<[number, number, string]> {
+    for (let start = 0; start < groups.length; start++) {
+      if (!CARD_FIRST_DIGIT.test(groups[start]!)) continue;
+      let digits = '';
+      for (let end = start; end < groups.length && digits.length < 19; end++) {
+        digits += groups[end];
+        if (digits.length >= 13 && digits.length <= 19) yield [start, end, digits];
+      }
+    }
+  }
+  // The groups of a catalogue number: one group per entry, so a long run costs no more than its length.
+  const sandbox = new Uint8Array(groups.length);
+  for (const [start, end, digits] of spans()) if (SANDBOX_CARD_NUMBERS.has(digits)) sandbox.fill(1, start, end + 1);
+  for (const [start, end, digits] of spans()) if (!sandbox.subarray(start, end + 1).includes(1)) yield digits;
+}
 
 /**
  * The card numbers in `text` that are Luhn-valid and not in the catalogue: what could be a live card. Empty for
@@ -196,9 +241,10 @@ const CARD_LIKE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
  */
 export function foreignCardNumbers(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(CARD_LIKE)) {
-    const digits = match[0].replace(/[ -]/g, '');
-    if (digits.length >= 13 && luhnValid(digits) && !SANDBOX_CARD_NUMBERS.has(digits)) found.add(maskCardNumber(digits));
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    // Most runs are short numbers: shorter than a card even with its separators.
+    if (run.length < 13) continue;
+    for (const digits of cardCandidates(run)) if (luhnValid(digits)) found.add(maskCardNumber(digits));
   }
   return [...found];
 }

@@ -7,10 +7,13 @@ import type { EngineDeps } from '../engine/index.ts';
 import { parseOrigin } from './run-target.ts';
 import { addTargetOrigin, listTargetOrigins, removeTargetOrigin } from './target-origin-repository.ts';
 import { operatorClientRoute } from '../../lib/operator-route.ts';
+import { paymentPresetRoutes } from './payment-preset-routes.ts';
 
-/** Operator routes of the origins beyond its website that a client's tests may reach. */
+/** Operator routes of the origins beyond its website that a client's tests may reach, and of the payment presets. */
 export function targetRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    await app.register(paymentPresetRoutes(deps));
+
     app.get(
       '/operator/clients/:id/origins',
       operatorClientRoute(app, { summary: 'Origins the client’s tests may reach', response: { 200: targetOriginsResponse, ...errorResponses(401, 403, 404) } }),

@@ -4,11 +4,13 @@ import type { UploadPlatform } from '@fullstop/contracts';
 import { uploadedAppKey } from '../uploads/index.ts';
 import { findClient } from '../accounts/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
+import { paymentPresetOrigins } from './payment-presets.ts';
 import { listTargetOrigins } from './target-origin-repository.ts';
 
 /**
- * What a client's tests may reach: its website's origin plus origins an operator added. Loopback and private
- * addresses only when the server allows them, or for the demo client, which tests this product on localhost.
+ * What a client's tests may reach: its website's origin, origins an operator added, and the origins of the payment
+ * providers whose presets an operator switched on for this client. Loopback and private addresses only when the
+ * server allows them, or for the demo client, which tests this product on localhost.
  */
 export async function runTargetFor(
   deps: Pick<EngineDeps, 'db' | 'config' | 'demoClientId' | 'paths' | 'artifacts'>,
@@ -18,14 +20,14 @@ export async function runTargetFor(
 ): Promise<RunTarget> {
   const client = await findClient(deps.db, clientId);
   if (!client) throw new Error(`client ${clientId} no longer exists`);
-  const extra = await listTargetOrigins(deps.db, clientId);
+  const [added, presets] = await Promise.all([listTargetOrigins(deps.db, clientId), paymentPresetOrigins(deps.db, clientId)]);
   const origins = new Set<string>();
   try {
     origins.add(new URL(client.website).origin);
   } catch {
     // An unparsable website: the runners refuse every URL and say why.
   }
-  for (const o of extra) origins.add(o);
+  for (const o of [...added, ...presets]) origins.add(o);
   return {
     baseUrl: client.website,
     allowedOrigins: [...origins],
