@@ -27,7 +27,7 @@ export type BugSource = z.infer<typeof bugSource>;
 /** The largest image or video a bug or a request thread takes: 50 MB. */
 export const BUG_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
 /** The media types an uploaded attachment may have. */
-export const BUG_ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'video/mp4', 'video/webm'] as const;
+export const BUG_ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime'] as const;
 
 const title = text('title').trim().min(3, { error: 'title must be at least 3 characters' }).max(200, { error: 'title must be at most 200 characters' });
 const longText = (field: string, max = 10_000) => text(field).trim().max(max, { error: `${field} must be at most ${max} characters` });

@@ -3,6 +3,7 @@ import { idString, pageCounts } from './common.ts';
 import { reportFileParams, securityAlert } from './reports.ts';
 import { isoDateTime, text } from './text.ts';
 import { queuePlace, runStatus, runSummary, runTestOutcome, testFlaky } from './tests.ts';
+import { runManualWaiting } from './manual.ts';
 
 // Run history, comparison between runs, the latest result of each test and the insight trends: what the portal's
 // History, run detail, Tests and Insights pages read beyond the spec's calls.
@@ -156,6 +157,8 @@ export const runHistoryDetail = runHistoryEntry.extend({
   /** Formats of the whole run's report, when the run covered every test. */
   runReportFormats: z.array(z.string()),
   comparison: runComparison,
+  /** Its manual cases still waiting for a tester (issue 41); null when none waits, absent from older servers. */
+  manual: runManualWaiting.nullable().optional(),
 });
 export type RunHistoryDetail = z.infer<typeof runHistoryDetail>;
 

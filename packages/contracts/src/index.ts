@@ -31,3 +31,6 @@ export * from './visual.ts';
 export * from './visual-review.ts';
 export * from './mobile-devices.ts';
 export * from './payments.ts';
+export * from './payment-presets.ts';
+export * from './manual.ts';
+export * from './dates.ts';

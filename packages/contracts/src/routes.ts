@@ -40,6 +40,10 @@ export const paths = {
   opsBug: '/ops/bugs/:bugId',
   opsRequests: '/ops/requests',
   opsSuites: '/ops/suites',
+  /** The operators' queue of manual test cases waiting for a tester (issue 41). */
+  opsManual: '/ops/manual',
+  /** One piece of manual work, walked by its tester; build it with opsManualPath. */
+  opsManualWork: '/ops/manual/:manualId',
   opsAudit: '/ops/audit',
   opsSystem: '/ops/system',
   opsAccount: '/ops/account',
@@ -51,6 +55,8 @@ export const historyRunPath = (runId: string) => paths.historyRun.replace(':runI
 /** The address of one bug in the portal, and in the console. */
 export const bugPath = (bugId: string) => paths.bug.replace(':bugId', encodeURIComponent(bugId));
 export const opsBugPath = (bugId: string) => paths.opsBug.replace(':bugId', encodeURIComponent(bugId));
+/** The address of one piece of manual work in the console. */
+export const opsManualPath = (manualId: string) => paths.opsManualWork.replace(':manualId', encodeURIComponent(manualId));
 /** The address of one client in the console. */
 export const opsClientPath = (clientId: string) => paths.opsClient.replace(':clientId', encodeURIComponent(clientId));
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idString } from './common.ts';
 import { isoDateTime, text } from './text.ts';
+import { runManualWaiting } from './manual.ts';
 
 /** GET /test/fetch/all: group name to the names of its tests. */
 export const testGroups = z.record(z.string(), z.array(z.string()));
@@ -65,6 +66,11 @@ export const runQuery = z.object({
     .optional()
     .transform((v) => v === 'true' || v === '1'),
   timeout: z.coerce.number({ error: 'timeout must be a number of seconds' }).int().min(1).max(3600).optional(),
+  /** `automatedOnly=true`: leave the suite's manual cases out (a CI gate that cannot wait for a tester). */
+  automatedOnly: z
+    .enum(['true', 'false', '1', '0'], { error: 'automatedOnly must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 export const testNameParams = z.object({
@@ -121,6 +127,8 @@ export const runDetailResponse = runResultResponse.extend({
   tests: z.array(
     runTestOutcome.extend({ durationMs: z.number().nullable(), attempts: z.array(runAttempt), queue: queuePlace.nullable().optional() }),
   ),
+  /** Its manual cases still waiting for a tester (issue 41), and when the soonest is due; null when none waits. */
+  manual: runManualWaiting.nullable().optional(),
 });
 export type RunDetailResponse = z.infer<typeof runDetailResponse>;
 
@@ -195,6 +203,8 @@ export const operatorRunRequest = z.object({
   testName: text('testName').min(1, { error: 'testName is required' }).max(100, { error: 'testName must be at most 100 characters' }).optional(),
   wait: z.boolean().default(false),
   timeout: z.number().int().min(1).max(3600).optional(),
+  /** Leave the suite's manual cases out (issue 41). */
+  automatedOnly: z.boolean({ error: 'automatedOnly must be true or false' }).default(false),
 });
 
 /** POST /test/runs/{runId}/cancel (and one test's, and the operator's): what was stopped. */

@@ -18,6 +18,8 @@ export const TEST_KINDS = [
   'mobile-static',
   'visual',
   'mobile-ui',
+  'manual',
+  'payment',
 ] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 

@@ -2,12 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import {
   CI_EXIT_CODES,
+  formatUtc,
   ordinal,
   RUN_TRIGGER_HEADER,
   roundedWaitSeconds,
   type RunDetailResponse,
   type RunQueuedResponse,
   type RunResultResponse,
+  type RunManualWaiting,
   type RunStatus,
 } from '@fullstop/contracts';
 import { type CiRun, type CiTestResult, runToJunit, verdictOf } from './junit.ts';
@@ -27,6 +29,7 @@ interface RunOptions {
   junit?: string;
   timeout: string;
   ci?: boolean;
+  automatedOnly?: boolean;
 }
 
 /** No verdict: the run, or the CLI's talk with the server, went wrong. Exit code 2. */
@@ -50,7 +53,7 @@ async function runWithKey(server: string, apiKey: string, opts: RunOptions, time
     if (!res.ok) throw new CouldNotRun(`${urlPath.split('?')[0]} failed (${res.status}): ${body.message ?? res.statusText}`);
     return body;
   };
-  const queued = await call<RunQueuedResponse>(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}`);
+  const queued = await call<RunQueuedResponse>(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}${opts.automatedOnly ? '?automatedOnly=true' : ''}`);
   if (!opts.wait) return { queued, detail: null };
   const deadline = Date.now() + timeout * 1000;
   let said = '';
@@ -58,7 +61,7 @@ async function runWithKey(server: string, apiKey: string, opts: RunOptions, time
     const detail = await call<RunDetailResponse>(`/test/runs/${encodeURIComponent(queued.runId)}`);
     if (TERMINAL.has(detail.status) || Date.now() >= deadline) return { queued, detail };
     // While nothing of it runs yet: where it stands in the queue, said again when that changes.
-    const waiting = detail.status === 'queued' ? queueLine(detail) : '';
+    const waiting = detail.status === 'queued' ? queueLine(detail) : detail.manual ? manualLine(detail.manual) : '';
     if (waiting && waiting !== said) console.log(waiting);
     said = waiting;
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
@@ -72,6 +75,11 @@ export function queueLine(detail: Pick<RunDetailResponse, 'tests'>): string {
   const wait = roundedWaitSeconds(first.startsInSeconds);
   const when = wait === 0 ? 'starting any moment' : `about ${wait < 60 ? `${wait} s` : wait < 3600 ? `${wait / 60} min` : `${Math.floor(wait / 3600)} h ${(wait % 3600) / 60} min`.replace(/ 0 min$/, '')}`;
   return `queued: ${ordinal(first.position)} in line, ${when}`;
+}
+
+/** "2 manual cases waiting for a tester, due by 30 Nov 2026, 14:00 UTC": what a run with manual cases waits for. */
+export function manualLine(waiting: RunManualWaiting): string {
+  return `${waiting.count} manual case${waiting.count === 1 ? '' : 's'} waiting for a tester, due by ${formatUtc(waiting.dueAt)} (leave them out with --automated-only)`;
 }
 
 function fromDetail(d: RunDetailResponse): CiRun {
@@ -120,6 +128,7 @@ export function registerRunCommand(program: Command): void {
     .addOption(new Option('--api-key <key>', "a client's API key instead of --client, as a client's CI does").env('FULLSTOP_API_KEY'))
     .option('--test <name>', 'one test by name')
     .option('--wait', 'wait for the run to end; the exit code says how it went', false)
+    .option('--automated-only', 'leave the suite’s manual cases out: the run does not wait for a tester', false)
     .option('--junit <file>', 'with the run’s end, write a JUnit XML report there (implies --wait)')
     .option('--timeout <seconds>', 'longest wait (1-3600)', '1800')
     // CI services (GitHub Actions, GitLab, CircleCI, Travis, Buildkite ...) set CI in every job.
@@ -140,6 +149,7 @@ export function registerRunCommand(program: Command): void {
               ...(opts.test ? { testName: opts.test } : {}),
               wait,
               timeout,
+              automatedOnly: Boolean(opts.automatedOnly),
             });
           } catch (err) {
             throw err instanceof OperatorApiError ? new CouldNotRun(err.message) : err;

@@ -6,7 +6,9 @@ describe('what a run of each kind weighs (docs/decisions/0069)', () => {
   it('weighs light, medium, heavier and heaviest kinds in that order, each within a 2-core machine', () => {
     // With one Playwright worker a browser test (the default on 2 cores).
     const w = (kind: keyof typeof kinds) => kinds[kind].weight + kinds[kind].weightPerWorker;
-    for (const kind of TEST_KINDS) expect(w(kind), kind).toBeGreaterThan(0);
+    // A manual case weighs nothing: a tester executes it, no worker does (docs/decisions/0099).
+    for (const kind of TEST_KINDS.filter((k) => k !== 'manual')) expect(w(kind), kind).toBeGreaterThan(0);
+    expect(w('manual')).toBe(0);
     for (const kind of TEST_KINDS) expect(w(kind), `${kind} fits 2 cores with a light test beside it`).toBeLessThanOrEqual(2 - w('api'));
     for (const light of ['api', 'security-checks', 'mobile-static'] as const) expect(w(light)).toBeLessThan(w('load'));
     for (const heavier of ['browser', 'accessibility'] as const) expect(w(heavier)).toBeGreaterThanOrEqual(w('load'));

@@ -3,29 +3,16 @@
  * `<time datetime="ISO">` with English UTC text, and the server rewrites that text into the reader's
  * locale and time zone when it serves the file (localizeReportTimes).
  */
+import { DATE_FIELDS, formatUtc } from '@fullstop/contracts';
 import { escapeHtml } from './html/escape.ts';
 
 const FALLBACK = { locale: 'en-GB', timeZone: 'UTC' } as const;
 
-const FIELDS: Intl.DateTimeFormatOptions = {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZoneName: 'short',
-};
-
 function formatter(locale: string, timeZone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(locale, { ...FIELDS, timeZone });
+  return new Intl.DateTimeFormat(locale, { ...DATE_FIELDS, timeZone });
 }
 
-/** `23 Nov 2026, 10:42 UTC`, or the input escaped when it is not a date. */
-export function formatUtc(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return formatter(FALLBACK.locale, FALLBACK.timeZone).format(d);
-}
+export { formatUtc };
 
 /** A `<time>` element the server can localise later. */
 export function timeTag(iso: string | null | undefined): string {

@@ -6,8 +6,10 @@ import { apiInput } from './api/options.ts';
 import { browserInput } from './browser/options.ts';
 import { lighthouseInput } from './lighthouse/options.ts';
 import { loadInput } from './load/options.ts';
+import { manualInput } from './manual/options.ts';
 import { mobileStaticInput } from './mobile-static/options.ts';
 import { mobileUiInput } from './mobile-ui/options.ts';
+import { paymentInput } from './payment/options.ts';
 import { securityChecksInput } from './security-checks/options.ts';
 import { securityScanInput } from './security-scan/options.ts';
 import { visualInput } from './visual/options.ts';
@@ -26,8 +28,10 @@ export const KIND_SCHEMAS: { readonly [K in TestKind]: z.ZodType } = {
   browser: browserInput,
   lighthouse: lighthouseInput,
   load: loadInput,
+  manual: manualInput,
   'mobile-static': mobileStaticInput,
   'mobile-ui': mobileUiInput,
+  payment: paymentInput,
   'security-checks': securityChecksInput,
   'security-scan': securityScanInput,
   visual: visualInput,

@@ -7,8 +7,8 @@ import { MANIFEST_FILE, type SuiteManifest, suiteManifest } from './manifest.ts'
 import { type SuiteIssue, SuiteValidationError } from './suite-errors.ts';
 import { checkLimits, normaliseSuitePath, type SuiteFiles } from './suite-files.ts';
 
-/** Option keys through which a test names files of its own suite (Playwright spec files, fixtures). */
-const FILE_OPTION_KEYS = ['spec', 'specs', 'file', 'files', 'testFiles'];
+/** Option keys through which a test names files of its own suite (Playwright spec files, fixtures, a manual case's references). */
+const FILE_OPTION_KEYS = ['spec', 'specs', 'file', 'files', 'testFiles', 'references'];
 
 export interface ValidatedSuite {
   manifest: SuiteManifest;

@@ -16,3 +16,5 @@ export * from './system.ts';
 export * from './load-generators.ts';
 export * from './visual.ts';
 export * from './mobile-devices.ts';
+export * from './payment-presets.ts';
+export * from './manual.ts';

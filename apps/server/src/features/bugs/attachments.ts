@@ -11,7 +11,7 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from
 
 export type AttachmentType = (typeof BUG_ATTACHMENT_TYPES)[number];
 
-const TYPE_NAMES = 'PNG, JPEG, GIF or WebP images, MP4 or WebM videos';
+const TYPE_NAMES = 'PNG, JPEG, GIF or WebP images, MP4, WebM or MOV videos';
 const LIMIT_TEXT = `${BUG_ATTACHMENT_MAX_BYTES / (1024 * 1024)} MB`;
 
 /** Whether the file's first bytes are those of `type`: the declared type alone is the sender's word. */
@@ -30,6 +30,9 @@ export function magicMatches(type: AttachmentType, head: Buffer): boolean {
       return ascii(4, 8) === 'ftyp';
     case 'video/webm':
       return head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+    case 'video/quicktime':
+      // An iPhone's screen recordings and videos from Photos: a QuickTime file starts with one of these boxes.
+      return ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip'].includes(ascii(4, 8));
   }
 }
 
@@ -71,11 +74,12 @@ export interface StoredFile {
 export async function storeUpload(
   paths: Paths,
   store: ArtifactStore,
-  bugId: string,
+  /** The folder in the store it goes to: a bug's (`bugKey`), a manual case's step. */
+  folder: string,
   upload: { file: NodeJS.ReadableStream & { truncated?: boolean }; filename: string | undefined; type: AttachmentType; maxBytes?: number },
 ): Promise<StoredFile> {
   const maxBytes = upload.maxBytes ?? BUG_ATTACHMENT_MAX_BYTES;
-  const incoming = path.join(paths.incoming, `bug-${randomUUID()}`);
+  const incoming = path.join(paths.incoming, `upload-${randomUUID()}`);
   let size = 0;
   const heads: Buffer[] = [];
   let headBytes = 0;
@@ -95,7 +99,7 @@ export async function storeUpload(
     if (upload.file.truncated) throw Object.assign(new Error('truncated'), { code: 'FST_REQ_FILE_TOO_LARGE' });
     if (size === 0) throw new ValidationError('file is empty', 'file');
     if (!magicMatches(upload.type, Buffer.concat(heads))) throw wrongType();
-    const key = `${bugKey(bugId)}/${randomUUID()}-${cleanName(upload.filename, 'attachment')}`;
+    const key = `${folder}/${randomUUID()}-${cleanName(upload.filename, 'attachment')}`;
     await moveIn(store, key, incoming);
     return { relPath: key, size };
   } catch (err) {

@@ -2,3 +2,4 @@
 export { bugService, callerOf } from './service.ts';
 export type { BugService, Caller as BugCaller } from './service.ts';
 export type { EvidenceSource } from './prefill.ts';
+export { isAttachmentType, storeUpload, uploadKind, wrongType } from './attachments.ts';

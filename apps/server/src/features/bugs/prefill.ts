@@ -37,7 +37,8 @@ type Fields = Omit<BugPrefill, 'runTestId' | 'evidence'>;
 function expectedActual(c: CaseResult): { expected: string; actual: string } {
   const message = plain(c.error);
   const expected = plain(c.expected) || /^\s*Expected[^:\n]*:\s*(.+)$/m.exec(message)?.[1]?.trim() || `"${c.name}" passes`;
-  const received = plain(c.actual) || /^\s*Received[^:\n]*:\s*(.+)$/m.exec(message)?.[1]?.trim();
+  // A manual case's failed step says what the tester saw in its note (Playwright says "Received").
+  const received = plain(c.actual) || /^\s*(?:Received|Note)[^:\n]*:\s*(.+)$/m.exec(message)?.[1]?.trim();
   const actual = received ? `${received}\n\n${message}`.trim() : message || `"${c.name}" fails`;
   return { expected: cut(expected, 10_000), actual: cut(actual, 10_000) };
 }
@@ -47,13 +48,15 @@ function fromCases(rt: RunTestRow, website: string, cases: CaseResult[]): Fields
   const steps = (failed?.steps ?? []).map((s) => cut(plain(s.title), 2000)).filter(Boolean).slice(0, 100);
   const ea = failed ? expectedActual(failed) : { expected: `"${rt.testName}" passes`, actual: cut(plain(rt.error) || `"${rt.testName}" fails`, 10_000) };
   const browser = rt.kind === 'browser';
+  // A manual case: what the tester really used on the failed execution (its case's `cell`).
+  const manual = rt.kind === 'manual' && failed?.cell ? { device: cut(failed.cell, 200) } : null;
   return {
     title: cut(`${rt.testName} fails`, 200),
     severity: 'high',
     source: 'test',
     ruleId: null,
     url: website,
-    environment: browser ? { browser: 'Chromium', viewport: '1280×720' } : {},
+    environment: browser ? { browser: 'Chromium', viewport: '1280×720' } : (manual ?? {}),
     steps: steps.length ? steps : failed ? [`Run the test "${rt.testName}" (case "${cut(failed.name, 500)}")`] : [`Run the test "${rt.testName}"`],
     ...ea,
   };

@@ -20,10 +20,11 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access } from '../../lib/access.ts';
-import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { ownClientId } from '../auth/index.ts';
-import { cleanName, isAttachmentType, storeUpload, uploadKind, wrongType } from './attachments.ts';
+import { multipartFile } from '../../lib/multipart-file.ts';
+import { bugKey, cleanName, isAttachmentType, storeUpload, uploadKind, wrongType } from './attachments.ts';
 import { findAttachment, insertAttachment } from './repository.ts';
 import { attachmentOf, type BugService, bugService, type Caller, callerOf } from './service.ts';
 
@@ -53,19 +54,13 @@ type App = Parameters<FastifyPluginAsyncZod>[0];
 
 async function upload(app: App, service: BugService, request: FastifyRequest, caller: Caller, id: string) {
   const row = await service.visible(caller, id);
-  if (!request.isMultipart()) throw new UnsupportedMediaTypeError('Send the file as multipart/form-data in the form field "file"');
-  const part = await request.file();
-  if (!part) throw new ValidationError('file is required: send it in the form field "file"', 'file');
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw new ValidationError(`file is required: send it in the form field "file", not "${part.fieldname}"`, 'file');
-  }
+  const part = await multipartFile(request);
   const type = part.mimetype.toLowerCase();
   if (!isAttachmentType(type)) {
     part.file.resume();
     throw wrongType();
   }
-  const stored = await storeUpload(app.paths, app.artifacts, row.id, { file: part.file, filename: part.filename, type });
+  const stored = await storeUpload(app.paths, app.artifacts, bugKey(row.id), { file: part.file, filename: part.filename, type });
   let attachment;
   try {
     attachment = await insertAttachment(app.db, {

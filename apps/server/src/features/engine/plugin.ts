@@ -17,6 +17,7 @@ import { runRoutes } from '../runs/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 import { secretRoutes } from '../secrets/routes.ts';
 import { targetRoutes } from '../targets/routes.ts';
+import { manualRoutes } from '../manual/index.ts';
 import { suiteRoutes } from '../suites/routes.ts';
 import { currentSuite } from '../suites/index.ts';
 import { importSuite } from '../suites/index.ts';
@@ -61,7 +62,7 @@ export const engineFeature = fp<EngineOptions>(
   app.decorate('engine', engine);
 
   // Each feature of the engine brings its routes, the client's and the operator's (`<feature>/routes.ts`).
-  for (const routes of [runRoutes, reportRoutes, evidenceRoutes, historyRoutes, insightRoutes, scheduleRoutes, suiteRoutes, secretRoutes, targetRoutes, findingRoutes]) {
+  for (const routes of [runRoutes, reportRoutes, evidenceRoutes, historyRoutes, insightRoutes, scheduleRoutes, suiteRoutes, secretRoutes, targetRoutes, findingRoutes, manualRoutes]) {
     await app.register(routes(engine.deps));
   }
 

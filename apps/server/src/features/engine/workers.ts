@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import { dispatchLoadGenerators, executeGeneratorJob, fetchGeneratorJob, reapStaleGenerators } from '../load/index.ts';
 import { Capacity, fetchFairJob, LOAD_QUEUE, RUN_QUEUE } from '../queue/index.ts';
 import { executeJob, reapStaleAttempts } from '../runs/index.ts';
+import { expireOverdueManualWork } from '../manual/index.ts';
 import type { EngineDeps } from './deps.ts';
 
 /** Workers find jobs queued by other processes by polling; a job queued by this process wakes them at once. */
@@ -124,6 +125,8 @@ export async function startWorkers(deps: EngineDeps, count: number, options: { e
   const maintenance = setInterval(() => {
     void reapStaleAttempts(deps, { everyRunning: false }).catch((err: unknown) => deps.log.error({ err }, 'reaper failed'));
     void reapStaleGenerators(deps).catch((err: unknown) => deps.log.error({ err }, 'reaping load generators failed'));
+    // Manual cases past their due time end as "not run" (issue 41).
+    void expireOverdueManualWork(deps).catch((err: unknown) => deps.log.error({ err }, 'ending overdue manual work failed'));
     void sweep(deps);
   }, Math.max(5, deps.config.staleAfterSeconds / 2) * 1000);
   maintenance.unref();

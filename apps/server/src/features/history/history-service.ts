@@ -8,7 +8,7 @@ import type { EngineDeps } from '../engine/index.ts';
 import { falsePositiveMatcher } from '../findings/index.ts';
 import { listEvidence } from '../evidence/index.ts';
 import { flakyFlagsOf } from '../flaky/index.ts';
-import { runEventOf, runTestOutcomeOf } from '../runs/index.ts';
+import { isTerminal, manualWaitingOf, runEventOf, runTestOutcomeOf } from '../runs/index.ts';
 import { queuePlacesOf } from '../queue/index.ts';
 import { runReportFormatsIn, runReportKey } from '../reports/index.ts';
 import { cellCasesOf } from './cell-cases.ts';
@@ -63,6 +63,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
       };
     }),
     runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId), deps.config.reportPdf) : [],
+    manual: await manualWaitingOf(deps.db, tests.filter((t) => t.kind === 'manual' && !isTerminal(t.status)).map((t) => t.id)),
     comparison: compareRuns(
       tests.map((t) => ({ testName: t.testName, status: t.status, summary: t.summary ?? null })),
       previous.map((p) => ({ ...p, summary: p.summary ?? null })),

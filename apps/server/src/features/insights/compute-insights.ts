@@ -8,13 +8,16 @@ import { finishedOfKindInRun, latestFinishedOfKind, type RunTestRow } from '../r
 
 /**
  * GET /insight/fetch/all, computed from each kind's latest finished run (one that produced a summary):
- * load ← load, zap ← security-scan (finished or incomplete), frontend-report ← browser and mobile-ui,
+ * load ← load, zap ← security-scan (finished or incomplete), frontend-report ← FRONTEND_KINDS,
  * security-report ← security-checks.
  * A key is absent while its kind has never run. The two test reports add up every test of those kinds in the
  * latest run that had one, so "Run all" with three browser tests shows all three.
  */
-/** The kinds the frontend card adds up: the site's browser tests and the app's mobile UI tests (issue 28). */
-export const FRONTEND_KINDS: readonly TestKind[] = ['browser', 'mobile-ui'];
+/**
+ * The kinds the frontend card adds up: the site's browser tests, the app's mobile UI tests (issue 28), checkouts
+ * with sandbox cards (issue 43) and manual cases, each execution a test (issue 41).
+ */
+export const FRONTEND_KINDS: readonly TestKind[] = ['browser', 'mobile-ui', 'payment', 'manual'];
 
 export async function computeInsights(db: Db, clientId: string): Promise<Insights> {
   const out: Insights = {};

@@ -1,4 +1,4 @@
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import multipart from '@fastify/multipart';
 import {
   CLIENT_REQUEST_STATUS_LABELS,
   CLIENT_REQUEST_TRANSITIONS,
@@ -24,11 +24,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access } from '../../lib/access.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, ConflictError, NotFoundError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.ts';
+import { AppError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { userName } from '../accounts/index.ts';
 import { ownClientId, type Principal } from '../auth/index.ts';
 import { attachmentKey, storeAttachment } from './attachments.ts';
+import { multipartFile } from '../../lib/multipart-file.ts';
 import { notifyOtherSide } from './notify.ts';
 import {
   addAttachment,
@@ -57,20 +58,6 @@ const DAY_MS = 24 * 3600 * 1000;
 const NOT_FOUND = 'Request not found';
 /** The code of a 413 for a client's files past its quota (the message names the limit). */
 export const ATTACHMENT_QUOTA = 'ATTACHMENT_QUOTA';
-
-/** The file: the multipart form field "file", and nothing else will do. */
-async function filePart(request: FastifyRequest): Promise<MultipartFile> {
-  if (!request.isMultipart()) {
-    throw new UnsupportedMediaTypeError('Send the file as multipart/form-data in the form field "file"');
-  }
-  const part = await request.file();
-  if (!part) throw new ValidationError('file is required: send it in the form field "file"', 'file');
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw new ValidationError(`file is required: send it in the form field "file", not "${part.fieldname}"`, 'file');
-  }
-  return part;
-}
 
 /** How the writer is named in the thread. */
 async function authorName(db: Parameters<typeof userName>[0], principal: Principal): Promise<string> {
@@ -216,7 +203,7 @@ export const requestsFeature: FastifyPluginAsyncZod = async (app) => {
     // Refused before a byte of the file is read, and checked again with it counted (two at once cannot both slip in).
     const early = side === 'client' ? await overQuota(row.clientId, false) : null;
     if (early) throw early;
-    const part = await filePart(request);
+    const part = await multipartFile(request);
     const stored = await storeAttachment({ paths: app.paths, store: app.artifacts, requestId: row.id, fileName: part.filename, declaredType: part.mimetype, file: part.file });
     try {
       const attachment = await addAttachment(app.db, {

@@ -11,6 +11,7 @@ import { isTerminal, runEventOf, runResultOf, testEventOf } from './mappers.ts';
 import { insertRun, lastDurations, runDetail, runStatusOf } from './run-repository.ts';
 import type { RunOrigin } from './run-origin.ts';
 import { queueMoved } from './queue-moves.ts';
+import { planManualWork } from './manual-work-repository.ts';
 
 /** pg-boss expires a job this long after its kind's time limit: the engine stops it first, this is the backstop. */
 const EXPIRY_MARGIN_SECONDS = 120;
@@ -24,9 +25,20 @@ export interface QueuedRun {
 
 type SuiteTestDefinition = ReturnType<typeof testsOf>[number];
 
+/** What a run runs: all of the suite, one group or one test; `automatedOnly` leaves its manual cases out (issue 41). */
+export interface RunScope {
+  testName?: string;
+  groupName?: string;
+  automatedOnly?: boolean;
+}
+
 /** The tests a run of this scope runs: all of the suite's, one group's or one test's; 404 when none is left. */
-export function testsOfScope(suite: SuiteRow, scope: { testName?: string; groupName?: string }): SuiteTestDefinition[] {
+export function testsOfScope(suite: SuiteRow, scope: RunScope): SuiteTestDefinition[] {
   let tests = testsOf(suite.manifest, suite.dir);
+  if (scope.automatedOnly) {
+    tests = tests.filter((t) => t.kind !== 'manual');
+    if (tests.length === 0) throw new NotFoundError('No automated tests: every test of this run is a manual case');
+  }
   if (scope.testName !== undefined) {
     tests = tests.filter((t) => t.name === scope.testName);
     if (tests.length === 0) throw new NotFoundError(`Test "${scope.testName}" not found`);
@@ -43,9 +55,15 @@ export function runScopeText(scope: { testName?: string; groupName?: string }): 
   return scope.testName ?? (scope.groupName !== undefined ? `${GROUP_SCOPE_PREFIX}${scope.groupName}` : 'all');
 }
 
-/** The run's test rows and their pg-boss jobs (one per test, the job's id written on the row). */
+/**
+ * The run's test rows and their pg-boss jobs (one per test, the job's id written on the row). A manual case has no
+ * job: it waits for a tester (manual-work-repository.ts), and is tried once.
+ */
 export function planRunTests(deps: EngineDeps, clientId: string, runId: string, tests: SuiteTestDefinition[], lastSeconds: Map<string, number>) {
   return tests.map((t) => {
+    if (t.kind === 'manual') {
+      return { row: { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: null, maxAttempts: 1 }, job: null, options: t.options };
+    }
     const retries = t.retries ?? deps.config.retries;
     const row = { id: randomUUID(), runId, clientId, testName: t.name, groupName: t.group, kind: t.kind, jobId: randomUUID(), maxAttempts: retries + 1 };
     // A test on several cells side by side weighs more in the queue's capacity (queue/capacity.ts, decisions 0078,
@@ -63,6 +81,7 @@ export function planRunTests(deps: EngineDeps, clientId: string, runId: string, 
         expireInSeconds: (t.timeoutSeconds ?? kinds[t.kind].timeLimitSeconds) + EXPIRY_MARGIN_SECONDS,
         priority: Math.min(3600, lastSeconds.get(t.name) ?? kinds[t.kind].typicalSeconds),
       },
+      options: t.options,
     };
   });
 }
@@ -75,7 +94,7 @@ export function planRunTests(deps: EngineDeps, clientId: string, runId: string, 
 export async function queueRun(
   deps: EngineDeps,
   clientId: string,
-  scope: { testName?: string; groupName?: string; suite?: SuiteRow },
+  scope: RunScope & { suite?: SuiteRow },
   origin: RunOrigin,
 ): Promise<QueuedRun> {
   const suite = scope.suite ?? (await currentSuite(deps.db, clientId));
@@ -92,9 +111,11 @@ export async function queueRun(
     const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: runScopeText(scope), ...origin }, rows.map((r) => r.row));
     const bossDb = drizzleBossDb(tx);
     for (const r of rows) {
+      if (!r.job) continue;
       const { name, data, ...options } = r.job;
       await boss.send(name, data, { ...options, db: bossDb });
     }
+    await planManualWork(tx, clientId, rows.filter((r) => !r.job).map((r) => ({ runTestId: r.row.id, options: r.options })), written.run.createdAt);
     return written;
   });
   deps.wakeWorkers();

@@ -21,7 +21,8 @@ import { access } from '../../lib/access.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import type { EngineDeps } from '../engine/index.ts';
-import { runDetailOf, runEventOf } from './mappers.ts';
+import { isTerminal, runDetailOf, runEventOf } from './mappers.ts';
+import { manualWaitingOf } from './manual-work-repository.ts';
 import { DEFAULT_WAIT_SECONDS, queueRun, resultWhenDone } from './queue-runs.ts';
 import { clientRunOrigin } from './run-origin.ts';
 import { listRuns, runDetail } from './run-repository.ts';
@@ -56,7 +57,8 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       testName: string | undefined,
     ) => {
       const clientId = ownClientId(request.principal);
-      const queued = await queueRun(deps, clientId, testName === undefined ? {} : { testName }, clientRunOrigin(request.principal, request.headers));
+      const scope = { ...(testName === undefined ? {} : { testName }), ...(query.automatedOnly ? { automatedOnly: true } : {}) };
+      const queued = await queueRun(deps, clientId, scope, clientRunOrigin(request.principal, request.headers));
       if (!query.wait) {
         const message =
           testName === undefined
@@ -107,7 +109,10 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         const run = await runDetail(deps.db, ownClientId(request.principal), request.params.runId);
         if (!run) throw new NotFoundError('Run not found');
         // Its waiting tests' places in the queue (one query, and none when nothing of it waits).
-        return runDetailOf(run, await queuePlacesOf(deps.db, run.tests.filter((t) => t.status === 'queued').map((t) => t.id)));
+        const detail = runDetailOf(run, await queuePlacesOf(deps.db, run.tests.filter((t) => t.status === 'queued').map((t) => t.id)));
+        // Its manual cases still waiting for a tester (issue 41).
+        const manual = await manualWaitingOf(deps.db, run.tests.filter((t) => t.kind === 'manual' && !isTerminal(t.status)).map((t) => t.id));
+        return { ...detail, manual };
       },
     );
 

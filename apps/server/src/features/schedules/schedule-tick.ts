@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { EngineDeps } from '../engine/index.ts';
 import { drizzleBossDb } from '../queue/index.ts';
 import { runEventOf, testEventOf } from '../runs/index.ts';
-import { planRunTests, runScopeText, testsOfScope } from '../runs/index.ts';
+import { planManualWork, planRunTests, runScopeText, testsOfScope } from '../runs/index.ts';
 import { currentSuites, type SuiteRow } from '../suites/index.ts';
 import { dueTick } from './cron.ts';
 import { activeSchedules, claimDueTicks, insertScheduledRuns, insertScheduledTests, lastDurationRows, recordScheduledRuns, type ScheduleRow } from './schedule-repository.ts';
@@ -84,7 +84,10 @@ async function queueBatch(deps: EngineDeps, batch: Due[], result: TickResult): P
     );
     const testRows = runs.flatMap((p) => p.tests.map((t) => t.row));
     const insertedTests = testRows.length ? await insertScheduledTests(tx, testRows) : [];
-    if (testRows.length) await boss!.insert(runs.flatMap((p) => p.tests.map((t) => t.job)), { db: drizzleBossDb(tx) });
+    const jobs = runs.flatMap((p) => p.tests.flatMap((t) => (t.job ? [t.job] : [])));
+    if (jobs.length) await boss!.insert(jobs, { db: drizzleBossDb(tx) });
+    // A schedule's manual cases wait for a tester (issue 41), due by the client's turnaround from now.
+    for (const p of runs) await planManualWork(tx, p.due.row.clientId, p.tests.filter((t) => !t.job).map((t) => ({ runTestId: t.row.id, options: t.options })), new Date());
     await recordScheduledRuns(tx, runs.map((p) => ({ scheduleId: p.due.row.id, runId: p.runId })));
     return { runs: insertedRuns, tests: insertedTests };
   });

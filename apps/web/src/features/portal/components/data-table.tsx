@@ -16,10 +16,12 @@ interface DataTableProps<T> {
   caption?: ReactNode;
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
+  /** A row's own class (a row to highlight), when it has one. */
+  rowClassName?: (row: T) => string | undefined;
 }
 
 /** A plain accessible table: a visually hidden caption, column headers, one row per item; a table on wide screens, cards on phones. */
-export function DataTable<T>({ columns, rows, rowKey, className, caption, empty }: DataTableProps<T>) {
+export function DataTable<T>({ columns, rows, rowKey, className, caption, empty, rowClassName }: DataTableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   return (
     <table className={className}>
@@ -35,7 +37,7 @@ export function DataTable<T>({ columns, rows, rowKey, className, caption, empty 
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={rowKey(row)}>
+          <tr key={rowKey(row)} className={rowClassName?.(row)}>
             {columns.map((column) => (
               <td key={column.header} data-label={column.header} className={column.className}>
                 {column.cell(row)}

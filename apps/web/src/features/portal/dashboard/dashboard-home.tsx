@@ -8,12 +8,11 @@ import { FirstDayCard } from '../components/first-day/first-day-card.tsx';
 import { Notice } from '../components/notice.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
 import { PortalPage } from '../components/portal-page.tsx';
-import { useGetInsightsQuery, useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
+import { useGetInsightsQuery, useGetLatestResultsQuery, useGetNewestRunQuery, useGetRunDetailQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { AlertsCard } from './alerts-card.tsx';
 import { DASHBOARD_PAGES } from './dashboard-pages.ts';
 import { FailingTestsCard } from './failing-tests-card.tsx';
-import { useGetHomeRunQuery } from './home-api.ts';
 import { alertsByRisk, failingTests } from './home-summary.ts';
 import { LastRunCard } from './last-run-card.tsx';
 import { NextScheduleNote } from './next-schedule-card.tsx';
@@ -30,7 +29,7 @@ export function DashboardHome() {
   const newest = useGetNewestRunQuery(apiKey ?? skipToken);
   const run = newest.data?.runs[0];
   const going = run?.status === 'queued' || run?.status === 'running';
-  const detail = useGetHomeRunQuery(apiKey && run ? { runId: run.runId, apiKey } : skipToken, { pollingInterval: going ? RUNNING_POLL_MS : 0 });
+  const detail = useGetRunDetailQuery(apiKey && run ? { runId: run.runId, apiKey } : skipToken, { pollingInterval: going ? RUNNING_POLL_MS : 0 });
   const latest = useGetLatestResultsQuery(apiKey && run ? apiKey : skipToken);
   const insights = useGetInsightsQuery(apiKey && run ? apiKey : skipToken);
   // The run ended while the page was open: read the newest run (and what follows from it) again.

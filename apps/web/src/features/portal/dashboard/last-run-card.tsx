@@ -2,10 +2,11 @@ import { runScopeLabel, type RunDetailResponse, type RunSummary } from '@fullsto
 import { Link } from 'react-router';
 import { formatDate } from '@/lib/format-date.ts';
 import { Card } from '../components/card.tsx';
+import { ManualWaitingNote } from '../components/manual-waiting.tsx';
 import { RunStatusBadge } from '../components/run-status-badge.tsx';
 import { runDetailPath, runTotalsText, runVerdict } from './home-summary.ts';
 
-/** The newest run: when, its verdict in words, how many tests passed, and a link to its detail. */
+/** The newest run: when, its verdict in words, how many tests passed, its manual cases waiting, and a link to its detail. */
 export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetailResponse | undefined }) {
   const tests = detail?.tests ?? [];
   const verdict = runVerdict(run.status, tests);
@@ -16,6 +17,7 @@ export function LastRunCard({ run, detail }: { run: RunSummary; detail: RunDetai
         <RunStatusBadge status={run.status} label={verdict} />
       </p>
       {detail && <p className="home-last-run__totals">{runTotalsText(run.status, tests)}</p>}
+      {detail && <ManualWaitingNote run={detail} />}
       <p className="home-card__meta">
         {runScopeLabel(run.scope)}
         {' · '}

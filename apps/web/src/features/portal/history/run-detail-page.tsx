@@ -6,6 +6,7 @@ import { formatDuration } from '@/lib/format-duration.ts';
 import { downloadFrom, openInNewTab } from '@/lib/open-link.ts';
 import { AsyncEmpty, AsyncLoading, isMissing } from '../components/async-state.tsx';
 import { DataFacts } from '../components/data-facts.tsx';
+import { ManualWaitingNote } from '../components/manual-waiting.tsx';
 import { openFailed } from './open-failed.ts';
 import { going, isGoing, liveOptions, useGetHistoryRunQuery, wholeRunReportLink } from './history-api.ts';
 import { runTotalsWords } from '../components/run-totals.ts';
@@ -88,6 +89,7 @@ export function RunDetailPage() {
           </h1>
           <div className="portal-card history-section">
             <RunFacts run={data} />
+            <ManualWaitingNote run={data} />
             {going(data.status) && (
               <CancelRunButton runId={data.runId} running={data.status === 'running'} onCancelled={() => void run.refetch()} />
             )}

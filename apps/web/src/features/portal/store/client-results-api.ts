@@ -1,9 +1,11 @@
 import {
   apiPaths,
   insights,
+  runDetailResponse,
   runHistoryResponse,
   testLatestResponse,
   type Insights,
+  type RunDetailResponse,
   type RunHistoryResponse,
   type TestLatestResponse,
 } from '@fullstop/contracts';
@@ -20,6 +22,11 @@ export const clientResultsApi = portalApi.injectEndpoints({
       query: (apiKey) => ({ url: '/test/runs?limit=1', auth: 'apiKey', apiKey, schema: runHistoryResponse }),
       providesTags: ['Tests'],
     }),
+    /** One run's tests (the newest run on the dashboard, the run of all going on the Tests page), and its manual cases waiting. */
+    getRunDetail: build.query<RunDetailResponse, { runId: string; apiKey: string }>({
+      query: ({ runId, apiKey }) => ({ url: `/test/runs/${encodeURIComponent(runId)}`, auth: 'apiKey', apiKey, schema: runDetailResponse }),
+      providesTags: ['Tests'],
+    }),
     /** How each test last ended: its status, when, how long, and its latest report's formats. */
     getLatestResults: build.query<TestLatestResponse, string>({
       query: (apiKey) => ({ url: '/test/latest', auth: 'apiKey', apiKey, schema: testLatestResponse }),
@@ -32,4 +39,4 @@ export const clientResultsApi = portalApi.injectEndpoints({
   }),
 });
 
-export const { useGetNewestRunQuery, useGetLatestResultsQuery, useGetInsightsQuery } = clientResultsApi;
+export const { useGetNewestRunQuery, useGetRunDetailQuery, useGetLatestResultsQuery, useGetInsightsQuery } = clientResultsApi;

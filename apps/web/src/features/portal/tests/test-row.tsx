@@ -5,6 +5,7 @@ import { CellCallout, CellMatrix } from '../components/cell-matrix/cell-matrix.t
 import { FlakyBadge } from '../components/flaky-badge.tsx';
 import { RunStatusBadge, testStatusWords } from '../components/run-status-badge.tsx';
 import { isGoing, liveTestDetails, type LiveTest } from './live-status.ts';
+import { ManualSteps, ManualTag, type ManualCase } from './manual-case.tsx';
 
 interface TestRowProps {
   testName: string;
@@ -20,6 +21,8 @@ interface TestRowProps {
   onOpenReport: () => void;
   /** Asks to cancel its queued or running run test; absent for those who may not (viewers). */
   onCancel?: (() => void) | undefined;
+  /** Its goal and steps when it is a manual case (a tester runs it); absent for automated tests. */
+  manualCase?: ManualCase | undefined;
 }
 
 /** The status the row shows: the live one, else the last result. */
@@ -33,9 +36,9 @@ function shownStatus(live: LiveTest | undefined, latest: TestLatestResult | unde
  * One test: its name, what it is doing now or how it last ended (a status word on a coloured pill, then the
  * details), when that was and how long it took, a link to its latest report, and its Run Test button, which
  * waits while the test's own run goes. A test on several engines or devices adds where it fails ("fails on Firefox
- * only") and its cases by cell, folded.
+ * only") and its cases by cell, folded. A manual case adds its tag and its steps, folded.
  */
-export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOpenReport, onCancel }: TestRowProps) {
+export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOpenReport, onCancel, manualCase }: TestRowProps) {
   const status = shownStatus(live, latest);
   const details = status ? liveTestDetails(status) : null;
   // While a newer run goes (or ended before the latest result was read again), the result below is the previous one.
@@ -44,7 +47,10 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
   return (
     <li className="portal-row test-row">
       <span className="portal-row__main">
-        <span className="portal-row__name">{testName}</span>
+        <span className="test-row__title">
+          <span className="portal-row__name">{testName}</span>
+          {manualCase && <ManualTag />}
+        </span>
         {/* Beside the live status, not in it: the status reads "Passed: …", the flag is a note of its own. */}
         <FlakyBadge flaky={latest?.flaky} />
         {status ? (
@@ -85,6 +91,7 @@ export function TestRow({ testName, live, latest, resultsRead, busy, onRun, onOp
             </details>
           </>
         )}
+        {manualCase && <ManualSteps manualCase={manualCase} />}
       </span>
       <span className="test-row__actions">
         {onCancel && isGoing(live) && (

@@ -1,10 +1,25 @@
-import { apiPaths, runCancelResponse, runQueuedResponse, testGroups, type RunCancelResponse, type RunQueuedResponse, type TestGroups } from '@fullstop/contracts';
+import {
+  apiPaths,
+  manualCaseListResponse,
+  runCancelResponse,
+  runQueuedResponse,
+  testGroups,
+  type ManualCaseListResponse,
+  type RunCancelResponse,
+  type RunQueuedResponse,
+  type TestGroups,
+} from '@fullstop/contracts';
 import { portalApi } from '../store/portal-api.ts';
 
 export const testsApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
     getTests: build.query<TestGroups, string>({
       query: (apiKey) => ({ url: apiPaths.tests, auth: 'apiKey', apiKey, schema: testGroups }),
+      providesTags: ['Tests'],
+    }),
+    /** The current suite's manual cases (issue 41): goal, steps and platforms, read once for the whole page. */
+    getManualCases: build.query<ManualCaseListResponse, string>({
+      query: (apiKey) => ({ url: '/test/manual-cases', auth: 'apiKey', apiKey, schema: manualCaseListResponse }),
       providesTags: ['Tests'],
     }),
     runAllTests: build.mutation<RunQueuedResponse, string>({
@@ -29,4 +44,4 @@ export const testsApi = portalApi.injectEndpoints({
   }),
 });
 
-export const { useCancelRunTestMutation, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } = testsApi;
+export const { useCancelRunTestMutation, useGetManualCasesQuery, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } = testsApi;

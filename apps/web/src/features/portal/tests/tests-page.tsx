@@ -4,21 +4,24 @@ import { describeError } from '@/lib/http-client.ts';
 import { AsyncEmpty, AsyncLoading } from '../components/async-state.tsx';
 import { CollapsibleGroup } from '../components/collapsible-group.tsx';
 import { FirstDayCard } from '../components/first-day/first-day-card.tsx';
+import { ManualWaitingNote } from '../components/manual-waiting.tsx';
 import { openHtmlReport } from '../components/open-html-report.ts';
-import { useGetLatestResultsQuery, useGetNewestRunQuery } from '../store/client-results-api.ts';
+import { useGetLatestResultsQuery, useGetNewestRunQuery, useGetRunDetailQuery } from '../store/client-results-api.ts';
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { useViewerReason } from '../store/viewer.ts';
 import { isGoing, useLiveTests } from './live-status.ts';
 import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
 import { TestRow } from './test-row.tsx';
 import { TestSchedules } from './test-schedules.tsx';
-import { useCancelRunTestMutation, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
+import { useCancelRunTestMutation, useGetManualCasesQuery, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
 import { useConfirm } from '../components/confirm-dialog.tsx';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 import './tests.css';
 
 /** While its run of all goes, the page reads the newest run again this often, in case the live stream misses its end. */
 const RUN_POLL_MS = 4000;
+/** While it goes, its manual cases waiting for a tester (a tester takes minutes per case) are read again this often. */
+const MANUAL_POLL_MS = 30_000;
 
 export function TestsPage() {
   const profile = useClientProfile();
@@ -26,6 +29,8 @@ export function TestsPage() {
   const tests = useGetTestsQuery(apiKey ?? skipToken);
   const total = countTests(tests.data ?? {});
   const latest = useGetLatestResultsQuery(apiKey && total > 0 ? apiKey : skipToken);
+  // Read once for the page; when it fails the rows are just shown without their steps.
+  const manualCases = useGetManualCasesQuery(apiKey && total > 0 ? apiKey : skipToken);
   const [startedRunId, setStartedRunId] = useState<string | null>(null);
   const [starting, setStarting] = useState<ReadonlySet<string>>(new Set());
   const live = useLiveTests(total > 0);
@@ -38,6 +43,7 @@ export function TestsPage() {
 
   const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
   const progress = runAllProgress(startedRunId, newest.data?.runs[0], live, total);
+  const goingRun = useGetRunDetailQuery(apiKey && progress ? { runId: progress.runId, apiKey } : skipToken, { pollingInterval: progress ? MANUAL_POLL_MS : 0 });
 
   // The run this page started has ended: forget it, and read the newest run again (it no longer goes).
   const { refetch: refetchNewest } = newest;
@@ -118,6 +124,7 @@ export function TestsPage() {
   // its own (the run of all has its own button and progress).
   const busy = (testName: string) => starting.has(testName) || (isGoing(live[testName]) && live[testName]?.runId !== progress?.runId);
   const latestByName = new Map((latest.data?.tests ?? []).map((result) => [result.testName, result]));
+  const manualByName = new Map((manualCases.data?.cases ?? []).map((manualCase) => [manualCase.testName, manualCase]));
   const groups = Object.entries(tests.data ?? {});
   const loading = profile.isLoading || tests.isLoading;
   return (
@@ -145,6 +152,7 @@ export function TestsPage() {
           </div>
         )}
       </div>
+      {progress && goingRun.data?.runId === progress.runId && <ManualWaitingNote run={goingRun.data} />}
       <TestSchedules />
       {viewerNote && total > 0 && (
         <p id="tests-viewer-note" className="portal-alert portal-alert--info">
@@ -174,6 +182,7 @@ export function TestsPage() {
                     onRun={() => void onRunTest(testName)}
                     onOpenReport={() => void onOpenReport(testName)}
                     onCancel={cancelNote ? undefined : () => onCancel(testName)}
+                    manualCase={manualByName.get(testName)}
                   />
                 ))}
               </ul>

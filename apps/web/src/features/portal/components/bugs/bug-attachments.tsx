@@ -132,7 +132,7 @@ export function AttachmentUpload({ onUpload }: { onUpload: UploadAttachment }) {
           onChange={(e) => choose(e.target.files?.[0] ?? null)}
         />
         <p id={`${inputId}-hint`} className="portal-muted portal-field__hint">
-          PNG, JPEG, GIF or WebP images and MP4 or WebM videos, up to 50 MB.
+          PNG, JPEG, GIF or WebP images and MP4, WebM or MOV videos, up to 50 MB.
         </p>
       </div>
       {problem && <Notice tone="error">{problem}</Notice>}

@@ -11,8 +11,10 @@ import '../ops.css';
 import { AlertsSection } from './alerts-section.tsx';
 import { ClientApiKey } from './client-api-key.tsx';
 import { ClientFlaky } from './client-flaky.tsx';
+import { ClientManualSettings } from './client-manual-settings.tsx';
 import { ClientMobileDevices } from './client-mobile-devices.tsx';
 import { ClientOrigins } from './client-origins.tsx';
+import { ClientPaymentPresets } from './client-payment-presets.tsx';
 import { ClientSchedules } from './client-schedules.tsx';
 import { ClientStarterSuite } from './client-starter-suite.tsx';
 import { ClientUsers } from './client-users.tsx';
@@ -29,7 +31,7 @@ function LastRun({ run }: { run: OpsClientSummary['health']['lastRun'] }) {
   );
 }
 
-/** One client in the console: profile, health, users, origins, API key and secrets' names. */
+/** One client in the console: profile, health, users, origins, payment providers, API key and secrets' names. */
 export function OpsClientPage() {
   const clientId = useParams().clientId ?? '';
   const client = useGetOpsClientQuery(clientId, { skip: !clientId });
@@ -88,7 +90,9 @@ export function OpsClientPage() {
               <ClientUsers clientId={data.id} users={data.users} />
               <ClientOrigins clientId={data.id} website={data.website} origins={data.origins} />
               <RetentionSection clientId={data.id} />
+              <ClientManualSettings clientId={data.id} />
             </div>
+            <ClientPaymentPresets clientId={data.id} />
             <ClientMobileDevices clientId={data.id} />
             <ClientFlaky clientId={data.id} />
             <AlertsSection clientId={data.id} />
