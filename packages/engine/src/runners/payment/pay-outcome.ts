@@ -13,7 +13,7 @@ import type { CaseResult, RunContext } from '../../types.ts';
 import { deviceUse } from '../browser/devices.ts';
 import type { Cell } from '../browser/matrix.ts';
 import { guardCardRequests } from './card-guard.ts';
-import { DOUBLE_CHARGE_WATCH_MS, expectationOf, PAID_OUTCOMES, type PaymentOptions, type PaymentStep } from './options.ts';
+import { DEFAULT_DECLINE_TEXT, DEFAULT_ORDER_ID, DEFAULT_SUCCESS_TEXT, DOUBLE_CHARGE_WATCH_MS, expectationOf, PAID_OUTCOMES, type PaymentOptions, type PaymentStep } from './options.ts';
 import { payWithCard } from './pay-with-card.ts';
 
 type Step = NonNullable<CaseResult['steps']>[number];
@@ -96,6 +96,20 @@ function newLine(re: RegExp, text: string, before: ReadonlySet<string>): string 
   return line === undefined ? null : shorter(line);
 }
 
+/** A pattern as a client reads it: the defaults in words, a suite's own as it wrote it. */
+function patternWords(re: RegExp): string {
+  if (re.source === DEFAULT_SUCCESS_TEXT) return 'a thank-you or confirmation text';
+  if (re.source === DEFAULT_DECLINE_TEXT) return 'a decline or error message';
+  if (re.source === DEFAULT_ORDER_ID) return 'an order number such as #FS-1042';
+  return `/${re.source}/`;
+}
+
+/** What a page must show after an outcome, in words: "the page shows a decline or error message, not a thank-you …". */
+export function expectedWords(want: { text: RegExp; orderId: RegExp | null; not: RegExp | null }): string {
+  const order = want.orderId ? ` and ${want.orderId.source === DEFAULT_ORDER_ID ? patternWords(want.orderId) : `an order number /${want.orderId.source}/`}` : '';
+  return `the page shows ${patternWords(want.text)}${order}${want.not ? `, not ${patternWords(want.not)}` : ''}`;
+}
+
 /**
  * Waits until the page shows what `outcome` must show, and judges it: the success text and an order number after a
  * paid outcome (one order only, when the pay button was clicked twice), a decline's text and no success after the
@@ -108,7 +122,7 @@ async function checkOutcome(
 ): Promise<Judged> {
   const { options } = p;
   const want = expectationOf(options, p.outcome);
-  const expected = `the page shows /${want.text.source}/${want.orderId ? ` and an order number /${want.orderId.source}/` : ''}${want.not ? `, not /${want.not.source}/` : ''}`;
+  const expected = expectedWords(want);
   const fail = (message: string, actual: string, exp = expected) => new OutcomeMismatchError(message, { expected: exp, actual });
   const deadline = Date.now() + options.outcomeTimeoutMs;
   for (;;) {

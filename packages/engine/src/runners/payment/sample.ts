@@ -3,8 +3,8 @@ import { casesSampleReport } from '../../reporters/sample-report.ts';
 import type { RunReport } from '../../reporters/types.ts';
 import type { CaseResult } from '../../types.ts';
 
-const PAID = 'the page shows /thank you|order (?:is )?confirmed|payment (?:was )?successful|payment (?:is )?complete/ and an order number /#[A-Z0-9][A-Z0-9-]{2,}/';
-const REFUSED = 'the page shows /declined|insufficient|expired|incorrect|invalid|failed|unsuccessful|could ?not|couldn[\'’]t|refused|not authori[sz]ed|unable|error/, not /thank you|order (?:is )?confirmed|payment (?:was )?successful|payment (?:is )?complete/';
+const PAID = 'the page shows a thank-you or confirmation text and an order number such as #FS-1042';
+const REFUSED = 'the page shows a decline or error message, not a thank-you or confirmation text';
 
 /** What the shop answered each outcome with, when it answered as expected. */
 const ANSWERS: Record<PaymentOutcome, string> = {
