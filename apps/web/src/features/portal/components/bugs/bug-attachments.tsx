@@ -1,9 +1,10 @@
 import type { BugAttachment } from '@fullstop/contracts';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { downloadBlob } from '@/lib/download-blob.ts';
 import { formatBytes } from '@/lib/format-bytes.ts';
 import { Card } from '../card.tsx';
 import { Notice } from '../notice.tsx';
+import { useBlobUrl } from '../use-blob-url.ts';
 import { ATTACHMENT_ACCEPT, attachmentProblem, isImage } from './bug-labels.ts';
 
 /** Reads one attachment's bytes (bearer auth, through the HTTP client). */
@@ -11,27 +12,9 @@ export type LoadAttachment = (attachmentId: string) => Promise<Blob>;
 /** Sends one file; rejects with the server's message when it refuses it. */
 export type UploadAttachment = (file: File, onProgress: (fraction: number) => void) => Promise<void>;
 
-const canMakeUrls = () => typeof URL.createObjectURL === 'function';
-
 /** An image attachment as a thumbnail, read as a blob; a click opens it full size. */
 function Thumbnail({ attachment, load }: { attachment: BugAttachment; load: LoadAttachment }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let made: string | null = null;
-    let live = true;
-    load(attachment.id)
-      .then((blob) => {
-        if (!live || !canMakeUrls()) return;
-        made = URL.createObjectURL(blob);
-        setUrl(made);
-      })
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-      if (made) URL.revokeObjectURL(made);
-    };
-  }, [attachment.id, load]);
+  const { url, failed } = useBlobUrl(() => load(attachment.id), attachment.id);
   return (
     <li className="bug-thumb">
       {url ? (

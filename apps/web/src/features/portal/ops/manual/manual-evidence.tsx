@@ -1,8 +1,9 @@
 import { MANUAL_EVIDENCE_MAX_BYTES, MANUAL_EVIDENCE_PER_STEP, MANUAL_EVIDENCE_TYPES, MANUAL_EVIDENCE_TYPES_TEXT, type ManualEvidenceItem } from '@fullstop/contracts';
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useId, useState, type ChangeEvent } from 'react';
 import { failureMessage } from '@/lib/failure-message.ts';
 import { formatBytes } from '@/lib/format-bytes.ts';
 import { Notice } from '../../components/notice.tsx';
+import { useBlobUrl } from '../../components/use-blob-url.ts';
 import { fetchManualEvidence, useAddManualEvidenceMutation, useRemoveManualEvidenceMutation, type StepRef } from './manual-api.ts';
 
 const isImage = (item: ManualEvidenceItem) => item.contentType.startsWith('image/');
@@ -19,24 +20,8 @@ export function evidenceProblem(file: Pick<File, 'name' | 'type' | 'size'>, coun
 
 /** An image as a thumbnail, read as a blob with the operator's session; a click opens it whole in a new tab. */
 function Thumbnail({ stepRef, item }: { stepRef: StepRef; item: ManualEvidenceItem }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
   const { id, step } = stepRef;
-  useEffect(() => {
-    let made: string | null = null;
-    let live = true;
-    fetchManualEvidence({ id, step }, item.id)
-      .then((blob) => {
-        if (!live || typeof URL.createObjectURL !== 'function') return;
-        made = URL.createObjectURL(blob);
-        setUrl(made);
-      })
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-      if (made) URL.revokeObjectURL(made);
-    };
-  }, [id, step, item.id]);
+  const { url, failed } = useBlobUrl(() => fetchManualEvidence({ id, step }, item.id), `${id}/${step}/${item.id}`);
   if (url) {
     return (
       <a href={url} target="_blank" rel="noopener noreferrer" className="manual-thumb">
