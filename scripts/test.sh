@@ -38,7 +38,9 @@ if [ "$unit" != 0 ]; then
   failed+=(test:unit)
   # CI keeps the tail of the output: say again which unit tests failed, after the side steps' long logs.
   printf '\n== the unit tests that failed (again, from above)\n' >&2
-  grep -E '^ *(FAIL|×|❯ .*\([0-9]+ tests? \| [0-9]+ failed)|Test Files|Tests  )' "$logs/unit.log" | tail -n 60 >&2
+  # Vitest colours its lines: strip the escape codes first, or the pattern never matches and only the totals show.
+  sed 's/\x1b\[[0-9;]*m//g' "$logs/unit.log" |
+    grep -E '^ *(FAIL|×|❯ .*\([0-9]+ tests? \| [0-9]+ failed)|Test Files|Tests  )' | tail -n 60 >&2
 fi
 if [ ${#failed[@]} -gt 0 ]; then
   printf '\nnpm test: failed: %s\n' "${failed[*]}" >&2
