@@ -36,6 +36,8 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/engine/mobile-clouds.test.ts',
   // A real browser's survey of a hostile page, and the runner users' pool: what they store other files test on PostgreSQL.
   'test/engine/site-survey-hostile.test.ts',
+  // Surveys and runs of a site whose look changes between visits, in real browsers, no database at all.
+  'test/engine/starter-visual.test.ts',
   'src/features/engine/runner-pool.test.ts',
 ];
 

@@ -115,4 +115,16 @@ describe('accessibility of a page that renders late (decision 0089)', () => {
     expect(home?.notReady).toBeUndefined();
     expect(result.status).toBe('failed');
   });
+
+  it('tests a hash route as a page of its own, loaded anew after the page of its document', async () => {
+    // `/#/help` after `/` in the same tab would be a same-document navigation: no load, no response.
+    const result = await accessibilityRunner.run(testOf('accessibility', { pages: ['/', '/#/help', '/#/faq'] }), localTarget(late.url), await makeContext());
+    if (result.summary.kind !== 'accessibility') throw new Error('wrong summary');
+    expect(result.summary.pages.map((p) => [new URL(p.url).hash, p.passed, p.error ?? null, (p.violations ?? []).map((v) => v.id)])).toEqual([
+      ['', false, null, ['image-alt']],
+      // The route's own view: Help has no image, so none without alternative text.
+      ['#/help', true, null, []],
+      ['#/faq', true, null, []],
+    ]);
+  });
 });

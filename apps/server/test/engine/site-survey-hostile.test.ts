@@ -103,7 +103,9 @@ describe('the site survey on a page that lies about itself', () => {
     }
     expect(identifiers).not.toContain('pwned');
     expect(identifiers).not.toContain('globalThis');
-    expect(spec).toContain('await expectPageLoadsCleanly(page, "/", { consoleErrors: false, brokenLinks: false });');
+    // Its console error and broken image turn their checks off, each with what the survey saw, as a string.
+    expect(spec).toMatch(/await expectPageLoadsCleanly\(page, "\/", \{\n {4}off: \{\n {6}consoleErrors: "console errors on load when the survey ran \(2026-11-26\): \\"widget failed globalThis\.pwned=1\/\/\\"( and \d+ more)?\. Reported to you in the proposal/);
+    expect(spec).toMatch(/\n {6}brokenLinks: "broken links or images when the survey ran \(2026-11-26\): \\"[^\n]*\/gone[^\n]*",\n {4}},\n {2}}\);/);
     // The load test asks for the page and its one GET call without a query.
     const manifest = JSON.parse(suite.files.get('suite.json')!.toString('utf8')) as { groups: { tests: { kind: string; options: { requests: unknown } }[] }[] };
     expect(manifest.groups.flatMap((g) => g.tests).find((t) => t.kind === 'load')?.options.requests).toEqual([{ path: '/' }, { path: '/api/stats' }]);

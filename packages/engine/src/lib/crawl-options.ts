@@ -21,7 +21,9 @@ export const crawlSecondsOption = z.number().int().min(5).max(600).default(DEFAU
 
 /**
  * The first options of every kind that crawls: `pages`, the paths (or same-origin URLs) it starts from, and how
- * it finds more from them (`crawl`, off or on by default as the kind says, `maxPages`, `crawlSeconds`).
+ * it finds more from them (`crawl`, off or on by default as the kind says, `maxPages`, `crawlSeconds`). A path may
+ * carry a hash route (`/#/about`): a kind that loads pages in a browser loads it anew and waits until it is ready;
+ * one that fetches pages over HTTP fetches its document.
  */
 export function crawlStartOptions(crawlByDefault: boolean) {
   return {

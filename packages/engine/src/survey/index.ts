@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { entryFile, sourceCopyFile } from '../sandbox/entry-file.ts';
 
 export * from './survey-types.ts';
+export * from '../lib/page-path.ts';
+export * from './proposed-pages.ts';
 
 /** The runners module of a survey's attempt (`runInSandbox`'s `runnersModule`). */
 export const SITE_SURVEY_MODULE = entryFile('site-survey');

@@ -8,6 +8,7 @@
 import type AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
+import { routeFragment } from '../lib/page-path.ts';
 import { AXE_IMPACTS, SURVEY_LIMITS } from './survey-types.ts';
 
 /** How long reading the heading may wait for it (it is there or not once the page has loaded). */
@@ -16,7 +17,7 @@ const HEADING_TIMEOUT_MS = 2_000;
 export interface Measured {
   title: string;
   heading: string;
-  /** Absolute http(s) addresses, without their fragment. */
+  /** Absolute http(s) addresses, without their fragment unless it is a hash route (lib/page-path.ts). */
   links: string[];
   forms: number;
   images: number;
@@ -48,11 +49,11 @@ function fromThePage<T>(schema: z.ZodType<T>, value: unknown, fallback: T, what:
   return fallback;
 }
 
-/** An address the page gave, as Node reads it: http(s) only, without its fragment; null when it is not one. */
+/** An address the page gave, as Node reads it: http(s) only, without its fragment but a hash route; null when it is not one. */
 function addressOf(text: string): string | null {
   const url = URL.parse(text);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
-  url.hash = '';
+  url.hash = routeFragment(url.hash);
   return url.href.length <= SURVEY_LIMITS.urlChars ? url.href : null;
 }
 

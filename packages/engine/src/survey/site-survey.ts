@@ -5,11 +5,15 @@
  *
  * It crawls with the browser crawl (lib/browser-crawl.ts), then loads each page found once more in Chromium and
  * measures it: status, load time, links to the site's pages, forms, the main landmark, console errors, broken
- * images or calls, the data calls it makes (page-calls.ts: what they ask, never a value) and axe's violations. It
- * also times the home page's document a few times over HTTP (the load test's thresholds come from it). What it
+ * images or calls, the data calls it makes (page-calls.ts: what they ask, never a value) and axe's violations. A
+ * hash route (`/#/about`) is a page of its own (lib/page-path.ts). The pages the suite will shoot (proposed-pages.ts) are
+ * then visited twice on each of its devices, and what changed between the visits is kept as their masks
+ * (changing-elements.ts). It also times the home page's document a few times over HTTP (the load test's
+ * thresholds come from it). What it
  * measured goes to `survey.json` in the attempt's folder; the server writes the suite from it.
  */
 import AxeBuilder from '@axe-core/playwright';
+import type { BrowserContext } from 'playwright-core';
 import { z } from 'zod';
 import { browserCrawl } from '../lib/browser-crawl.ts';
 import { defineRunner } from '../lib/define-runner.ts';
@@ -19,10 +23,13 @@ import { guardedRequest } from '../lib/http.ts';
 import { errorMessage, writeJsonArtifact } from '../lib/result.ts';
 import { WCAG_TAGS } from '../runners/accessibility/options.ts';
 import { facts } from '../runners/browser/facts.ts';
-import type { CaseResult, Runner, TestKind } from '../types.ts';
+import type { CaseResult, Runner, RunContext, TestKind } from '../types.ts';
 import { axeViolationsOf, boundedText, measurePage } from './measure-page.ts';
+import { lookTwice } from './changing-elements.ts';
 import { recordCalls } from './page-calls.ts';
-import { SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_LIMITS, SURVEY_MAX_BYTES, SURVEY_MAX_PAGES, type SurveyedPage } from './survey-types.ts';
+import { documentPath, pagePathOf } from '../lib/page-path.ts';
+import { pagesToTest, STARTER_VISUAL_DEVICES, topPages } from './proposed-pages.ts';
+import { LOOK_BUDGET_MS, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_LIMITS, SURVEY_MAX_BYTES, SURVEY_MAX_PAGES, type SurveyedPage } from './survey-types.ts';
 
 const PAGE_TIMEOUT_MS = 20_000;
 const HOME_SAMPLES = 5;
@@ -42,11 +49,6 @@ const surveyInput = z.object({
 /** What the browser asks for on its own, not the page (the proposed checks leave it out too). */
 const askedByTheBrowser = (url: string) => URL.parse(url)?.pathname === '/favicon.ico';
 
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-
 /** Calls a page keeps when the survey is too heavy, without their bodies' shapes (the home page's first, for the load test). */
 const LIGHT_CALLS_PER_PAGE = 10;
 
@@ -65,6 +67,59 @@ function fitted(survey: SiteSurvey): SiteSurvey {
   throw new Error(`what the survey measured does not fit in ${SURVEY_MAX_BYTES / 1024 / 1024} MB`);
 }
 
+/** Times a page is loaded to be measured when it does not load. */
+const MEASURE_ATTEMPTS = 2;
+
+/** Loads a page in a tab of its own and measures it once it is ready; a page that did not load has its `error`. */
+async function measureOne(context: BrowserContext, url: string, origin: string, ctx: RunContext): Promise<SurveyedPage> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+  // Measured once the page is ready (decision 0089): links, headings and axe see what a user sees.
+  await prepareReady(page);
+  const consoleErrors: string[] = [];
+  const brokenResources: string[] = [];
+  // What the page says goes in as bounded text (the survey's schema refuses more).
+  const { consoleErrors: maxErrors, textChars, urlChars } = SURVEY_LIMITS;
+  page.on('console', (m) => void (m.type() === 'error' && !askedByTheBrowser(m.location().url) && consoleErrors.length < maxErrors && consoleErrors.push(boundedText(m.text(), textChars))));
+  page.on('pageerror', (e) => void (consoleErrors.length < maxErrors && consoleErrors.push(boundedText(e?.message, textChars))));
+  page.on('response', (r) => void (r.status() >= 400 && r.request().frame() === page.mainFrame() && documentPath(r.url()) !== documentPath(url) && !askedByTheBrowser(r.url()) && brokenResources.length < 10 * SURVEY_LIMITS.broken && brokenResources.push(`${r.status()} ${r.url()}`.slice(0, urlChars))));
+  const calls = recordCalls(page, origin);
+  const started = performance.now();
+  try {
+    const response = await page.goto(url, { waitUntil: 'load' });
+    const loadMs = Math.round(performance.now() - started);
+    const contentType = response?.headers()['content-type'] ?? '';
+    const readiness = await waitForReady(page, { signal: ctx.signal });
+    if (!readiness.ready) ctx.log(`${pagePathOf(url)} measured before it was ready`, { reason: readiness.reason });
+    const html = contentType.includes('html');
+    const measured = html ? await measurePage(page, ctx.log) : null;
+    const axe = html ? await axeViolationsOf(new AxeBuilder({ page }).withTags(WCAG_TAGS), ctx.log) : [];
+    const links = [...new Set((measured?.links ?? []).filter((l) => l.startsWith(`${origin}/`)).map(pagePathOf))];
+    return {
+      path: pagePathOf(url),
+      finalPath: (new URL(page.url()).origin === origin ? pagePathOf(page.url()) : page.url()).slice(0, urlChars),
+      status: response?.status() ?? null,
+      html,
+      loadMs,
+      title: measured?.title ?? '',
+      heading: measured?.heading ?? '',
+      links: links.slice(0, SURVEY_LIMITS.linksPerPage),
+      inbound: 0,
+      forms: measured?.forms ?? 0,
+      images: measured?.images ?? 0,
+      main: measured?.main ?? false,
+      consoleErrors,
+      axe,
+      broken: [...new Set([...brokenResources, ...(measured?.brokenImages ?? []).map((s) => `image ${s}`.slice(0, urlChars))])].slice(0, SURVEY_LIMITS.broken),
+      calls: calls.calls(),
+    };
+  } catch (error) {
+    return { path: pagePathOf(url), finalPath: pagePathOf(url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], calls: calls.calls(), error: errorMessage(error).slice(0, SURVEY_LIMITS.errorChars) };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
 export const siteSurveyRunner = defineRunner({
   facts,
   schema: surveyInput,
@@ -72,10 +127,9 @@ export const siteSurveyRunner = defineRunner({
     const { maxPages, crawlSeconds, exclude } = input.options;
     ctx.progress?.({ done: 0, total: maxPages, message: 'crawling the website' });
     const crawl = await browserCrawl(guard, ctx, [guard.baseUrl.href], { maxPages, budgetMs: crawlSeconds * 1000, exclude });
-    // A page's path is what it is measured and tested by: the crawl's hash routes of one document (a single-page app's
-    // #/views: Swagger UI's nine on one path) are one page here, measured once, not once a route.
+    // A page's path is what it is measured and tested by, a hash route with it (`/#/about`: lib/page-path.ts), each once.
     const paths = new Set<string>();
-    const found = crawl.pages.filter((p) => p.status !== null && !paths.has(pathOf(p.url)) && paths.add(pathOf(p.url)));
+    const found = crawl.pages.filter((p) => p.status !== null && !paths.has(pagePathOf(p.url)) && paths.add(pagePathOf(p.url)));
 
     const own = await launchGuardedBrowser(guard, ctx);
     const pages: SurveyedPage[] = [];
@@ -83,61 +137,39 @@ export const siteSurveyRunner = defineRunner({
       const context = await own.browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
       for (const [i, item] of found.entries()) {
         if (ctx.signal.aborted) break;
-        ctx.progress?.({ done: i, total: found.length, message: `measuring ${pathOf(item.url)}` });
-        const page = await context.newPage();
-        page.setDefaultTimeout(PAGE_TIMEOUT_MS);
-        // Measured once the page is ready (decision 0089): links, headings and axe see what a user sees.
-        await prepareReady(page);
-        const consoleErrors: string[] = [];
-        const brokenResources: string[] = [];
-        // What the page says goes in as bounded text (the survey's schema refuses more).
-        const { consoleErrors: maxErrors, textChars, urlChars } = SURVEY_LIMITS;
-        page.on('console', (m) => void (m.type() === 'error' && !askedByTheBrowser(m.location().url) && consoleErrors.length < maxErrors && consoleErrors.push(boundedText(m.text(), textChars))));
-        page.on('pageerror', (e) => void (consoleErrors.length < maxErrors && consoleErrors.push(boundedText(e?.message, textChars))));
-        page.on('response', (r) => void (r.status() >= 400 && r.request().frame() === page.mainFrame() && r.url() !== item.url && !askedByTheBrowser(r.url()) && brokenResources.length < 10 * SURVEY_LIMITS.broken && brokenResources.push(`${r.status()} ${r.url()}`.slice(0, urlChars))));
-        const calls = recordCalls(page, guard.baseUrl.origin);
-        const started = performance.now();
-        try {
-          const response = await page.goto(item.url, { waitUntil: 'load' });
-          const loadMs = Math.round(performance.now() - started);
-          const contentType = response?.headers()['content-type'] ?? '';
-          const readiness = await waitForReady(page, { signal: ctx.signal });
-          if (!readiness.ready) ctx.log(`${pathOf(item.url)} measured before it was ready`, { reason: readiness.reason });
-          const html = contentType.includes('html');
-          const measured = html ? await measurePage(page, ctx.log) : null;
-          const origin = guard.baseUrl.origin;
-          const axe = html ? await axeViolationsOf(new AxeBuilder({ page }).withTags(WCAG_TAGS), ctx.log) : [];
-          const links = [...new Set((measured?.links ?? []).filter((l) => l.startsWith(`${origin}/`)).map(pathOf))];
-          pages.push({
-            path: pathOf(item.url),
-            finalPath: (new URL(page.url()).origin === origin ? pathOf(page.url()) : page.url()).slice(0, urlChars),
-            status: response?.status() ?? null,
-            html,
-            loadMs,
-            title: measured?.title ?? '',
-            heading: measured?.heading ?? '',
-            links: links.slice(0, SURVEY_LIMITS.linksPerPage),
-            inbound: 0,
-            forms: measured?.forms ?? 0,
-            images: measured?.images ?? 0,
-            main: measured?.main ?? false,
-            consoleErrors,
-            axe,
-            broken: [...new Set([...brokenResources, ...(measured?.brokenImages ?? []).map((s) => `image ${s}`.slice(0, urlChars))])].slice(0, SURVEY_LIMITS.broken),
-            calls: calls.calls(),
-          });
-        } catch (error) {
-          pages.push({ path: pathOf(item.url), finalPath: pathOf(item.url), status: null, html: false, loadMs: null, title: '', heading: '', links: [], inbound: 0, forms: 0, images: 0, main: false, consoleErrors, axe: [], broken: [], calls: calls.calls(), error: errorMessage(error).slice(0, SURVEY_LIMITS.errorChars) });
-        } finally {
-          await page.close().catch(() => undefined);
+        ctx.progress?.({ done: i, total: found.length, message: `measuring ${pagePathOf(item.url)}` });
+        // A page that did not load (a load timed out on a busy machine) is loaded once more before it is left out.
+        for (let attempt = 1; attempt <= MEASURE_ATTEMPTS; attempt++) {
+          const measured = await measureOne(context, item.url, guard.baseUrl.origin, ctx);
+          if (!measured.error || attempt === MEASURE_ATTEMPTS || ctx.signal.aborted) {
+            pages.push(measured);
+            break;
+          }
+          ctx.log(`${measured.path} did not load: loading it once more`, { error: measured.error });
         }
       }
       await context.close().catch(() => undefined);
+
+      // How many other pages link to each: "most linked" is what the Lighthouse and visual tests take.
+      for (const p of pages) p.inbound = pages.filter((q) => q !== p && q.links.includes(p.path)).length;
+      // The pages the suite will shoot, each looked at twice: what changes between two visits is what their visual
+      // tests mask (changing-elements.ts).
+      const looking = performance.now();
+      for (const p of topPages(pagesToTest({ pages }).pages)) {
+        if (ctx.signal.aborted) break;
+        if (performance.now() - looking > LOOK_BUDGET_MS) {
+          ctx.log(`not looked at twice: the survey's ${LOOK_BUDGET_MS / 1000} s for it ran out`, { page: p.path });
+          continue;
+        }
+        ctx.progress?.({ done: found.length, total: found.length, message: `looking twice at ${p.path}` });
+        const started = performance.now();
+        const look = await lookTwice(own.browser, new URL(p.path, guard.baseUrl).href, { devices: STARTER_VISUAL_DEVICES, signal: ctx.signal, log: ctx.log });
+        if (look) p.look = look;
+        ctx.log(`looked twice at ${p.path}`, { ms: Math.round(performance.now() - started), masks: look?.masks.length ?? null, ...(look?.unstable ? { unstable: look.unstable } : {}) });
+      }
     } finally {
       await own.close();
     }
-    // How many other pages link to each: "most linked" is what the Lighthouse and visual tests take.
-    for (const p of pages) p.inbound = pages.filter((q) => q !== p && q.links.includes(p.path)).length;
 
     const homeMs: number[] = [];
     for (let i = 0; i < HOME_SAMPLES && !ctx.signal.aborted; i++) {

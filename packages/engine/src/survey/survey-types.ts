@@ -21,6 +21,13 @@ export const SURVEY_MAX_PAGES = 100;
  */
 export const SURVEY_MAX_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The time the visual tests' pages are looked at twice in (changing-elements.ts), all together: past it, a page not
+ * looked at yet gets its visual test without masks, and the proposal says so. The server's time limit for a survey
+ * counts it (apps/server/src/features/suites/proposal-service.ts, surveySecondsFor).
+ */
+export const LOOK_BUDGET_MS = 150_000;
+
 /** The bounds of what a survey holds (the runner cuts what it measured to them; the schema refuses more). */
 export const SURVEY_LIMITS = {
   /** An address or a path (the crawl leaves out longer ones). */
@@ -42,6 +49,9 @@ export const SURVEY_LIMITS = {
   callsPerPage: 50,
   /** Keys kept of a call's query (never their values). */
   queryKeys: 20,
+  /** Selectors a visual test of a page masks (changing-elements.ts), and their length. */
+  masks: 10,
+  selectorChars: 200,
 } as const;
 
 /** The methods a kept call may have; a call with another is left out. */
@@ -74,9 +84,38 @@ export const SurveyedCall = z
   .strict();
 export type SurveyedCall = z.infer<typeof SurveyedCall>;
 
+/** Why a selector is masked: its elements changed between two visits, or while one visit held still. */
+export const MASK_REASONS = ['between visits', 'while shown'] as const;
+
+/**
+ * What two visits of a page proposed for a visual test found (changing-elements.ts): the elements whose pixels
+ * changed between them (a relative date, a counter, a carousel, an avatar), as CSS selectors to mask; whether the
+ * whole page holds its size (else only the screen is compared); or why no mask holds it still.
+ */
+export const SurveyedLook = z
+  .object({
+    masks: z
+      .array(
+        z
+          .object({
+            // Printable ASCII: a selector goes into suite.json and, as text, into descriptions and notes.
+            selector: text(SURVEY_LIMITS.selectorChars).regex(/^[\x20-\x7e]+$/),
+            why: z.enum(MASK_REASONS),
+          })
+          .strict(),
+      )
+      .max(SURVEY_LIMITS.masks),
+    /** The whole page kept its size between the visits; false: its height changed, only the screen is compared. */
+    fullPage: z.boolean(),
+    /** Why no visual test is proposed: what changed could not be masked (too much of the page, or no element holds it). */
+    unstable: text(SURVEY_LIMITS.errorChars).optional(),
+  })
+  .strict();
+export type SurveyedLook = z.infer<typeof SurveyedLook>;
+
 export const SurveyedPage = z
   .object({
-    /** Path and query on the website's origin, as the crawl found it. */
+    /** Path and query on the website's origin, with a hash route (`/#/about`: lib/page-path.ts), as the crawl found it. */
     path: url.startsWith('/'),
     /** Where the browser ended (a redirect): a path on the origin, or a whole URL elsewhere. */
     finalPath: url,
@@ -101,6 +140,8 @@ export const SurveyedPage = z
     broken: z.array(url).max(SURVEY_LIMITS.broken),
     /** The data calls it made while it loaded, in the order made. */
     calls: z.array(SurveyedCall).max(SURVEY_LIMITS.callsPerPage),
+    /** Set on the pages proposed for a visual test (proposed-pages.ts): what two visits of it found to mask. */
+    look: SurveyedLook.optional(),
     error: text(SURVEY_LIMITS.errorChars).optional(),
   })
   .strict();

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { SuiteProposal } from '@fullstop/contracts';
 import { secretNamesOf, SuiteValidationError, type TestDefinition } from '@fullstop/engine';
 import { runInSandbox } from '@fullstop/engine/sandbox';
-import { SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_BYTES } from '@fullstop/engine/survey';
+import { LOOK_BUDGET_MS, SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_BYTES } from '@fullstop/engine/survey';
 import { AttemptFileError, readAttemptJson } from '@fullstop/engine/attempt-file';
 import { ConflictError } from '../../lib/errors.ts';
 import { getClient } from '../accounts/index.ts';
@@ -63,10 +63,11 @@ const STALE_MARGIN_SECONDS = 120;
  * The crawl's time: a safety net, not what ends it (every page found loaded, or maxPages). Ten seconds a page, as a
  * page waits up to 10 s to be ready: a busy machine finds the pages an idle one does (issue 38; at 30 + 3 s a page,
  * a crawl of 15 pages under a load average of 25 ran out and proposed a page fewer). The whole attempt: that, a few
- * seconds more per page measured, and a margin.
+ * seconds more per page measured, the time the visual tests' pages are looked at twice (LOOK_BUDGET_MS, the
+ * survey's own bound), and a margin.
  */
 export const crawlSecondsFor = (pages: number) => Math.min(60 + 10 * pages, 600);
-export const surveySecondsFor = (pages: number) => crawlSecondsFor(pages) + 10 * pages + 60;
+export const surveySecondsFor = (pages: number) => crawlSecondsFor(pages) + 10 * pages + LOOK_BUDGET_MS / 1000 + 60;
 
 export interface ProposeOptions {
   maxPages: number;

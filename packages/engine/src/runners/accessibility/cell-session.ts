@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { prepareReady, type Readiness, waitForReady } from '../../lib/page-ready.ts';
+import { sameDocument } from '../../lib/page-path.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import type { RunContext } from '../../types.ts';
 import { deviceUse } from '../browser/devices.ts';
@@ -65,6 +66,9 @@ async function playwrightSession(cell: PlaywrightCell, guard: TargetGuard, ctx: 
       }
       const page = tab;
       try {
+        // A hash route of the document the tab shows (`/#/about` after `/`) would be a same-document navigation: no
+        // load, no response. The page is loaded anew, as a visitor opening its address does.
+        if (sameDocument(page.url(), url)) await page.goto('about:blank');
         const response = await page.goto(url, { waitUntil: 'load', timeout: options.pageTimeoutMs });
         if (!response) throw new Error('no response');
         // What a script renders after its data calls is what a user meets: axe reads the page once it is ready.

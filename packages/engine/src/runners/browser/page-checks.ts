@@ -37,6 +37,7 @@ import { RunAbortedError } from '../../errors.ts';
 import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { loginOf } from '../../lib/login-session.ts';
+import { sameDocument } from '../../lib/page-path.ts';
 import { PROBE_INSTALL, PROBE_READ, prepareReady, type Readiness, readyLoop, waitForReady } from '../../lib/page-ready.ts';
 import { errorMessage } from '../../lib/result.ts';
 import { openWebKitSession, startWebKitHost, webkitPaths, webkitScreenshot, type WebKitHost } from '../../lib/webkit.ts';
@@ -181,6 +182,9 @@ function playwrightDriver(newPage: () => Promise<Page>, timeoutMs: number): Page
         // A page that asks before it is left must not hold the tab: the next page's navigation goes ahead.
         page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
       }
+      // A hash route of the document the tab shows would be a same-document navigation, with the previous view's
+      // state and error hooks: it is loaded anew, as a visitor opening its address does.
+      if (sameDocument(page.url(), url)) await page.goto('about:blank');
       await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
       // Playwright answers at the load event.
       loadedAt = performance.now();

@@ -67,6 +67,20 @@ describe('comparing a shot with its baseline', () => {
     expect(cmp.region).toEqual({ x: 0, y: 50, width: 100, height: 10 });
   });
 
+  it('groups the changed pixels in areas: changes close together are one, changes apart are two', () => {
+    // A "date" at the top whose two words changed (6 px apart), and a "counter" far below it.
+    const before = image(300, 400, [[20, 10, 30, 12], [64, 10, 30, 12], [200, 350, 24, 16]]);
+    const after = image(300, 400, [[20, 10, 34, 12], [60, 10, 34, 12], [200, 350, 30, 16]]);
+    const cmp = compareImages(before, after, 0.1);
+    expect(cmp.changedAreas()).toEqual([
+      { x: 50, y: 10, width: 14, height: 12 },
+      { x: 224, y: 350, width: 6, height: 16 },
+    ]);
+    // One rectangle holds both, as the region says.
+    expect(cmp.region).toEqual({ x: 50, y: 10, width: 180, height: 356 });
+    expect(compareImages(before, before, 0.1).changedAreas()).toEqual([]);
+  });
+
   it('refuses what is not a PNG', () => {
     expect(() => compareImages(Buffer.from('not a png'), image(10, 10), 0.1)).toThrow();
   });

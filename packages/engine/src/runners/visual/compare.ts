@@ -18,6 +18,11 @@ const OUTLINE: readonly [number, number, number] = [255, 0, 255];
 const FADE = 0.15;
 const OUTLINE_WIDTH = 2;
 const OUTLINE_MARGIN = 3;
+/** Changed pixels are grouped in square cells of this side; cells this many cells apart or less are one area. */
+const AREA_CELL_PX = 8;
+const AREA_GAP_CELLS = 2;
+/** Changed pixels farther apart than this (two cells and a cell's width) are in different areas. */
+export const AREA_GAP_PX = AREA_CELL_PX * AREA_GAP_CELLS;
 
 export interface Decoded {
   width: number;
@@ -33,6 +38,12 @@ export interface Comparison {
   region?: VisualRegion;
   /** Whether the two sizes differ (then the shot changed, whatever the ratio). */
   sizeChanged: boolean;
+  /**
+   * The changed pixels in clusters, each bounded by a rectangle: pixels up to AREA_GAP_PX apart are one cluster
+   * (a word whose letters changed), a date at the top and a counter at the bottom two. The site survey masks the
+   * element under each (survey/changing-elements.ts).
+   */
+  changedAreas(): VisualRegion[];
   baseline: { width: number; height: number };
   current: { width: number; height: number };
   /** The diff as a PNG: changed pixels red, anti-aliasing yellow, the rest faded, the region outlined (call once). */
@@ -113,7 +124,7 @@ function withinNeighbours(src: Buffer, dst: Buffer, width: number, height: numbe
 export function compareImages(baselinePng: Buffer, currentPng: Buffer, colorThreshold: number): Comparison {
   // The same bytes are the same pixels: no need to decode (two desktop shots take pngjs ~0.2 s).
   const size = baselinePng.equals(currentPng) ? pngSize(currentPng) : null;
-  if (size) return { changedPixels: 0, changedRatio: 0, sizeChanged: false, baseline: size, current: size, diffPng: () => decodeAndCompare(baselinePng, currentPng, colorThreshold).diffPng() };
+  if (size) return { changedPixels: 0, changedRatio: 0, sizeChanged: false, baseline: size, current: size, changedAreas: () => [], diffPng: () => decodeAndCompare(baselinePng, currentPng, colorThreshold).diffPng() };
   return decodeAndCompare(baselinePng, currentPng, colorThreshold);
 }
 
@@ -130,6 +141,7 @@ function decodeAndCompare(baselinePng: Buffer, currentPng: Buffer, colorThreshol
   const overlapWidth = Math.min(baseline.width, current.width);
   const overlapHeight = Math.min(baseline.height, current.height);
   let changedPixels = 0;
+  const cells = new ChangedCells(width, height);
   let minX = width;
   let minY = height;
   let maxX = -1;
@@ -148,6 +160,7 @@ function decodeAndCompare(baselinePng: Buffer, currentPng: Buffer, colorThreshol
       if (outside || isColor(diff, i, CHANGED)) {
         if (outside) paint(diff, i, CHANGED);
         changedPixels++;
+        cells.add(x, y);
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
         if (y < minY) minY = y;
@@ -163,11 +176,71 @@ function decodeAndCompare(baselinePng: Buffer, currentPng: Buffer, colorThreshol
     sizeChanged: baseline.width !== current.width || baseline.height !== current.height,
     baseline: { width: baseline.width, height: baseline.height },
     current: { width: current.width, height: current.height },
+    changedAreas: () => cells.areas(),
     diffPng: () => {
       if (region) outline(diff, width, height, region);
       return PNG.sync.write({ width, height, data: diff } as unknown as PNG);
     },
   };
+}
+
+/** Where the changed pixels are: per AREA_CELL_PX cell, the rectangle of its changed pixels (none: -1). */
+class ChangedCells {
+  private readonly columns: number;
+  private readonly rows: number;
+  /** Per cell: min x, min y, max x, max y of its changed pixels; min x -1 when it has none. */
+  private readonly bounds: Int32Array;
+
+  constructor(width: number, height: number) {
+    this.columns = Math.ceil(width / AREA_CELL_PX);
+    this.rows = Math.ceil(height / AREA_CELL_PX);
+    this.bounds = new Int32Array(this.columns * this.rows * 4).fill(-1);
+  }
+
+  add(x: number, y: number): void {
+    const b = ((Math.floor(y / AREA_CELL_PX) * this.columns) + Math.floor(x / AREA_CELL_PX)) * 4;
+    const bounds = this.bounds;
+    if (bounds[b] === -1) {
+      bounds.set([x, y, x, y], b);
+      return;
+    }
+    if (x < bounds[b]!) bounds[b] = x;
+    if (y < bounds[b + 1]!) bounds[b + 1] = y;
+    if (x > bounds[b + 2]!) bounds[b + 2] = x;
+    if (y > bounds[b + 3]!) bounds[b + 3] = y;
+  }
+
+  /** Cells with changes, joined when AREA_GAP_CELLS apart or closer (a flood over the grid), as rectangles, top to bottom. */
+  areas(): VisualRegion[] {
+    const { columns, rows, bounds } = this;
+    const seen = new Uint8Array(columns * rows);
+    const out: VisualRegion[] = [];
+    for (let start = 0; start < columns * rows; start++) {
+      if (seen[start] || bounds[start * 4] === -1) continue;
+      seen[start] = 1;
+      const stack = [start];
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+      while (stack.length) {
+        const c = stack.pop()!;
+        x0 = Math.min(x0, bounds[c * 4]!);
+        y0 = Math.min(y0, bounds[c * 4 + 1]!);
+        x1 = Math.max(x1, bounds[c * 4 + 2]!);
+        y1 = Math.max(y1, bounds[c * 4 + 3]!);
+        const cx = c % columns;
+        const cy = Math.floor(c / columns);
+        for (let ny = Math.max(0, cy - AREA_GAP_CELLS); ny <= Math.min(rows - 1, cy + AREA_GAP_CELLS); ny++) {
+          for (let nx = Math.max(0, cx - AREA_GAP_CELLS); nx <= Math.min(columns - 1, cx + AREA_GAP_CELLS); nx++) {
+            const n = ny * columns + nx;
+            if (seen[n] || bounds[n * 4] === -1) continue;
+            seen[n] = 1;
+            stack.push(n);
+          }
+        }
+      }
+      out.push({ x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 });
+    }
+    return out;
+  }
 }
 
 /** Whether two PNGs show the same pixels: the same bytes, or the same size and data once decoded. */

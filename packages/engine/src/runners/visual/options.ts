@@ -26,7 +26,10 @@ export const MAX_PAGES = 50;
 const selector = z.string().trim().min(1, { error: 'is an empty selector' }).max(500);
 const selectors = z.array(selector).max(50);
 
-/** A page: its path (or a URL of the target), or that with a name of its own (what its baselines are kept by) and masks of its own. */
+/**
+ * A page: its path (or a URL of the target; a hash route, `/#/about`, is a page of its own, loaded in a tab of its
+ * own), or that with a name of its own (what its baselines are kept by) and masks of its own.
+ */
 const pageEntry = z.union([
   z.string().trim().min(1),
   z

@@ -5,7 +5,7 @@
  * WebDriver, lib/webdriver.ts: its screenshot command, the same CSS injected by script, masks filled by an overlay
  * script), chosen in `openShooter`, and its name added to VISUAL_ENGINES.
  */
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchGuardedBrowser } from '../../lib/guarded-browser.ts';
 import { prepareReady, type Readiness, waitForReady } from '../../lib/page-ready.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
@@ -64,6 +64,41 @@ export interface CellShooter {
 
 type PlaywrightCell = Cell & { engine: 'chromium' | 'firefox' };
 
+/** A loaded page made still (STILL_CSS), and how to capture it: masked with MASK_COLOR, a full page cut at MAX_FULL_PAGE_HEIGHT. */
+export interface StillPage {
+  cutAtHeight?: number;
+  capture(mask: readonly Locator[]): Promise<Buffer>;
+}
+
+/**
+ * Stills a loaded, ready page and answers how it is captured: every capture of a visual test, and the site survey's
+ * two visits of a page (survey/changing-elements.ts), the same way.
+ */
+export async function stillPage(page: Page, fullPage: boolean): Promise<StillPage> {
+  // A page's CSP may refuse the style element; each capture's own `style` still applies.
+  await page.addStyleTag({ content: STILL_CSS }).catch(() => undefined);
+  const size = fullPage ? await page.evaluate<{ width: number; height: number }>(DOCUMENT_SIZE) : null;
+  const cut = size && size.height > MAX_FULL_PAGE_HEIGHT ? MAX_FULL_PAGE_HEIGHT : undefined;
+  return {
+    ...(cut ? { cutAtHeight: cut } : {}),
+    capture: (mask) =>
+      page.screenshot({
+        fullPage,
+        ...(cut && size ? { clip: { x: 0, y: 0, width: size.width, height: cut } } : {}),
+        animations: 'disabled',
+        caret: 'hide',
+        scale: 'css',
+        style: STILL_CSS,
+        mask: [...mask],
+        maskColor: MASK_COLOR,
+        timeout: CAPTURE_TIMEOUT_MS,
+      }),
+  };
+}
+
+/** What a visual test's browser context is given besides its device: pages that honour reduced motion still themselves; light, whatever the machine prefers. */
+export const STILL_CONTEXT = { reducedMotion: 'reduce', colorScheme: 'light' } as const;
+
 async function openPage(context: BrowserContext, url: string, options: ShotOptions): Promise<ShotPage> {
   const page = await context.newPage();
   try {
@@ -72,29 +107,13 @@ async function openPage(context: BrowserContext, url: string, options: ShotOptio
     if (!response) throw new Error('the page gave no response');
     // Its data rendered, its fonts and visible images in: a page still filling in is no baseline.
     const ready = await waitForReady(page, options.signal ? { signal: options.signal } : {});
-    // A page's CSP may refuse the style element; each capture's own `style` still applies.
-    await page.addStyleTag({ content: STILL_CSS }).catch(() => undefined);
-    const size = options.fullPage
-      ? await page.evaluate<{ width: number; height: number }>(DOCUMENT_SIZE)
-      : null;
-    const cut = size && size.height > MAX_FULL_PAGE_HEIGHT ? MAX_FULL_PAGE_HEIGHT : undefined;
+    const still = await stillPage(page, options.fullPage);
     const mask = options.mask.map((selector) => page.locator(selector));
     return {
       status: response.status(),
       ready,
-      ...(cut ? { cutAtHeight: cut } : {}),
-      capture: () =>
-        page.screenshot({
-          fullPage: options.fullPage,
-          ...(cut && size ? { clip: { x: 0, y: 0, width: size.width, height: cut } } : {}),
-          animations: 'disabled',
-          caret: 'hide',
-          scale: 'css',
-          style: STILL_CSS,
-          mask,
-          maskColor: MASK_COLOR,
-          timeout: CAPTURE_TIMEOUT_MS,
-        }),
+      ...(still.cutAtHeight ? { cutAtHeight: still.cutAtHeight } : {}),
+      capture: () => still.capture(mask),
       maskedElements: () => Promise.all(mask.map((locator) => locator.count())),
       close: () => page.close().catch(() => undefined),
     };
@@ -109,8 +128,7 @@ async function playwrightShooter(cell: PlaywrightCell, guard: TargetGuard, ctx: 
   const guarded = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, network: cell.network, ...(home ? { home } : {}) });
   let context: BrowserContext;
   try {
-    // Pages that honour reduced motion still themselves; light, whatever the machine prefers.
-    context = await guarded.browser.newContext({ ...deviceUse(cell.device, cell.engine), reducedMotion: 'reduce', colorScheme: 'light' });
+    context = await guarded.browser.newContext({ ...deviceUse(cell.device, cell.engine), ...STILL_CONTEXT });
   } catch (error) {
     await guarded.close();
     throw error;
