@@ -34,13 +34,13 @@ describe('engine readiness', () => {
     // Appium is a dev dependency (CI, a device lab's host): optional, with its version when installed.
     expect(byName.appium).toMatchObject({ ok: true, optional: true, title: 'Appium', kinds: ['mobile-ui'], version: expect.stringMatching(/^3\./) });
     expect(byName.webdriverio).toMatchObject({ ok: true, kinds: ['mobile-ui'] });
-    expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse', 'visual'] });
+    expect(byName.chromium).toMatchObject({ ok: true, location: CHROMIUM_PATH, problem: null, setting: 'CHROMIUM_PATH', kinds: ['browser', 'accessibility', 'lighthouse', 'visual', 'payment'] });
     expect(byName.chromium!.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(byName.wapiti).toMatchObject({ ok: true, problem: null, kinds: ['security-scan'], install: 'apt-get install wapiti' });
     expect(byName.wapiti!.version).toMatch(/^3\.\d+\.\d+$/);
     expect(byName.lighthouse!.version).toMatch(/^\d+\.\d+\.\d+$/);
     // Debian's Firefox ESR, for browser tests that ask for it (decision 0078).
-    expect(byName.firefox).toMatchObject({ ok: true, title: 'Firefox', location: '/usr/bin/firefox-esr', problem: null, setting: null, optional: true, kinds: ['browser', 'accessibility', 'visual'] });
+    expect(byName.firefox).toMatchObject({ ok: true, title: 'Firefox', location: '/usr/bin/firefox-esr', problem: null, setting: null, optional: true, kinds: ['browser', 'accessibility', 'visual', 'payment'] });
     expect(byName.firefox!.version).toMatch(/^\d{3}\.\d+/);
     // Debian's WebKitWebDriver (with MiniBrowser and Xvfb), for browser tests that ask for WebKit (decision 0079).
     expect(byName.webkit).toMatchObject({ ok: true, title: 'WebKit', location: '/usr/bin/WebKitWebDriver', problem: null, optional: true, kinds: expect.arrayContaining(['browser']) });
