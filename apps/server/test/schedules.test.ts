@@ -1,8 +1,8 @@
 import type { ClientScheduleListResponse, OperatorSchedule, RunHistoryPage } from '@fullstop/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientSchedules, engineRunTests } from '../src/db/schema/index.ts';
+import { clientSchedules, engineRuns, engineRunTests } from '../src/db/schema/index.ts';
 import { runScheduleTick } from '../src/features/schedules/schedule-tick.ts';
 import { bearer, createTestClient, login, type TestClient } from './helpers/app.ts';
 import { buildEngineApp, clientWithSuite, key, operator, waitForRunEnd } from './engine/helpers.ts';
@@ -150,6 +150,10 @@ describe('schedules: operators set them, clients see them, each tick runs once',
     await dueNow(s.id);
     await runScheduleTick(app.engine.deps);
     const [run] = await history(c);
+    // The runs the tests above queued are cancelled, as an operator would: one worker would run their six tests first,
+    // and on a loaded machine this run's would not start within its time.
+    const waiting = await app.db.select({ id: engineRuns.id, clientId: engineRuns.clientId }).from(engineRuns).where(and(eq(engineRuns.status, 'queued'), ne(engineRuns.id, run!.runId)));
+    for (const w of waiting) expect((await app.inject({ method: 'POST', url: `/operator/clients/${w.clientId}/runs/${w.id}/cancel`, headers: operator })).statusCode).toBe(200);
     await app.engine.startWorkers(1);
     const done = await waitForRunEnd(app, c.apiKey, run!.runId, 80_000);
     expect(done.status).toBe('passed');
