@@ -34,3 +34,4 @@ export * from './payments.ts';
 export * from './payment-presets.ts';
 export * from './manual.ts';
 export * from './dates.ts';
+export * from './healing.ts';

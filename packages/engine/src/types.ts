@@ -1,4 +1,4 @@
-import type { RunTotals } from '@fullstop/contracts';
+import type { CaseHeal, RunTotals } from '@fullstop/contracts';
 import type { LoginSession } from './lib/login-session.ts';
 import type { TargetGuardOptions } from './policy/target-guard.ts';
 import type { LoginDeclaration } from './suite/login-declaration.ts';
@@ -126,6 +126,12 @@ export interface RunContext {
    * (bench/engine/browser-matrix.ts measures the two in one run). The server never sets it.
    */
   browserPerCell?: boolean;
+  /**
+   * A browser test's fingerprints of the last passing run of the same suite version (`fingerprints.json`, decision
+   * 0101), given by the server: the locators its call sites used that find nothing or too much now are healed.
+   * Unset: nothing heals (fingerprints are still recorded). `false`: benches only, no fingerprint is recorded either.
+   */
+  healingFingerprints?: string | false;
 }
 
 export type ArtifactKind = 'html-report' | 'json' | 'junit' | 'trace' | 'screenshot' | 'log' | 'other';
@@ -169,6 +175,8 @@ export interface CaseResult {
   /** Screenshot and trace of the case, relative to the run folder. */
   screenshot?: string;
   trace?: string;
+  /** The locators healed in its last attempt (browser tests, decision 0101). */
+  healed?: CaseHeal[];
   /** What an api or security check expected and what came back, in words. */
   expected?: string;
   actual?: string;

@@ -10,6 +10,7 @@ export const ENTRY_FILES = {
   launcher: 'sandbox/launcher',
   'memory-monitor-worker': 'sandbox/memory-monitor-worker',
   'steps-reporter': 'runners/browser/steps-reporter',
+  'healing-hook': 'runners/browser/healing/hook',
   'mobile-ui-specs': 'runners/mobile-ui/spec-child',
   'site-survey': 'survey/site-survey',
 } as const;

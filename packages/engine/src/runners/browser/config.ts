@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { playwrightChromiumArgs, runnerChromium } from '../../lib/chromium.ts';
 import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
@@ -19,10 +20,17 @@ export interface BrowserPaths {
   results: string;
   /** HOME of the Playwright process when Firefox runs: Firefox writes there, and a runner user may have none. */
   home: string;
+  /** The healing hook's folder (decision 0101): its setup, the fingerprints it heals with, workers' records and heal screenshots. */
+  healing: string;
+  /** Each call site's fingerprint from the attempt's passing tests, and the attempt's heals (contracts' healing.ts). */
+  fingerprints: string;
+  heals: string;
 }
 
 /** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
 const STEPS_REPORTER = entryFile('steps-reporter');
+/** The module that fingerprints and heals locators in Playwright's workers (healing/hook.ts). */
+const HEALING_HOOK = entryFile('healing-hook');
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');
@@ -35,6 +43,9 @@ export function browserPaths(runDir: string): BrowserPaths {
     htmlReport: path.join(dir, 'html-report'),
     results: path.join(dir, 'test-results'),
     home: path.join(dir, 'home'),
+    healing: path.join(dir, 'healing'),
+    fingerprints: path.join(dir, 'fingerprints.json'),
+    heals: path.join(dir, 'heals.json'),
   };
 }
 
@@ -97,6 +108,8 @@ export async function writeBrowserConfig(p: {
   cells?: Cell[];
   /** Whether the test (all its cells, WebKit's too) is Chromium on the desktop only; unset: computed from `cells`. */
   classic?: boolean;
+  /** Whether the workers load the healing hook (decision 0101); its setup is named by the child's environment. */
+  healing?: boolean;
 }): Promise<void> {
   const { paths, options } = p;
   const cells = p.cells ?? cellsOf(options.engines, localDevicesOf(options.devices), options.networks);
@@ -132,6 +145,8 @@ export async function writeBrowserConfig(p: {
     projects: classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => cellProject(cell, p, options)),
   };
   // The grep option is a string in the manifest; Playwright wants a RegExp.
-  const source = `const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\nexport default config;\n`;
+  // The hook loads with the config, in every worker, before any spec (a path of ours, never the suite's).
+  const hook = p.healing ? `import ${JSON.stringify(pathToFileURL(HEALING_HOOK).href)};\n` : '';
+  const source = `${hook}const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\nexport default config;\n`;
   await writeFile(paths.config, source);
 }

@@ -21,6 +21,7 @@ import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix
 import { runPageChecks } from './page-checks.ts';
 import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
 import { CloudCells } from './cloud-session.ts';
+import { collectHealing, prepareHealing } from './healing/attempt.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -67,6 +68,11 @@ async function runSpecs(p: {
     const forwards: JailForward[] | null = netJailOn() ? proxies.map((x, i) => ({ port: JAIL_PROXY_PORT + i, socket: x.socketPath })) : null;
     const urlOf = (x: PolicyProxy) => (forwards ? inJailProxyUrl(JAIL_PROXY_PORT + proxies.indexOf(x)) : x.url);
     const networkProxyUrls = Object.fromEntries([...shaped].map(([network, s]) => [network, urlOf(s)]));
+    // Fingerprints of every call site, and heals with the last passing run's (decision 0101); benches may turn both off.
+    const healing = ctx.healingFingerprints !== false;
+    const healingEnv = healing
+      ? await prepareHealing({ paths, suiteDir: p.suiteDir, mode: options.healing, fingerprints: ctx.healingFingerprints || undefined, log: ctx.log })
+      : {};
     await writeBrowserConfig({
       paths,
       suiteDir: p.suiteDir,
@@ -79,6 +85,7 @@ async function runSpecs(p: {
       workers: ctx.workers,
       proxyUrl: urlOf(proxy),
       networkProxyUrls,
+      healing,
       ...(ctx.login ? { login: ctx.login } : {}),
     });
     const existing = process.env.NODE_PATH;
@@ -92,6 +99,7 @@ async function runSpecs(p: {
         PLAYWRIGHT_HTML_OPEN: 'never',
         FORCE_COLOR: '0',
         CI: '1',
+        ...healingEnv,
       },
       signal: ctx.signal,
       timeoutMs: options.maxDurationSeconds * 1000 + PLAYWRIGHT_EXIT_GRACE_MS,
@@ -115,7 +123,9 @@ async function runSpecs(p: {
     const steps = await readFile(paths.steps, 'utf8')
       .then((text) => JSON.parse(text) as RecordedSteps)
       .catch(() => undefined);
-    const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !p.classic, ...(steps ? { steps } : {}) });
+    const healed = healing ? await collectHealing({ paths, report, cells: !p.classic, runDir: ctx.runDir }) : null;
+    if (healed && healed.healed > 0) ctx.log('locators healed', { heals: healed.healed, mode: options.healing });
+    const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !p.classic, ...(steps ? { steps } : {}), ...(healed ? { heals: healed.heals } : {}) });
     const totals = {
       totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
       passedTests: stats.expected + stats.flaky,
@@ -136,6 +146,7 @@ async function runSpecs(p: {
       ...evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)),
       ...files.filter((f) => f.endsWith('.zip') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'trace')),
       ...files.filter((f) => f.endsWith('.png') && !claimed.has(f)).map((f) => evidenceArtifact(f, 'screenshot')),
+      ...(healed?.artifacts ?? []),
     ];
     return { cases, totals, artifacts, runErrors, timedOut: child.timedOut, durationMs: stats.duration };
   } finally {

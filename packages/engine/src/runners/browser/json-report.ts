@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { caseInCell } from '@fullstop/contracts';
 import type { Artifact, CaseResult } from '../../types.ts';
+import type { RecordedHeals } from './healing/attempt.ts';
 import { cellStepsKey, type RecordedSteps } from './steps-reporter.ts';
 
 /** The parts of Playwright's JSON reporter output read here. */
@@ -12,6 +13,7 @@ export interface PlaywrightJsonReport {
 interface JsonResult {
   duration: number;
   retry?: number;
+  status?: string;
   error?: { message?: string };
   attachments?: { name: string; contentType: string; path?: string }[];
 }
@@ -52,7 +54,7 @@ function insideRunDir(runDir: string, file: string | undefined): string | undefi
  */
 export function casesFromReport(
   report: PlaywrightJsonReport,
-  detail: { runDir: string; steps?: RecordedSteps; cells?: boolean },
+  detail: { runDir: string; steps?: RecordedSteps; cells?: boolean; heals?: RecordedHeals },
 ): { cases: CaseResult[]; evidence: CaseEvidence[] } {
   const cases: CaseResult[] = [];
   const evidence: CaseEvidence[] = [];
@@ -81,6 +83,8 @@ export function casesFromReport(
         const key = cell ? cellStepsKey(cell, spec.file ?? '', spec.line ?? 0, spec.column ?? 0) : spec.id;
         const attempts = key ? detail.steps?.[key] : undefined;
         const steps = attempts?.[last?.retry ?? test.results.length - 1];
+        // The heals of the attempt that decided the case, keyed as its steps are (decision 0101).
+        const healed = key ? detail.heals?.[key]?.[last?.retry ?? test.results.length - 1] : undefined;
         cases.push({
           name,
           ...(cell ? { cell } : {}),
@@ -90,6 +94,7 @@ export function casesFromReport(
           ...(steps && steps.length > 0 ? { steps } : {}),
           ...(files.screenshot ? { screenshot: files.screenshot } : {}),
           ...(files.trace ? { trace: files.trace } : {}),
+          ...(healed && healed.length > 0 ? { healed } : {}),
         });
       }
     }

@@ -1,4 +1,4 @@
-import { PAGE_CHECK_WORDS } from '@fullstop/contracts';
+import { healingMode, PAGE_CHECK_WORDS } from '@fullstop/contracts';
 import { z } from 'zod';
 import { testInput } from '../../lib/options.ts';
 import { WCAG_TAGS } from '../accessibility/options.ts';
@@ -54,6 +54,12 @@ export const browserInput = testInput(
       })
       .strict()
       .default({ consoleErrors: true, links: true, axe: 'serious', axeTags: WCAG_TAGS, settleMs: 1_000 }),
+    /**
+     * What a healed locator does to its case (decision 0101): `fail` (fails it with "healed: <old> → <new>", so
+     * nothing turns green without a person), `pass` (passes it, marked healed), `off` (nothing heals; fingerprints are
+     * still recorded).
+     */
+    healing: healingMode.default('fail'),
     /** Only tests whose title matches this regular expression. */
     grep: z.string().optional(),
     retries: z.number().int().min(0).max(3).default(0),

@@ -5,6 +5,7 @@ import { section } from '../../reporters/html/parts.ts';
 import type { RenderOptions } from '../../reporters/html/render-options.ts';
 import type { RunReport } from '../../reporters/types.ts';
 import type { SummaryOf } from '../../types.ts';
+import { healedSection } from './healing/heal-report.ts';
 import { cloudCellsSection, matrixSection } from './matrix-report.ts';
 
 /** Screenshots the runner wrote but did not tie to a case (Playwright's failure screenshots today). */
@@ -26,5 +27,8 @@ function looseScreenshots(r: RunReport, opts: RenderOptions): string {
   return section(`Screenshots (${loose.length})`, `<div class="shots">${figures}</div>`);
 }
 
-/** The cases, with the engines × devices matrix over them when the test ran on several cells, and its cloud cells. */
-export const report = casesReport('browser', 'case', looseScreenshots, (s) => matrixSection(s.cases) + cloudCellsSection((s as SummaryOf<'browser'>).cloudCells));
+/**
+ * The cases, with the locators healed first (decision 0101), the engines × devices matrix over them when the test
+ * ran on several cells, and its cloud cells.
+ */
+export const report = casesReport('browser', 'case', looseScreenshots, (s) => healedSection(s.cases) + matrixSection(s.cases) + cloudCellsSection((s as SummaryOf<'browser'>).cloudCells));

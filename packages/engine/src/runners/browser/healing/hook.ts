@@ -1,0 +1,15 @@
+/**
+ * The healing hook (decision 0101), imported by the generated Playwright config in every Playwright process. Only a
+ * test worker of an attempt that asked for it (the setup file named by FULLSTOP_HEALING) loads the rest
+ * (install.ts): the runner's main process loads the config too, acts on no page, and pays nothing.
+ *
+ * An entry file of the server's bundle (sandbox/entry-file.ts): it loads in the Playwright process with nothing of the
+ * engine around it, as the runner user.
+ */
+import { HEALING_SETUP_ENV } from './setup-env.ts';
+
+const setupFile = process.env[HEALING_SETUP_ENV];
+if (setupFile && process.env.TEST_WORKER_INDEX !== undefined) {
+  const { install } = await import('./install.ts');
+  install(setupFile);
+}
