@@ -253,6 +253,37 @@ describe.skipIf(!isRoot)('runner processes as another user (root only: switching
     expect(existsSync(staged.test.suiteDir!)).toBe(false);
   });
 
+  it('copies a browser test’s fingerprints for the runner as a file it owns; a link in their place is not followed, and none stored is none given', async () => {
+    const runDir = mkdtempSync(path.join(dataDir, 'runs', 'healing-'));
+    const fingerprints = path.join(dataDir, `fingerprints-${process.pid}.json`);
+    writeFileSync(fingerprints, '{"sites":[]}');
+    chmodSync(fingerprints, 0o600);
+    const test = { name: 't', group: 'G', kind: 'browser' as const, options: {} };
+    const target = { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false };
+    const staged = await stageInputs(test, target, runDir, user, undefined, fingerprints);
+    try {
+      expect(staged.healingFingerprints).toBeDefined();
+      expect(staged.healingFingerprints).not.toBe(fingerprints);
+      expect(statSync(staged.healingFingerprints!).uid).toBe(user.uid);
+      expect(readFileSync(staged.healingFingerprints!, 'utf8')).toBe('{"sites":[]}');
+    } finally {
+      await staged.remove();
+    }
+    // A link to the server's key where the file was: copied as a link, which the runner user cannot follow to read it.
+    const linked = path.join(dataDir, `fingerprints-link-${process.pid}.json`);
+    symlinkSync(keyFile, linked);
+    const viaLink = await stageInputs(test, target, runDir, user, undefined, linked);
+    try {
+      expect(lstatSync(viaLink.healingFingerprints!).isSymbolicLink()).toBe(true);
+    } finally {
+      await viaLink.remove();
+    }
+    // Nothing stored yet: nothing heals, and nothing was staged for it.
+    const none = await stageInputs(test, target, runDir, user, undefined, path.join(dataDir, 'no-such-fingerprints.json'));
+    expect(none.healingFingerprints).toBeUndefined();
+    await none.remove();
+  });
+
   it('never sandboxes Chromium for a root runner, and says why', () => {
     expect(chromiumSandboxSupport(null)).toEqual({ ok: false, reason: expect.stringMatching(/root/) });
   });
