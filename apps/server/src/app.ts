@@ -16,6 +16,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { badgeRoutes } from './features/badge/routes.ts';
 import { bugsFeature } from './features/bugs/routes.ts';
 import { visualFeature } from './features/visual/routes.ts';
+import { healingFeature } from './features/healing/routes.ts';
 import { cacheRoutes } from './features/cache/routes.ts';
 import { clientProfileRoutes } from './features/client-profile/routes.ts';
 import { demo } from './features/demo/plugin.ts';
@@ -117,6 +118,7 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
   await app.register(bugsFeature);
   // After the bugs: a rejected shot opens a bug through their service.
   await app.register(visualFeature);
+  await app.register(healingFeature);
   // After the engine: alerts hear when a run ends in this process (and poll for runs other processes finished).
   await app.register(alertsFeature);
   // After the engine: this process's heartbeat carries the engine's worker id.

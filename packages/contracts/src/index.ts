@@ -35,3 +35,4 @@ export * from './payment-presets.ts';
 export * from './manual.ts';
 export * from './dates.ts';
 export * from './healing.ts';
+export * from './healing-proposals.ts';

@@ -1,6 +1,6 @@
 /**
  * What a runner of another user (runner-user.ts) reads besides its own folder: the suite's files, the client's
- * uploaded builds for the mobile checks, and a visual test's baselines. They live in the server's DATA_DIR, shared by every client's attempts and
+ * uploaded builds for the mobile checks, a visual test's baselines and a browser test's locator fingerprints. They live in the server's DATA_DIR, shared by every client's attempts and
  * closed to the runner user, so each attempt gets copies of its own inputs in a folder of its own, given to the
  * runner user and removed when the attempt ends. The runner sees nothing else of DATA_DIR.
  */
@@ -22,6 +22,8 @@ export interface StagedInputs {
   target: RunTarget;
   /** The copy of the visual test's baselines (RunContext.baselineDir), when it has some. */
   baselineDir?: string;
+  /** The copy of the browser test's fingerprints to heal with (RunContext.healingFingerprints), when it has some. */
+  healingFingerprints?: string;
   /** Removes the copies (after the attempt, its processes killed). */
   remove(): Promise<void>;
 }
@@ -30,12 +32,20 @@ export interface StagedInputs {
  * Gives the attempt's folder to `user` and copies the test's inputs where that user may read them; answers the
  * test and target with the copies' paths.
  */
-export async function stageInputs(test: TestDefinition, target: RunTarget, runDir: string, user: RunnerUser, baselineDir?: string): Promise<StagedInputs> {
+export async function stageInputs(
+  test: TestDefinition,
+  target: RunTarget,
+  runDir: string,
+  user: RunnerUser,
+  baselineDir?: string,
+  healingFingerprints?: string,
+): Promise<StagedInputs> {
   giveRunFolder(runDir, user);
   const wantsBuilds = READS_BUILDS.has(test.kind) && Boolean(target.androidApp || target.iosApp);
   const wantsSuite = READS_SUITE.has(test.kind) && Boolean(test.suiteDir);
   const wantsBaselines = test.kind === 'visual' && Boolean(baselineDir);
-  if (!wantsSuite && !wantsBuilds && !wantsBaselines) return { test, target, remove: async () => {} };
+  const wantsFingerprints = test.kind === 'browser' && Boolean(healingFingerprints);
+  if (!wantsSuite && !wantsBuilds && !wantsBaselines && !wantsFingerprints) return { test, target, remove: async () => {} };
   const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-inputs-'));
   try {
     const staged: Omit<StagedInputs, 'remove'> = { test: { ...test }, target: { ...target } };
@@ -45,6 +55,18 @@ export async function stageInputs(test: TestDefinition, target: RunTarget, runDi
       await cp(baselineDir, staged.baselineDir, { recursive: true, verbatimSymlinks: true }).catch((error: unknown) => {
         if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
       });
+    }
+    if (wantsFingerprints && healingFingerprints) {
+      // One file, copied as a file (a link is not followed); none (nothing stored yet): nothing heals, as unset.
+      const copy = path.join(dir, 'fingerprints.json');
+      const copied = await cp(healingFingerprints, copy, { verbatimSymlinks: true }).then(
+        () => true,
+        (error: unknown) => {
+          if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+          return false;
+        },
+      );
+      if (copied) staged.healingFingerprints = copy;
     }
     if (wantsSuite && test.suiteDir) {
       staged.test.suiteDir = path.join(dir, 'suite');

@@ -60,7 +60,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'openDevice' | 'closeDevice'> & {
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints' | 'openDevice' | 'closeDevice'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
     /**
@@ -215,13 +215,19 @@ async function attemptAs(run: SandboxRun, runner: Runner, onStats?: (stats: Sand
   if (!user) return runSupervised(run, runner, onStats);
   let staged: Awaited<ReturnType<typeof stageInputs>>;
   try {
-    staged = await stageInputs(run.test, run.target, run.ctx.runDir, user, run.ctx.baselineDir);
+    staged = await stageInputs(run.test, run.target, run.ctx.runDir, user, run.ctx.baselineDir, run.ctx.healingFingerprints || undefined);
   } catch (error) {
     warm?.child.kill('SIGKILL');
     throw new SandboxError('start_failed', `the runner process could not start: the attempt's files could not be given to ${user.name}: ${(error as Error).message}`);
   }
   try {
-    const ctx = staged.baselineDir ? { ...run.ctx, baselineDir: staged.baselineDir } : run.ctx;
+    // The copies the runner user may read, in place of the server's files; fingerprints not copied (none stored yet)
+    // are unset: nothing heals, and the attempt still records its own.
+    const ctx = { ...run.ctx, ...(staged.baselineDir ? { baselineDir: staged.baselineDir } : {}) };
+    if (typeof run.ctx.healingFingerprints === 'string') {
+      if (staged.healingFingerprints) ctx.healingFingerprints = staged.healingFingerprints;
+      else delete ctx.healingFingerprints;
+    }
     return await runSupervised({ ...run, test: staged.test, target: staged.target, ctx }, runner, onStats);
   } finally {
     if (lease) {
@@ -351,7 +357,7 @@ function runSupervised(run: SandboxRun, runner: Runner, onStats?: (stats: Sandbo
       // A pre-forked process's tag names no attempt: the log ties the two together.
       ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}${user ? `, as ${user.name}` : ''}`);
       child.send(
-        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
+        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}), ...(ctx.healingFingerprints !== undefined ? { healingFingerprints: ctx.healingFingerprints } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
         () => {},
       );
     }

@@ -18,3 +18,4 @@ export * from './visual.ts';
 export * from './mobile-devices.ts';
 export * from './payment-presets.ts';
 export * from './manual.ts';
+export * from './healing.ts';

@@ -6,6 +6,7 @@ import { type ArtifactStore, DataDirStore } from '../../lib/artifact-store/index
 import type { Paths } from '../../lib/data-dir.ts';
 import { runDir, runKey } from '../../lib/run-paths.ts';
 import { uploadedAppKey } from '../uploads/index.ts';
+import { deleteOldFingerprints } from '../healing/index.ts';
 import { type RetentionClient, clientPage, deleteOldRuns, deleteOldUploads, existingRunIds, hasNoBuild } from './repository.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -94,6 +95,8 @@ export class RetentionService {
       result.uploads += n;
       if (n < batch) break;
     }
+    // Locator fingerprints as old as the runs that left them go with those runs (a later passing run records them again).
+    await deleteOldFingerprints(db, client.id, cutoff);
     result.orphanFolders = await this.removeOrphanFolders(client.id);
     await this.removeStaleUploadFiles(client);
     return result;

@@ -12,6 +12,7 @@ import { localSuite } from '../suites/index.ts';
 import { runTargetFor } from '../targets/index.ts';
 import { addCloudCellLinks, addProviderLinks, appiumEndpointFor, browserCloudFor, cloudCellSessionsFor, deviceSessionsFor, endCloudCellAttempt, endMobileAttempt } from '../mobile-devices/index.ts';
 import { prepareBaselineDir, recordVisualCandidates, removeBaselineDir } from '../visual/index.ts';
+import { prepareHealingFingerprints, recordFingerprints, removeHealingFingerprints } from '../healing/index.ts';
 import { endAttempt, recordHeartbeat, startAttempt } from './attempt-repository.ts';
 import { keepAttemptArtifacts } from '../flaky/index.ts';
 import { finishRunTest } from './finish.ts';
@@ -147,8 +148,11 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   let error: string | null = null;
   let errorCode: string | null = null;
   let baselineDir: string | null = null;
+  let healingFile: string | null = null;
+  let suiteId: string | null = null;
   try {
     const stored = await suiteOfRun(db, rt.runId);
+    suiteId = stored?.id ?? null;
     // The version's spec files on this machine (copied once from a remote store).
     const suite = stored ? await localSuite(deps, stored) : null;
     const def = suite ? testsOf(suite.manifest, suite.dir).find((t) => t.name === rt.testName) : undefined;
@@ -163,6 +167,8 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
       let lastProgress = 0;
       // A visual test compares its shots with the client's current baselines of it (decision 0082).
       if (def.kind === 'visual') baselineDir = await prepareBaselineDir(deps, rt.clientId, rt.testName, attemptRow.id);
+      // A browser test heals with the fingerprints its suite version's last passing runs left (decision 0101).
+      if (def.kind === 'browser' && suiteId) healingFile = await prepareHealingFingerprints(deps, { clientId: rt.clientId, suiteId, testName: rt.testName }, attemptRow.id);
       const run = await sandboxRun(deps, rt.clientId, def, {
         attemptKey: attemptRow.id,
         runId: rt.runId,
@@ -172,6 +178,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
         ctx: {
           runDir,
           ...(baselineDir ? { baselineDir } : {}),
+          ...(healingFile ? { healingFingerprints: healingFile } : {}),
           signal: controller.signal,
           log,
           progress: (p) => {
@@ -220,6 +227,7 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
     await endCloudCellAttempt(attemptRow.id).catch((err: unknown) => log('ending the cloud cells’ sessions failed', { error: (err as Error).message }));
     for (const platform of ['android.apk', 'ios.ipa']) await rm(`${buildsScratch}-${platform}`, { force: true });
     if (baselineDir) await removeBaselineDir(baselineDir);
+    if (healingFile) await removeHealingFingerprints(healingFile);
   }
 
   const status: 'passed' | 'failed' | 'error' = error ? 'error' : result!.status === 'passed' ? 'passed' : 'failed';
@@ -253,6 +261,11 @@ export async function executeJob(deps: EngineDeps, job: RunJob, shutdown: AbortS
   // The shots this attempt offers as baselines, recorded before the test (and maybe the run) says it ended.
   if (rt.kind === 'visual' && result?.summary) {
     await recordVisualCandidates(deps, rt, attempt, result.summary).catch((err: unknown) => deps.log.error({ err, runTestId: rt.id }, 'recording the visual candidates failed'));
+  }
+  // The call sites its passing tests reached, for the next attempts of this suite version to heal with.
+  if (rt.kind === 'browser' && result && suiteId) {
+    const owner = { clientId: rt.clientId, suiteId, testName: rt.testName };
+    await recordFingerprints(deps, owner, runDir).catch((err: unknown) => deps.log.error({ err, runTestId: rt.id }, 'recording the locator fingerprints failed'));
   }
   await finishRunTest(deps, rt, { status, result: status === 'error' ? (result?.summary ? result : null) : result, error, attempt });
   log(`reports and the test's end took ${Math.round(performance.now() - finishing)} ms`);

@@ -8,6 +8,7 @@ import { falsePositiveMatcher } from '../findings/index.ts';
 import { findClient } from '../accounts/index.ts';
 import { attemptsOf } from './attempt-repository.ts';
 import { detectFlaky } from '../flaky/index.ts';
+import { anyHealed, proposeHealsOfRun } from '../healing/index.ts';
 import { earlierAttemptArtifacts, fetchEarlierAttempts } from '../flaky/index.ts';
 import { isTerminal, runEventOf, testEventOf, ZERO_TOTALS } from './mappers.ts';
 import { publishFolder, REPORTS_FOLDER, runTestDir, runTestKey } from '../../lib/run-paths.ts';
@@ -108,6 +109,10 @@ export async function finishRunIfDone(deps: EngineDeps, runId: string): Promise<
   // it; the later write replaces the earlier, whole.
   const pending = await findClientRun(deps.db, tests[0]!.clientId, runId);
   if (pending?.scope === 'all' && !isTerminal(pending.status)) await writeRunReportOf(deps, { ...pending, status, totals, finishedAt }, tests, buildReport);
+  // Its healed locators as one proposed suite version (decision 0101), there when the run says it ended; never fails it.
+  if (pending && !isTerminal(pending.status) && anyHealed(tests)) {
+    await proposeHealsOfRun(deps, runId).catch((err: unknown) => deps.log.error({ err, runId }, 'proposing the healed locators failed'));
+  }
   const run = await finishRun(deps.db, runId, { status, totals, finishedAt });
   if (!run) return;
   deps.bus.emit(run.clientId, { type: 'run', data: runEventOf(run) });

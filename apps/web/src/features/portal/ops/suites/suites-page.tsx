@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { AsyncEmpty, AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { PortalPage } from '../../components/portal-page.tsx';
+import { HealingProposals } from '../healing/healing-proposals.tsx';
 import { SuiteDiffView } from './suite-diff.tsx';
 import { SuiteFiles } from './suite-files.tsx';
 import { SuiteImportForm } from './suite-import.tsx';
@@ -58,6 +59,7 @@ export function OpsSuitesPage() {
           <>
             <SuiteVersions clientId={clientId} versions={list} shown={chosen} onShow={(v) => update({ version: String(v) })} />
             {chosen > 0 && <SuiteFiles key={`${clientId}-${chosen}`} clientId={clientId} version={chosen} />}
+            <HealingProposals clientId={clientId} />
             {list.length > 1 && <SuiteDiffView key={clientId} clientId={clientId} versions={list} />}
             <SuiteImportForm clientId={clientId} hasCurrent={list.some((v) => v.current)} />
           </>
