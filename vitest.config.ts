@@ -28,6 +28,8 @@ const NOT_ABOUT_THE_DATABASE = [
   // Five minutes of crawls and 39-test runs of real browsers; what it stores (a suite version, runs) other files test on
   // PostgreSQL too.
   'test/engine/starter-suite.test.ts',
+  // A re-crawl's patch of a current suite: two surveys and a trial run in real browsers; what it stores other files test on PostgreSQL too.
+  'test/engine/starter-update.test.ts',
   // A real server process on an embedded database of its own, whichever database the project is given.
   'test/engine/crash-recovery.test.ts',
   // What runner processes and device clouds do; the runs and reports they store other files test on PostgreSQL too.

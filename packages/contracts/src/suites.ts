@@ -114,6 +114,43 @@ export type SuiteProposeBody = z.input<typeof suiteProposeBody>;
 
 export const suiteProposalParams = z.object({ id: idString, proposalId: z.string().min(1).max(64) });
 
+/**
+ * What a proposal for a client with a current suite changes in it (a re-crawl, decision 0102): the new version is the
+ * current one plus tests for pages it does not test yet, minus the proposed tests of pages that are gone (404 or 410
+ * twice). Hand-written tests, and proposed ones edited since, are kept as they are.
+ */
+export const suiteProposalPatch = z.object({
+  /** The current version the patch was written on. */
+  base: z.number().int(),
+  added: z.array(z.object({ name: z.string(), kind: z.string(), page: z.string() })),
+  /** Each with what showed the page is gone: "/old-pricing answered 404 twice, at 12:01:03 and 12:01:08". */
+  removed: z.array(z.object({ name: z.string(), kind: z.string(), page: z.string(), evidence: z.string() })),
+  /** Tests of the current version kept as they are. */
+  kept: z.number().int(),
+});
+export type SuiteProposalPatch = z.infer<typeof suiteProposalPatch>;
+
+/**
+ * A patch in one sentence, as the console and the CLI say it: "Adds 2 tests for /careers, removes 'Page Old pricing
+ * (old-pricing) loads cleanly' (/old-pricing answered 404 twice, at 12:01:03 and 12:01:08 UTC); keeps 14 tests as they are."
+ */
+export function patchSummary(patch: Pick<SuiteProposalPatch, 'added' | 'removed' | 'kept'>): string {
+  const tests = (n: number) => `${n} ${n === 1 ? 'test' : 'tests'}`;
+  const pagesOf = <T extends { page: string }>(list: T[]) => [...new Set(list.map((t) => t.page))];
+  const parts: string[] = [];
+  const addedPages = pagesOf(patch.added);
+  if (addedPages.length === 1) parts.push(`adds ${tests(patch.added.length)} for ${addedPages[0]}`);
+  else if (addedPages.length > 1) parts.push(`adds ${tests(patch.added.length)} for ${addedPages.length} pages (${addedPages.join(', ')})`);
+  for (const page of pagesOf(patch.removed)) {
+    const ofPage = patch.removed.filter((r) => r.page === page);
+    parts.push(`removes ${ofPage.length === 1 ? `'${ofPage[0]!.name}'` : `${tests(ofPage.length)} of ${page}`} (${ofPage[0]!.evidence})`);
+  }
+  const kept = `keeps ${tests(patch.kept)} as ${patch.kept === 1 ? 'it is' : 'they are'}`;
+  if (parts.length === 0) return `Nothing to add or remove: ${kept}.`;
+  const text = `${parts.join(', ')}; ${kept}.`;
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
+
 export const suiteProposal = z.object({
   id: z.string(),
   clientId: z.string(),
@@ -135,5 +172,7 @@ export const suiteProposal = z.object({
   loggedIn: z.boolean(),
   notes: z.array(z.string()),
   error: z.string().nullable(),
+  /** Set once done when the client had a current suite: what the new version adds to it and removes; null: a whole new suite. */
+  patch: suiteProposalPatch.nullable().default(null),
 });
 export type SuiteProposal = z.infer<typeof suiteProposal>;

@@ -37,11 +37,20 @@ export function registerSuiteProposeCommand(suite: Command): void {
       }
       if (state.status === 'failed') throw new OperatorApiError(state.message, 0, state);
       if (opts.json) {
-        const { id, version, current, tests, leftOut, notes, loggedIn } = state;
-        console.log(JSON.stringify({ proposalId: id, version, current, loggedIn, tests, leftOut, notes }, null, 2));
+        const { id, version, current, tests, leftOut, notes, loggedIn, patch } = state;
+        console.log(JSON.stringify({ proposalId: id, version, current, loggedIn, tests, leftOut, notes, patch }, null, 2));
         return;
       }
       console.log(state.message);
+      if (state.patch) {
+        // A re-crawl: what it adds to the current version and removes from it, not the whole suite again.
+        for (const a of state.patch.added) console.log(`  + ${a.name} (${a.kind}, ${a.page})`);
+        for (const r of state.patch.removed) console.log(`  - ${r.name}: ${r.evidence}`);
+        for (const p of state.leftOut) console.log(`  left out ${p.path}: ${p.reason}`);
+        for (const note of state.notes) console.log(`  note: ${note}`);
+        if (!state.current) console.log(`Review the patch in the console (Suites, diff version ${state.patch.base} to ${state.version}), trial-run it, then make version ${state.version} current.`);
+        return;
+      }
       const groups = new Map<string, string[]>();
       for (const t of state.tests) groups.set(t.group, [...(groups.get(t.group) ?? []), t.name]);
       for (const [group, names] of groups) console.log(`  ${group}: ${names.join(', ')}`);

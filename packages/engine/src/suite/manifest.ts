@@ -31,6 +31,18 @@ export const manifestTest = z.strictObject({
   retries: z.number().int().min(0).max(5).optional(),
   /** `false`: this test runs without the suite's login (e.g. to test the public pages). */
   login: z.boolean({ error: 'must be true or false' }).optional(),
+  /**
+   * Written by a starter suite's proposal (decision 0102): the page it was proposed for, the day, and a fingerprint of
+   * the test and its files as written. A later proposal may remove it when its page is gone, only while the fingerprint
+   * still matches: a test edited since (or without this field) is hand-written, and never touched. Runs ignore it.
+   */
+  proposed: z
+    .strictObject({
+      page: z.string().max(2000).optional(),
+      on: z.string().max(30).optional(),
+      sha256: z.string().max(64).optional(),
+    })
+    .optional(),
 });
 export type ManifestTest = z.infer<typeof manifestTest>;
 

@@ -3,6 +3,7 @@ import type { RunnerSummary } from '@fullstop/engine';
 import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { engineRuns, engineRunTests, engineSuites, healingProposals, locatorFingerprints } from '../../db/schema/index.ts';
+import { setCurrentSuite } from '../suites/index.ts';
 
 // SQL of healed locators: the fingerprints of each suite version's call sites, and the proposals heals make.
 
@@ -168,9 +169,9 @@ export async function waitingCounts(db: Db, clientIds: string[]): Promise<Map<st
 type Decision = { userId: string | null; by: string; at: Date; note: string | null };
 
 /**
- * Accepts a waiting proposal and makes its version the client's current one, in one transaction with `within` (the
- * audit rows): the same two writes as the Suites page's "Make current". Null when it no longer waits. Answers the
- * version that was current before.
+ * Accepts a waiting proposal and makes its version the client's current one (the suites feature's setCurrentSuite),
+ * in one transaction with `within` (the audit rows). Null when it no longer waits. Answers the version that was
+ * current before.
  */
 export function acceptProposal(
   db: Db,
@@ -185,16 +186,8 @@ export function acceptProposal(
       .where(and(eq(healingProposals.id, proposal.id), eq(healingProposals.status, 'proposed')))
       .returning({ id: healingProposals.id });
     if (!row || !proposal.proposedSuiteId) return null;
-    const [before] = await tx
-      .update(engineSuites)
-      .set({ isCurrent: false })
-      .where(and(eq(engineSuites.clientId, proposal.clientId), eq(engineSuites.isCurrent, true)))
-      .returning({ version: engineSuites.version });
-    await tx
-      .update(engineSuites)
-      .set({ isCurrent: true })
-      .where(and(eq(engineSuites.clientId, proposal.clientId), eq(engineSuites.id, proposal.proposedSuiteId)));
-    const previous = before?.version ?? null;
+    // The Suites page's "Make current", inside this transaction.
+    const previous = await setCurrentSuite(tx, proposal.clientId, proposal.proposedSuiteId);
     await within(tx, previous);
     return { previous };
   });

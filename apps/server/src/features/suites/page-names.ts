@@ -106,12 +106,19 @@ function pageName(title: string, path: string): string {
   return `${title} (${pageLabel(path, PAGE_NAME_CHARS - title.length - 3)})`;
 }
 
-/** Each page's part of its tests' names, unique (case aside): a second "Blog (blog)" is "Blog (blog) (2)". */
-export function pageNames(pages: SurveyedPage[]): { names: Map<SurveyedPage, string>; titles: Map<SurveyedPage, string> } {
+/**
+ * Each page's part of its tests' names, unique (case aside): a second "Blog (blog)" is "Blog (blog) (2)". `only`: name
+ * these of the pages (a re-crawl names the new pages, its titles read from all of them, the site's name found
+ * across them); `taken`: names already used (the current suite's), lower case.
+ */
+export function pageNames(
+  pages: SurveyedPage[],
+  options: { only?: readonly SurveyedPage[]; taken?: ReadonlySet<string> } = {},
+): { names: Map<SurveyedPage, string>; titles: Map<SurveyedPage, string> } {
   const titles = readableTitles(pages);
-  const taken = new Set<string>();
+  const taken = new Set<string>(options.taken);
   const names = new Map<SurveyedPage, string>();
-  for (const p of pages) {
+  for (const p of options.only ?? pages) {
     const base = pageName(titles.get(p)!, p.path);
     let name = base;
     for (let i = 2; taken.has(name.toLowerCase()); i++) name = `${base} (${i})`;

@@ -37,7 +37,15 @@ export function suiteProposalRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
               clientId,
               userId: principal?.userId,
               address: request.ip,
-              details: { proposal: ended.id, status: ended.status, version: ended.version, current: ended.current, pages: ended.maxPages, tests: ended.tests.length },
+              details: {
+                proposal: ended.id,
+                status: ended.status,
+                version: ended.version,
+                current: ended.current,
+                pages: ended.maxPages,
+                tests: ended.tests.length,
+                ...(ended.patch ? { patchOf: ended.patch.base, added: ended.patch.added.length, removed: ended.patch.removed.map((r) => r.name) } : {}),
+              },
             }).catch(() => undefined);
           },
         });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { SuiteProposal } from '@fullstop/contracts';
-import { secretNamesOf, SuiteValidationError, type TestDefinition } from '@fullstop/engine';
+import { patchSummary, SUITE_PROPOSAL_DEFAULT_PAGES, type SuiteProposal } from '@fullstop/contracts';
+import { readSuiteFolder, secretNamesOf, SuiteValidationError, type SuiteFiles, type TestDefinition } from '@fullstop/engine';
 import { runInSandbox } from '@fullstop/engine/sandbox';
 import { LOOK_BUDGET_MS, SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, SURVEY_MAX_BYTES } from '@fullstop/engine/survey';
 import { AttemptFileError, readAttemptJson } from '@fullstop/engine/attempt-file';
@@ -12,14 +12,21 @@ import { getClient } from '../accounts/index.ts';
 import type { EngineDeps } from '../engine/index.ts';
 import { sandboxRun } from '../runs/index.ts';
 import { listSecrets } from '../secrets/index.ts';
+import { runTargetFor } from '../targets/index.ts';
+import { askWhetherGone, GONE_PAUSE_MS } from './page-gone.ts';
 import { currentSuite } from './suite-repository.ts';
 import { importSuite } from './suite-service.ts';
+import { localSuite } from './suite-store.ts';
 import { writeStarterSuite } from './suite-proposal.ts';
+import { pagesToAskAbout, updateSuite } from './suite-update.ts';
 
 /**
  * Proposing a starter suite (docs/starter-suite.md): the site survey crawls the client's website in a runner
  * process (the sandbox, as any attempt: time and memory limits, the target policy, the suite's login), then the
  * suite written from it is imported as a new version, proposed (not current) unless asked otherwise.
+ *
+ * A client with a current suite gets a patch of it instead (suite-update.ts, decision 0102): its files and tests, plus
+ * tests for the pages it does not test yet, minus the proposal's own tests of pages that answer 404 or 410 twice.
  *
  * A proposal is started and then polled: its state is kept in this process and in the artifact store
  * (`proposals/<client>/<id>.json`), so any API process answers the poll.
@@ -47,7 +54,9 @@ export async function proposalOf(deps: Pick<EngineDeps, 'artifacts'>, clientId: 
   if (!stored) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of stored.body) chunks.push(chunk as Buffer);
-  const state = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SuiteProposal;
+  // A state stored before proposals could be patches has no `patch`: a whole new suite.
+  const saved = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<SuiteProposal, 'patch'> & Partial<Pick<SuiteProposal, 'patch'>>;
+  const state: SuiteProposal = { ...saved, patch: saved.patch ?? null };
   // Still "running" in the store long past its time limit: the API process running it stopped, and its runner with it.
   const overdue = Date.parse(state.startedAt) + (surveySecondsFor(state.maxPages) + STALE_MARGIN_SECONDS) * 1000 < Date.now();
   if ((state.status === 'crawling' || state.status === 'writing') && overdue) {
@@ -78,6 +87,14 @@ export interface ProposeOptions {
   onEnd?: (state: SuiteProposal) => void;
 }
 
+/**
+ * A re-crawl's proposal, for a caller that is not an operator's request (a deploy's trigger): a patch of the current
+ * suite as a new version, never made current; a whole suite when the client has none yet. 409 while one runs.
+ */
+export function proposeUpdate(deps: EngineDeps, clientId: string, options: { by: string | null; maxPages?: number; onEnd?: (state: SuiteProposal) => void }): Promise<SuiteProposal> {
+  return startProposal(deps, clientId, { maxPages: options.maxPages ?? SUITE_PROPOSAL_DEFAULT_PAGES, makeCurrent: false, by: options.by, ...(options.onEnd ? { onEnd: options.onEnd } : {}) });
+}
+
 /** Starts a proposal and answers its first state; one at a time per client (409 while one runs). */
 export async function startProposal(deps: EngineDeps, clientId: string, options: ProposeOptions): Promise<SuiteProposal> {
   await getClient(deps.db, clientId);
@@ -102,6 +119,7 @@ export async function startProposal(deps: EngineDeps, clientId: string, options:
     loggedIn: false,
     notes: [],
     error: null,
+    patch: null,
   };
   running.set(state.id, state);
   await save(deps, state);
@@ -117,8 +135,9 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
   const runDir = path.join(deps.paths.runs, clientId, 'proposals', state.id);
   try {
     const client = await getClient(deps.db, clientId);
+    const current = await currentSuite(deps.db, clientId);
     // The current suite's login is followed when every secret it names is set (docs/suite-login.md).
-    const login = (await currentSuite(deps.db, clientId))?.manifest.login;
+    const login = current?.manifest.login;
     const set = new Set((await listSecrets(deps.db, clientId)).map((s) => s.name));
     const useLogin = login && secretNamesOf(login).every((n) => set.has(n)) ? login : undefined;
     if (login && !useLogin) state.notes.push(`The suite's login was not followed: its secrets are not all set (${secretNamesOf(login).filter((n) => !set.has(n)).join(', ')}).`);
@@ -130,8 +149,13 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
     await save(deps, state);
 
     const date = new Date().toISOString().slice(0, 10);
-    const write = (visual: boolean) => writeStarterSuite(survey, { ...(useLogin ? { login: useLogin } : {}), visual, clientName: client.name, date });
-    const importAs = (files: ReturnType<typeof write>['files']) => importSuite(deps, clientId, files, PROPOSED_BY(options.by), { makeCurrent: options.makeCurrent });
+    const base = current ? { version: current.version, files: await readSuiteFolder((await localSuite(deps, current)).dir) } : null;
+    const gone = base ? await goneOf(deps, state, base.files, survey) : new Map<string, string>();
+    const write = (visual: boolean) =>
+      base
+        ? updateSuite(base.files, survey, { visual, date, gone })
+        : { ...writeStarterSuite(survey, { ...(useLogin ? { login: useLogin } : {}), visual, clientName: client.name, date }), patch: null };
+    const importAs = (files: SuiteFiles) => importSuite(deps, clientId, files, PROPOSED_BY(options.by), { makeCurrent: options.makeCurrent });
     let suite = write(true);
     let imported;
     try {
@@ -145,16 +169,17 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
       imported = await importAs(suite.files);
     }
     state.notes.push(...suite.notes);
+    const patch = base && suite.patch ? { base: base.version, ...suite.patch } : null;
+    const proposed = patch ? `as a patch of version ${patch.base} from a crawl of ${survey.pages.length} page(s)` : `from ${survey.pages.length} page(s)`;
     Object.assign(state, {
       status: 'done',
       version: imported.version,
       current: options.makeCurrent,
       tests: suite.tests,
       leftOut: suite.leftOut,
+      patch,
       progress: null,
-      message: options.makeCurrent
-        ? `Suite version ${imported.version} proposed from ${survey.pages.length} page(s) and made current: ${imported.tests} tests`
-        : `Suite version ${imported.version} proposed from ${survey.pages.length} page(s): ${imported.tests} tests (the current version still runs)`,
+      message: `Suite version ${imported.version} proposed ${proposed}${options.makeCurrent ? ' and made current' : ''}: ${imported.tests} tests${options.makeCurrent ? '' : ' (the current version still runs)'}${patch ? `. ${patchSummary(patch)}` : ''}`,
     });
   } catch (err) {
     state.status = 'failed';
@@ -167,6 +192,22 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
     await save(deps, state).catch((err: unknown) => deps.log.warn({ err }, 'saving the suite proposal failed'));
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * The pages of the current suite's proposed tests that are gone, each with what showed it: asked twice through the
+ * target policy (page-gone.ts) when the survey did not find them loading. What the others answered goes to the notes.
+ */
+async function goneOf(deps: EngineDeps, state: SuiteProposal, files: SuiteFiles, survey: SiteSurvey): Promise<Map<string, string>> {
+  const { ask: paths, notAsked } = pagesToAskAbout(files, survey);
+  if (notAsked.length) state.notes.push(`Not found by the crawl, and kept: the suite logs in, and a page behind a login answers a visitor logged out as it likes, so only a page the crawl saw answer 404 or 410 is asked about: ${notAsked.slice(0, 5).join(', ')}${notAsked.length > 5 ? ` and ${notAsked.length - 5} more` : ''}.`);
+  if (paths.length === 0) return new Map();
+  state.message = `Asking whether ${paths.length} page(s) the suite tests and the crawl did not find are gone`;
+  await save(deps, state);
+  const verdicts = await askWhetherGone(await runTargetFor(deps, state.clientId), paths, { pauseMs: GONE_PAUSE_MS });
+  const kept = [...verdicts.values()].filter((v) => !v.gone).map((v) => v.says);
+  if (kept.length) state.notes.push(`Not found by the crawl, and kept (only a page that answers 404 or 410 twice is gone): ${kept.slice(0, 5).join('; ')}${kept.length > 5 ? `; and ${kept.length - 5} more` : ''}.`);
+  return new Map([...verdicts].filter(([, v]) => v.gone).map(([path, v]) => [path, v.says]));
 }
 
 /** The survey's attempt, in the sandbox with the client's target and (when followed) the login and its secrets. */

@@ -6,7 +6,10 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { commonTitleSuffix, pageLabel, readableTitles } from './page-names.ts';
 import { homeDataCalls, LIGHT_PACE, loadP95Limit } from './starter-load.ts';
+import { patchSummary } from '@fullstop/contracts';
+import { isProposalsOwn } from './proposed-marker.ts';
 import { commentText, jsString, markdownText, pagesToTest, specTestName, topPages, writeStarterSuite } from './suite-proposal.ts';
+import { pagesToAskAbout, updateSuite } from './suite-update.ts';
 
 const page = (path: string, over: Partial<SurveyedPage> = {}): SurveyedPage => ({
   path,
@@ -580,5 +583,166 @@ describe('writeStarterSuite on hostile surveys', () => {
       expect(refused, where).not.toContain('pwned');
     }
     expect(() => writeStarterSuite({ ...good, crawlMs: -5 }, { visual: false, clientName: 'Shop', date: '2026-11-26' })).toThrow('the survey is not a valid survey (crawlMs: too_small)');
+  });
+});
+
+describe('a re-crawl proposes a patch of the current suite', () => {
+  const at = (date: string) => ({ visual: true, clientName: 'Shop', date });
+  const GONE = '/old-pricing answered 404 twice, at 12:01:03 and 12:01:08 UTC';
+  type Test = { name: string; kind: string; options: Record<string, unknown>; proposed?: { page?: string; sha256?: string } };
+  type Manifest = { groups: { name: string; tests: Test[] }[] };
+  const manifestOf = (files: Map<string, Buffer>) => JSON.parse(text(files, 'suite.json')) as Manifest;
+  const testsOf = (files: Map<string, Buffer>) => manifestOf(files).groups.flatMap((g) => g.tests);
+  const named = (files: Map<string, Buffer>, name: string) => testsOf(files).find((t) => t.name === name)!;
+
+  /** v1 as proposed on 2026-11-20, then edited by an operator: a hand-written test, a spec and a test's options edited. */
+  function currentSuite() {
+    const v1 = writeStarterSuite(
+      survey([page('/', { title: 'Shop' }), page('/pricing', { title: 'Pricing | Shop', inbound: 5 }), page('/blog', { title: 'Blog | Shop', inbound: 4 }), page('/old-pricing', { title: 'Old pricing | Shop' }), page('/notes', { title: 'Notes | Shop' })]),
+      at('2026-11-20'),
+    ).files;
+    const files = new Map(v1);
+    const manifest = manifestOf(files);
+    // Hand-written: a group of its own, with a spec of its own; and a visual test of two pages.
+    manifest.groups.push({ name: 'Smoke', tests: [{ name: 'Health', kind: 'browser', options: { specs: ['specs/health.spec.ts'] } }] });
+    manifest.groups.find((g) => g.name === 'Visual')!.tests.push({ name: 'Pages look the same', kind: 'visual', options: { pages: ['/', '/pricing'], devices: ['desktop'] } });
+    files.set('specs/health.spec.ts', Buffer.from("import { test } from '@playwright/test';\n\ntest('health', async ({ request }) => {\n  await request.get('/health');\n});\n"));
+    // Edited: the old pricing page's accessibility test (its options) and the notes page's spec.
+    const a11y = manifest.groups.flatMap((g) => g.tests).find((t) => t.name === 'Page Old pricing (old-pricing) is accessible')!;
+    a11y.options = { ...a11y.options, failOnImpact: 'critical' };
+    files.set('specs/pages/notes.spec.ts', Buffer.from(`${text(files, 'specs/pages/notes.spec.ts')}// Checked by hand too: the notes load from the API.\n`));
+    files.set('suite.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    return files;
+  }
+  /** The site now: /careers and /jobs are new (/jobs the most linked), /old-pricing and /notes are gone, /pricing logs an error. */
+  const now = survey([
+    page('/', { title: 'Shop' }),
+    page('/pricing', { title: 'Pricing | Shop', inbound: 5, consoleErrors: ['Stripe failed to load'] }),
+    page('/blog', { title: 'Blog | Shop', inbound: 4 }),
+    page('/careers', { title: 'Careers | Shop', inbound: 0 }),
+    page('/jobs', { title: 'Jobs | Shop', inbound: 9 }),
+  ]);
+  const gone = new Map([
+    ['/old-pricing', GONE],
+    ['/notes', '/notes answered 410 twice, at 12:01:03 and 12:01:08 UTC'],
+  ]);
+
+  it('marks every test a proposal writes with its page and a fingerprint; an edit makes a test hand-written', () => {
+    const v1 = writeStarterSuite(survey([page('/', { title: 'Shop' }), page('/pricing', { title: 'Pricing | Shop' })]), at('2026-11-20')).files;
+    const smoke = named(v1, 'Page Pricing (pricing) loads cleanly');
+    expect(smoke.proposed).toEqual({ page: '/pricing', on: '2026-11-20', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(named(v1, 'Security checks').proposed).toEqual({ on: '2026-11-20', sha256: expect.any(String) });
+    expect(isProposalsOwn(smoke, v1)).toBe(true);
+    expect(isProposalsOwn({ ...smoke, options: { ...smoke.options, testTimeoutMs: 90000 } }, v1)).toBe(false);
+    const edited = new Map(v1).set('specs/pages/pricing.spec.ts', Buffer.from(`${text(v1, 'specs/pages/pricing.spec.ts')}\n`));
+    expect(isProposalsOwn(smoke, edited)).toBe(false);
+    // Laid out otherwise, the same test is still the proposal's own.
+    expect(isProposalsOwn(Object.fromEntries(Object.entries(smoke).reverse()) as typeof smoke, v1)).toBe(true);
+  });
+
+  it('adds the new pages’ tests, removes the gone page’s own, keeps every other test and file as it was', () => {
+    const current = currentSuite();
+    const before = testsOf(current);
+    const update = updateSuite(current, now, { visual: true, date: '2026-11-29', gone });
+    const after = manifestOf(update.files);
+
+    // Added: smoke and accessibility for each new page; Lighthouse and visual for /jobs, now a top page.
+    expect(update.patch.added).toEqual([
+      { name: 'Page Careers (careers) loads cleanly', kind: 'browser', page: '/careers' },
+      { name: 'Page Careers (careers) is accessible', kind: 'accessibility', page: '/careers' },
+      { name: 'Page Jobs (jobs) loads cleanly', kind: 'browser', page: '/jobs' },
+      { name: 'Page Jobs (jobs) is accessible', kind: 'accessibility', page: '/jobs' },
+      { name: 'Page Jobs (jobs) Lighthouse', kind: 'lighthouse', page: '/jobs' },
+      { name: 'Page Jobs (jobs) looks the same', kind: 'visual', page: '/jobs' },
+    ]);
+    // Removed: only the gone pages' tests as proposed; the edited ones stay.
+    expect(update.patch.removed).toEqual([
+      { name: 'Page Old pricing (old-pricing) loads cleanly', kind: 'browser', page: '/old-pricing', evidence: GONE },
+      { name: 'Page Notes (notes) is accessible', kind: 'accessibility', page: '/notes', evidence: '/notes answered 410 twice, at 12:01:03 and 12:01:08 UTC' },
+    ]);
+    expect(update.patch.kept).toBe(before.length - 2);
+    expect(update.notes.join('\n')).toContain('Kept, as they were edited since they were proposed, though their page is gone: "Page Notes (notes) loads cleanly" (/notes), "Page Old pricing (old-pricing) is accessible" (/old-pricing).');
+
+    // Every test kept is exactly as it was, in its group and order; the new ones follow in their groups.
+    const removedNames = update.patch.removed.map((r) => r.name);
+    const addedNames = update.patch.added.map((a) => a.name);
+    for (const g of manifestOf(current).groups) {
+      const kept = g.tests.filter((t) => !removedNames.includes(t.name));
+      expect(after.groups.find((h) => h.name === g.name)!.tests.slice(0, kept.length), g.name).toEqual(kept);
+    }
+    expect(after.groups.map((g) => g.name)).toEqual(manifestOf(current).groups.map((g) => g.name));
+    expect(after.groups.find((g) => g.name === 'Pages')!.tests.slice(-2).map((t) => t.name)).toEqual(['Page Careers (careers) loads cleanly', 'Page Jobs (jobs) loads cleanly']);
+    expect(after.groups.find((g) => g.name === 'Visual')!.tests.at(-1)!.name).toBe('Page Jobs (jobs) looks the same');
+    expect(testsOf(update.files).map((t) => t.name).sort()).toEqual([...before.map((t) => t.name).filter((n) => !removedNames.includes(n)), ...addedNames].sort());
+    for (const name of addedNames) expect(named(update.files, name).proposed).toMatchObject({ on: '2026-11-29' });
+
+    // Files: the removed spec goes, the new specs come, the helper's list changes; nothing else, byte for byte.
+    const changed = [...new Set([...current.keys(), ...update.files.keys()])].filter((f) => !current.get(f)?.equals(update.files.get(f) ?? Buffer.alloc(0)) || !update.files.has(f));
+    expect(changed.sort()).toEqual(['specs/page-checks.ts', 'specs/pages/careers.spec.ts', 'specs/pages/jobs.spec.ts', 'specs/pages/old-pricing.spec.ts', 'suite.json']);
+    expect(update.files.has('specs/pages/old-pricing.spec.ts')).toBe(false);
+    expect(update.files.get('specs/health.spec.ts')).toEqual(current.get('specs/health.spec.ts'));
+    expect(update.files.get('specs/pages/notes.spec.ts')).toEqual(current.get('specs/pages/notes.spec.ts'));
+    expect(text(update.files, 'specs/page-checks.ts')).toBe(
+      text(current, 'specs/page-checks.ts').replace('[\n  "/",\n  "/pricing",\n  "/blog",\n  "/old-pricing",\n  "/notes"\n]', '[\n  "/",\n  "/pricing",\n  "/blog",\n  "/careers",\n  "/jobs"\n]'),
+    );
+    expect(text(update.files, 'specs/pages/jobs.spec.ts')).toContain('test("Page Jobs (/jobs) loads cleanly", async ({ page }) => {');
+    // The server imports it.
+    validateSuite(update.files, validators);
+  });
+
+  it('says what the survey sees differently on a tested page, without changing its test', () => {
+    const current = currentSuite();
+    const update = updateSuite(current, now, { visual: true, date: '2026-11-29', gone });
+    expect(named(update.files, 'Page Pricing (pricing) loads cleanly')).toEqual(named(current, 'Page Pricing (pricing) loads cleanly'));
+    expect(update.notes.join('\n')).toContain('/pricing: console errors on load ("Stripe failed to load"), which "Page Pricing (pricing) loads cleanly" checks');
+  });
+
+  it('proposes nothing twice: the same survey again adds and removes nothing, and changes no file', () => {
+    const first = updateSuite(currentSuite(), now, { visual: true, date: '2026-11-29', gone });
+    const again = updateSuite(first.files, now, { visual: true, date: '2026-11-30', gone });
+    expect(again.patch).toEqual({ added: [], removed: [], kept: testsOf(first.files).length });
+    expect([...again.files.keys()].sort()).toEqual([...first.files.keys()].sort());
+    for (const [f, content] of first.files) expect(again.files.get(f), f).toEqual(content);
+    expect(patchSummary({ ...again.patch })).toBe(`Nothing to add or remove: keeps ${testsOf(first.files).length} tests as they are.`);
+  });
+
+  it('removes nothing the survey found loading, nor a page not said to be gone', () => {
+    const current = currentSuite();
+    const update = updateSuite(current, now, { visual: true, date: '2026-11-29', gone: new Map([['/pricing', 'said gone, but the survey loaded it']]) });
+    expect(update.patch.removed).toEqual([]);
+    expect(pagesToAskAbout(current, now).ask.sort()).toEqual(['/notes', '/old-pricing']);
+  });
+
+  it('asks about a page behind the suite’s login only when the crawl saw it answer 404 or 410', () => {
+    const current = currentSuite();
+    const manifest = manifestOf(current) as Manifest & { login?: unknown };
+    manifest.login = { type: 'form', url: '/login', fields: [{ selector: '#email', value: 'qa@example.com' }], submit: 'button' };
+    const withLogin = new Map(current).set('suite.json', Buffer.from(JSON.stringify(manifest)));
+    const seen = survey([...now.pages, page('/old-pricing', { status: 404 })]);
+    expect(pagesToAskAbout(withLogin, seen)).toEqual({ ask: ['/old-pricing'], notAsked: ['/notes'] });
+  });
+
+  it('adds to a hand-written suite without a helper: writes the helper, and no Lighthouse or visual test', () => {
+    const files = new Map([['suite.json', Buffer.from(JSON.stringify({ version: 1, groups: [{ name: 'API', tests: [{ name: 'Home answers', kind: 'api', options: { requests: [{ name: 'home', path: '/' }] } }] }] }))]]);
+    const update = updateSuite(files, now, { visual: true, date: '2026-11-29', gone: new Map() });
+    expect(new Set(update.patch.added.map((a) => a.kind))).toEqual(new Set(['browser', 'accessibility']));
+    expect(update.patch.kept).toBe(1);
+    expect(text(update.files, 'specs/page-checks.ts')).toContain('export const PAGES_WITH_THEIR_OWN_TEST: string[] = [\n  "/",\n  "/pricing",\n  "/blog",\n  "/careers",\n  "/jobs"\n];');
+    expect(update.files.has('specs/page-ready.ts')).toBe(true);
+    expect(manifestOf(update.files).groups.map((g) => g.name)).toEqual(['API', 'Pages', 'Accessibility']);
+    validateSuite(update.files, validators);
+  });
+
+  it('says the patch in one sentence', () => {
+    expect(
+      patchSummary({
+        added: [
+          { name: 'Page Careers (careers) loads cleanly', kind: 'browser', page: '/careers' },
+          { name: 'Page Careers (careers) is accessible', kind: 'accessibility', page: '/careers' },
+        ],
+        removed: [{ name: 'Page Old pricing (old-pricing) loads cleanly', kind: 'browser', page: '/old-pricing', evidence: GONE }],
+        kept: 14,
+      }),
+    ).toBe(`Adds 2 tests for /careers, removes 'Page Old pricing (old-pricing) loads cleanly' (${GONE}); keeps 14 tests as they are.`);
   });
 });

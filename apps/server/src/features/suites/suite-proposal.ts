@@ -2,6 +2,7 @@ import type { SuiteFiles } from '@fullstop/engine';
 import type { LoginDeclaration } from '@fullstop/engine/suite';
 import { documentPath, pageReadySource, pagesToTest, SiteSurvey, STARTER_VISUAL_DEVICES, type SurveyedPage, topPages } from '@fullstop/engine/survey';
 import { pageNames } from './page-names.ts';
+import { markProposed, type ProposedMarker } from './proposed-marker.ts';
 import { starterLoadTest } from './starter-load.ts';
 
 /**
@@ -38,13 +39,14 @@ export interface StarterSuite {
   notes: string[];
 }
 
-interface SuiteTestJson {
+export interface SuiteTestJson {
   name: string;
   kind: string;
   description?: string;
   options: Record<string, unknown>;
   thresholds?: Record<string, number>;
   login?: false;
+  proposed?: ProposedMarker;
 }
 
 /** A spec file's name from a page's path: `/` is home, `/docs/a?x=1` docs-a-x-1. */
@@ -174,7 +176,7 @@ export function jsString(text: string): string {
 }
 
 /** A JSON value as JavaScript source (an array of paths): JSON's text, every character past ASCII escaped. */
-function jsonLiteral(value: unknown): string {
+export function jsonLiteral(value: unknown): string {
   return asciiOnly(JSON.stringify(value, null, 2));
 }
 
@@ -196,7 +198,7 @@ export function specTestName(title: string, path: string): string {
 }
 
 /** A check a smoke spec turns off, with what the survey saw. */
-interface CheckOff {
+export interface CheckOff {
   check: 'consoleErrors' | 'mainLandmark' | 'brokenLinks';
   /** What the survey saw, for the spec (where it is a string literal) and the run's report: the page's text, made one line. */
   why: string;
@@ -205,7 +207,7 @@ interface CheckOff {
 }
 
 /** Text of the page in a note: printable ASCII (anything else a `?`), at most `max` characters. */
-const ascii = (text: string, max: number) => {
+export const ascii = (text: string, max: number) => {
   const printable = commentText(text, 2 * max).replace(/[^\x20-\x7e]/g, '?');
   return printable.length > max ? `${printable.slice(0, max - 3)}...` : printable;
 };
@@ -267,67 +269,115 @@ function maskedText(p: SurveyedPage, room: number): string {
   return `${intro}${list}.`;
 }
 
+/** A page's smoke test: its suite entry and its spec, with the checks the survey saw fail turned off. */
+export function smokeTestOf(p: SurveyedPage, label: string, title: string, spec: string, date: string): { test: SuiteTestJson; file: Buffer; off: CheckOff[] } {
+  const off = checksOff(p, date);
+  return {
+    off,
+    file: Buffer.from(smokeSpec(p, specTestName(title, p.path), off)),
+    test: {
+      name: `Page ${label} loads cleanly`,
+      kind: 'browser',
+      description: `${p.path}: status below 400, no console errors, no broken links or images, the main landmark visible (${spec})${off.length ? `; off, as the survey saw them fail: ${off.map((o) => CHECK_WORDS[o.check]).join(', ')}` : ''}.`,
+      options: { specs: [spec], testTimeoutMs: 60000, maxDurationSeconds: 180 },
+    },
+  };
+}
+
+/** axe's rules a page already broke at the failing impact when the survey ran: its accessibility test leaves them out. */
+export const knownViolations = (p: SurveyedPage) => [...new Set(p.axe.filter((v) => IMPACT_ORDER.indexOf(v.impact) >= IMPACT_ORDER.indexOf(FAIL_ON_IMPACT)).map((v) => v.id))];
+
+/** A page's accessibility test: WCAG 2.1 A/AA, what the survey saw fail left out by name. */
+export function accessibilityTestOf(p: SurveyedPage, label: string, date: string): SuiteTestJson {
+  const known = knownViolations(p);
+  return {
+    name: `Page ${label} is accessible`,
+    kind: 'accessibility',
+    description: known.length
+      ? `${p.path}: WCAG 2.1 A/AA; fails on a serious or critical violation. Left out as known when the crawl ran (${date}): ${known.join(', ')}.`
+      : `${p.path}: WCAG 2.1 A/AA; fails on a serious or critical violation.`,
+    options: { pages: [p.path], failOnImpact: FAIL_ON_IMPACT, ...(known.length ? { disableRules: known } : {}) },
+  };
+}
+
+/** A top page's Lighthouse test, on a desktop, with a loose threshold. */
+export function lighthouseTestOf(p: SurveyedPage, label: string): SuiteTestJson {
+  return {
+    name: `Page ${label} Lighthouse`,
+    kind: 'lighthouse',
+    description: `${p.path}${p.path === '/' ? ', the home page' : `, linked from ${p.inbound} page(s)`}: its Lighthouse scores on a desktop.`,
+    options: { pages: [p.path], formFactor: 'desktop' },
+    thresholds: { minAccessibility: 50 },
+  };
+}
+
+/** A top page's visual test, masking what changed between the survey's two visits; null when no mask held it still. */
+export function visualTestOf(p: SurveyedPage, label: string): SuiteTestJson | null {
+  if (p.look?.unstable) return null;
+  const masks = p.look?.masks.map((m) => m.selector) ?? [];
+  const screen = p.look && !p.look.fullPage ? ' Its screen only: its height changed between two visits.' : '';
+  const base = `${p.path} on a desktop and a phone, compared with its approved baselines (the first run proposes them).${screen}`;
+  return {
+    name: `Page ${label} looks the same`,
+    kind: 'visual',
+    description: `${base}${maskedText(p, 500 - base.length)}`,
+    options: { pages: [p.path], devices: [...STARTER_VISUAL_DEVICES], ...(masks.length ? { mask: masks } : {}), ...(screen ? { fullPage: false } : {}) },
+  };
+}
+
+/** Where a page's smoke spec goes: `specs/pages/<slug>.spec.ts`, a slug not taken yet (`taken` is updated). */
+export function specPathOf(path: string, taken: Set<string>): string {
+  let slug = slugOf(path);
+  for (let i = 2; taken.has(slug); i++) slug = `${slugOf(path)}-${i}`;
+  taken.add(slug);
+  return `specs/pages/${slug}.spec.ts`;
+}
+
+/** The smoke tests' helper (with the pages that have a test of their own) and the readiness it waits for. */
+export function helperFiles(covered: string[]): [string, Buffer][] {
+  return [
+    [PAGE_CHECKS_FILE, Buffer.from(SMOKE_HELPER(covered))],
+    ['specs/page-ready.ts', Buffer.from(pageReadySource())],
+  ];
+}
+export const PAGE_CHECKS_FILE = 'specs/page-checks.ts';
+
 /**
  * Writes the starter suite: per page a smoke test (a Playwright spec) and an accessibility test; Lighthouse and
  * visual tests of the top pages; the security checks and a passive scan; a light load test of the home page and
- * the data calls it makes.
+ * the data calls it makes. Every test is marked as the proposal's own (proposed-marker.ts), its page named.
  * `login`: the current suite's login, kept when the crawl ran logged in.
  */
 export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDeclaration; visual: boolean; clientName: string; date: string }): StarterSuite {
-  const parsed = SiteSurvey.safeParse(given);
-  // Where it fails, by field and kind of fault: nothing of what the survey holds.
-  if (!parsed.success) throw new Error(`the survey is not a valid survey (${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'the survey'}: ${i.code}`).join('; ')})`);
-  const survey = parsed.data;
+  const survey = parseSurvey(given);
   const { pages, leftOut } = pagesToTest(survey);
   if (pages.length === 0) throw new Error(`the crawl found no page to test on ${survey.baseUrl}${leftOut.length ? ` (${leftOut.map((p) => `${p.path} ${p.reason}`).join('; ')})` : ''}`);
   const files: SuiteFiles = new Map();
   const top = topPages(pages);
   const https = survey.baseUrl.startsWith('https:');
   const slugs = new Set<string>();
-  const specOf = (p: SurveyedPage) => {
-    let slug = slugOf(p.path);
-    for (let i = 2; slugs.has(slug); i++) slug = `${slugOf(p.path)}-${i}`;
-    slugs.add(slug);
-    return `specs/pages/${slug}.spec.ts`;
+  const pageOf = new Map<SuiteTestJson, string>();
+  const ofPage = (p: SurveyedPage, test: SuiteTestJson) => {
+    pageOf.set(test, p.path);
+    return test;
   };
 
   const smoke: SuiteTestJson[] = [];
   const accessibility: SuiteTestJson[] = [];
-  files.set('specs/page-checks.ts', Buffer.from(SMOKE_HELPER(pages.map((p) => p.path))));
-  files.set('specs/page-ready.ts', Buffer.from(pageReadySource()));
+  for (const [file, content] of helperFiles(pages.map((p) => p.path))) files.set(file, content);
   const { names: labelOf, titles } = pageNames(pages);
   const turnedOff: { path: string; off: CheckOff[] }[] = [];
   for (const p of pages) {
     const label = labelOf.get(p)!;
-    const name = `Page ${label} loads cleanly`;
-    const spec = specOf(p);
-    const off = checksOff(p, options.date);
-    if (off.length) turnedOff.push({ path: p.path, off });
-    files.set(spec, Buffer.from(smokeSpec(p, specTestName(titles.get(p)!, p.path), off)));
-    smoke.push({
-      name,
-      kind: 'browser',
-      description: `${p.path}: status below 400, no console errors, no broken links or images, the main landmark visible (${spec})${off.length ? `; off, as the survey saw them fail: ${off.map((o) => CHECK_WORDS[o.check]).join(', ')}` : ''}.`,
-      options: { specs: [spec], testTimeoutMs: 60000, maxDurationSeconds: 180 },
-    });
-    const known = [...new Set(p.axe.filter((v) => IMPACT_ORDER.indexOf(v.impact) >= IMPACT_ORDER.indexOf(FAIL_ON_IMPACT)).map((v) => v.id))];
-    accessibility.push({
-      name: `Page ${label} is accessible`,
-      kind: 'accessibility',
-      description: known.length
-        ? `${p.path}: WCAG 2.1 A/AA; fails on a serious or critical violation. Left out as known when the crawl ran (${options.date}): ${known.join(', ')}.`
-        : `${p.path}: WCAG 2.1 A/AA; fails on a serious or critical violation.`,
-      options: { pages: [p.path], failOnImpact: FAIL_ON_IMPACT, ...(known.length ? { disableRules: known } : {}) },
-    });
+    const spec = specPathOf(p.path, slugs);
+    const written = smokeTestOf(p, label, titles.get(p)!, spec, options.date);
+    if (written.off.length) turnedOff.push({ path: p.path, off: written.off });
+    files.set(spec, written.file);
+    smoke.push(ofPage(p, written.test));
+    accessibility.push(ofPage(p, accessibilityTestOf(p, label, options.date)));
   }
 
-  const performance: SuiteTestJson[] = top.map((p) => ({
-    name: `Page ${labelOf.get(p)!} Lighthouse`,
-    kind: 'lighthouse',
-    description: `${p.path}${p.path === '/' ? ', the home page' : `, linked from ${p.inbound} page(s)`}: its Lighthouse scores on a desktop.`,
-    options: { pages: [p.path], formFactor: 'desktop' },
-    thresholds: { minAccessibility: 50 },
-  }));
+  const performance: SuiteTestJson[] = top.map((p) => ofPage(p, lighthouseTestOf(p, labelOf.get(p)!)));
   const load = starterLoadTest(survey);
   performance.push(load.test);
 
@@ -350,27 +400,18 @@ export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDec
   ];
 
   // A page that no mask held still between two visits gets no visual test: it would fail on the site as it is.
-  const shot = top.filter((p) => !p.look?.unstable);
-  const visual: SuiteTestJson[] = options.visual
-    ? shot.map((p) => {
-        const masks = p.look?.masks.map((m) => m.selector) ?? [];
-        const screen = p.look && !p.look.fullPage ? ' Its screen only: its height changed between two visits.' : '';
-        const base = `${p.path} on a desktop and a phone, compared with its approved baselines (the first run proposes them).${screen}`;
-        return {
-          name: `Page ${labelOf.get(p)!} looks the same`,
-          kind: 'visual',
-          description: `${base}${maskedText(p, 500 - base.length)}`,
-          options: { pages: [p.path], devices: [...STARTER_VISUAL_DEVICES], ...(masks.length ? { mask: masks } : {}), ...(screen ? { fullPage: false } : {}) },
-        };
-      })
-    : [];
+  const visual: SuiteTestJson[] = options.visual ? top.flatMap((p) => {
+    const test = visualTestOf(p, labelOf.get(p)!);
+    return test ? [ofPage(p, test)] : [];
+  }) : [];
 
+  const mark = (tests: SuiteTestJson[]) => tests.map((t) => markProposed(t, files, pageOf.get(t) ?? null, options.date));
   const groups = [
-    { name: 'Pages', tests: smoke },
-    { name: 'Accessibility', tests: accessibility },
-    { name: 'Performance', tests: performance },
-    ...(visual.length ? [{ name: 'Visual', tests: visual }] : []),
-    { name: 'Security', tests: security },
+    { name: 'Pages', tests: mark(smoke) },
+    { name: 'Accessibility', tests: mark(accessibility) },
+    { name: 'Performance', tests: mark(performance) },
+    ...(visual.length ? [{ name: 'Visual', tests: mark(visual) }] : []),
+    { name: 'Security', tests: mark(security) },
   ];
   const manifest = {
     version: 1,
@@ -385,13 +426,20 @@ export function writeStarterSuite(given: SiteSurvey, options: { login?: LoginDec
   return { files, tests: groups.flatMap((g) => g.tests.map((t) => ({ name: t.name, kind: t.kind, group: g.name }))), leftOut, notes };
 }
 
+/** The survey parsed with its schema (it came from a runner and a client's pages); what fails is said by field, quoting nothing. */
+export function parseSurvey(given: SiteSurvey): SiteSurvey {
+  const parsed = SiteSurvey.safeParse(given);
+  if (!parsed.success) throw new Error(`the survey is not a valid survey (${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'the survey'}: ${i.code}`).join('; ')})`);
+  return parsed.data;
+}
+
 /** A check in the words of a description or a note. */
-const CHECK_WORDS: Record<CheckOff['check'], string> = { consoleErrors: 'console errors', mainLandmark: 'the main landmark', brokenLinks: 'broken links and images' };
+export const CHECK_WORDS: Record<CheckOff['check'], string> = { consoleErrors: 'console errors', mainLandmark: 'the main landmark', brokenLinks: 'broken links and images' };
 /** Pages named in a note at most; the README lists them all. */
 const NOTED_PAGES = 5;
 
 /** The proposal's note of the smoke tests' checks turned off, and what the survey saw on each page (printable ASCII). */
-function offNotes(turnedOff: readonly { path: string; off: CheckOff[] }[]): string[] {
+export function offNotes(turnedOff: readonly { path: string; off: CheckOff[] }[]): string[] {
   if (turnedOff.length === 0) return [];
   const each = turnedOff.slice(0, NOTED_PAGES).map((t) => `${ascii(t.path, 60)}: ${t.off.map((o) => o.noted).join(', ')}`);
   const more = turnedOff.length > NOTED_PAGES ? `; and ${turnedOff.length - NOTED_PAGES} more page(s)` : '';
@@ -399,7 +447,7 @@ function offNotes(turnedOff: readonly { path: string; off: CheckOff[] }[]): stri
 }
 
 /** The proposal's notes of what the visual tests mask, or why a page has none (printable ASCII). */
-function lookNotes(top: readonly SurveyedPage[]): string[] {
+export function lookNotes(top: readonly SurveyedPage[]): string[] {
   const notes: string[] = [];
   for (const p of top) {
     const path = ascii(p.path, 60);

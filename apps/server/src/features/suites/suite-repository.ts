@@ -64,7 +64,10 @@ export function insertNextSuiteVersion(db: Db, suite: NewSuite, makeCurrent = tr
   });
 }
 
-/** Makes this version the one that runs; answers the version that was current before (null: none). */
+/**
+ * Makes this version the one that runs; answers the version that was current before (null: none). Its own
+ * transaction, or a savepoint in the caller's (an accepted healing proposal makes its version current with it).
+ */
 export function setCurrentSuite(db: Db, clientId: string, suiteId: string): Promise<number | null> {
   return db.transaction(async (tx) => {
     const [previous] = await tx

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { AsyncFailed, AsyncLoading } from '../../components/async-state.tsx';
 import { Card } from '../../components/card.tsx';
 import { useGetSuiteDiffQuery } from './suites-api.ts';
+// Its own look wherever it is shown (the Suites page, a client's starter-suite card).
+import './suites.css';
 
 const STATUS_LABELS: Record<SuiteFileChange['status'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
 
