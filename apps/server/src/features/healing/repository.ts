@@ -76,24 +76,24 @@ export async function runForProposal(db: Db, runId: string): Promise<{ clientId:
     .where(eq(engineRuns.id, runId))
     .limit(1);
   if (!run) return null;
-  const tests = await db
-    .select({ id: engineRunTests.id, testName: engineRunTests.testName, kind: engineRunTests.kind, attempts: engineRunTests.attempts, summary: engineRunTests.summary })
-    .from(engineRunTests)
-    .where(and(eq(engineRunTests.runId, runId), eq(engineRunTests.kind, 'browser')))
-    .orderBy(engineRunTests.createdAt, engineRunTests.id);
-  return { ...run, tests: tests.map((t) => ({ ...t, summary: t.summary ?? null })) };
+  return { ...run, tests: await browserTestsOf(db, runId) };
 }
 
-/** The client's browser tests of one run, with their summaries (the client's run detail). */
-export async function browserTestsOfRun(db: Db, clientId: string, runId: string): Promise<HealedRunTest[] | null> {
-  const [run] = await db.select({ id: engineRuns.id }).from(engineRuns).where(and(eq(engineRuns.id, runId), eq(engineRuns.clientId, clientId))).limit(1);
-  if (!run) return null;
+/** A run's browser tests with their summaries, in the order they were planned. */
+async function browserTestsOf(db: Db, runId: string): Promise<HealedRunTest[]> {
   const tests = await db
     .select({ id: engineRunTests.id, testName: engineRunTests.testName, kind: engineRunTests.kind, attempts: engineRunTests.attempts, summary: engineRunTests.summary })
     .from(engineRunTests)
     .where(and(eq(engineRunTests.runId, runId), eq(engineRunTests.kind, 'browser')))
     .orderBy(engineRunTests.createdAt, engineRunTests.id);
   return tests.map((t) => ({ ...t, summary: t.summary ?? null }));
+}
+
+/** The client's browser tests of one run, with their summaries (the client's run detail). */
+export async function browserTestsOfRun(db: Db, clientId: string, runId: string): Promise<HealedRunTest[] | null> {
+  const [run] = await db.select({ id: engineRuns.id }).from(engineRuns).where(and(eq(engineRuns.id, runId), eq(engineRuns.clientId, clientId))).limit(1);
+  if (!run) return null;
+  return browserTestsOf(db, runId);
 }
 
 /** Which of these heal keys a proposal of the client already holds (waiting, accepted or rejected). */
