@@ -7,8 +7,11 @@ import { renderWithStore, reply, serveApi } from '../test-api.tsx';
 import { ASK_PATH, FirstDayCard } from './first-day-card.tsx';
 import { firstDayTexts } from './first-day-texts.ts';
 
-const signedAt = '2026-11-27T09:00:00.000Z';
-const firstReportDue = '2026-11-29T09:00:00.000Z';
+// Signed up an hour ago, whatever day the test runs: a fixed date turns the card "late" once the day has passed.
+const hour = 3_600_000;
+const signedMs = Math.floor(Date.now() / 1000) * 1000 - hour;
+const signedAt = new Date(signedMs).toISOString();
+const firstReportDue = new Date(signedMs + 48 * hour).toISOString();
 const waiting: SuiteStatusResponse = { current: false, signedAt, firstReportDue, proposal: null };
 let status: SuiteStatusResponse = waiting;
 
@@ -44,7 +47,7 @@ describe('a client’s first day', () => {
   });
 
   it('owns up when the promised time has passed', () => {
-    const texts = firstDayTexts(waiting, Date.parse('2026-11-30T00:00:00Z'));
+    const texts = firstDayTexts(waiting, signedMs + 49 * hour);
     expect(texts.late).toBe(true);
     expect(texts.due).toBe(`Your first report was due by ${formatDate(firstReportDue)} (48 hours after you signed up on ${formatDate(signedAt)}), and it is late. Ask us where it stands.`);
   });
