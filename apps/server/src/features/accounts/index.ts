@@ -9,6 +9,7 @@ export {
   hasAnyClient,
   listClients,
   operatorEmails,
+  operatorName,
   setCurrentApp,
   setPasswordHash,
   userName,

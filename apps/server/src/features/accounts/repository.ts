@@ -102,3 +102,8 @@ export async function userName(db: Db, userId: string | null): Promise<string | 
   const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
   return row?.username ?? null;
 }
+
+/** Who an operator's decision is shown as: their name, or the operator token's when no user made it. */
+export async function operatorName(db: Db, userId: string | null): Promise<string> {
+  return (await userName(db, userId)) ?? 'Fullstop QA (operator token)';
+}

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { audit } from '../../lib/audit.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { attemptFolder } from '../../lib/run-paths.ts';
-import { userName } from '../accounts/index.ts';
+import { operatorName } from '../accounts/index.ts';
 import type { BugCaller } from '../bugs/index.ts';
 import { evidenceFileUrl } from '../evidence/index.ts';
 import { shortId } from './engine-hooks.ts';
@@ -17,7 +17,7 @@ const NOT_FOUND = 'Healing proposal not found';
 /** The console's healing proposals (accept, reject) and the client's healed cases of a run. */
 export function healingService(app: FastifyInstance) {
   const db = app.db;
-  const nameOf = async (caller: BugCaller) => (await userName(db, caller.principal.userId)) ?? 'Fullstop QA (operator token)';
+  const nameOf = (caller: BugCaller) => operatorName(db, caller.principal.userId);
 
   /** A proposal as the console shows it: each heal's screenshot a short-lived evidence link of its run test. */
   function viewOf(p: ProposalWithVersions): HealingProposal {

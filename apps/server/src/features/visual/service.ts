@@ -18,7 +18,7 @@ import { artifactKey } from '../../lib/artifact-store/index.ts';
 import { audit } from '../../lib/audit.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { attemptFolder, runTestKey } from '../../lib/run-paths.ts';
-import { userName } from '../accounts/index.ts';
+import { operatorName } from '../accounts/index.ts';
 import { type BugCaller, bugService, type EvidenceSource } from '../bugs/index.ts';
 import { EVIDENCE_LINK_TTL_SECONDS, evidenceFileUrl, objectInside } from '../evidence/index.ts';
 import { findClientRun } from '../runs/index.ts';
@@ -80,7 +80,7 @@ export function visualService(app: FastifyInstance) {
     return candidate;
   }
 
-  const nameOf = async (caller: BugCaller) => (await userName(db, caller.principal.userId)) ?? 'Fullstop QA (operator token)';
+  const nameOf = (caller: BugCaller) => operatorName(db, caller.principal.userId);
 
   /** The decision's audit row, written in the decision's own transaction (`tx`): no decision goes unrecorded. */
   async function record(tx: Db, caller: BugCaller, type: `visual.${string}`, candidate: CandidateRow, details: Record<string, unknown>) {
