@@ -5,7 +5,7 @@
  * the helper a client's spec imports (`@fullstop/engine/payments`): no import of the engine's other code.
  */
 import type { BrowserContext, Route } from 'playwright-core';
-import { foreignCardNumbers, liveCardRefusal } from '@fullstop/contracts';
+import { foreignCardNumbers, liveCardRefusal } from '@fullstop/contracts/payments';
 
 /** A number that could be a live card was refused: in a test's inputs, or in a request a guarded page made. */
 export class LiveCardRefusedError extends Error {

@@ -26,7 +26,7 @@ import {
   paymentOutcome,
   paymentProvider,
   type SandboxCard,
-} from '@fullstop/contracts';
+} from '@fullstop/contracts/payments';
 import { guardCardRequests, refuseForeignNumbers } from './card-guard.ts';
 
 export { type CardGuard, guardCardRequests, LiveCardRefusedError } from './card-guard.ts';

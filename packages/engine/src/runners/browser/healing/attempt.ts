@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type CaseHeal, callSiteKey, type FingerprintsFile, fingerprintsFile, type Heal, type HealingMode, type HealsFile, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts';
+import { type CaseHeal, callSiteKey, type FingerprintsFile, fingerprintsFile, type Heal, type HealingMode, type HealsFile, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts/healing';
 import { readAttemptFile, readAttemptJson } from '../../../lib/attempt-file.ts';
 import type { Artifact } from '../../../types.ts';
 import type { BrowserPaths } from '../config.ts';

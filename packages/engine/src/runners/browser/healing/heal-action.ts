@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ElementFingerprint, HealCandidate } from '@fullstop/contracts';
+import type { ElementFingerprint, HealCandidate } from '@fullstop/contracts/healing';
 import { waitForReady } from '../../../lib/page-ready.ts';
 import { candidatesFromPage } from './ingest.ts';
 import { CANDIDATE_SELECTOR, CANDIDATES_OF, IS_CANDIDATE, MAX_CANDIDATES, PAGE_LIMITS, pageFunction } from './in-page.ts';

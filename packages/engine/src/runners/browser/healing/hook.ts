@@ -5,6 +5,11 @@
  *
  * An entry file of the server's bundle (sandbox/entry-file.ts): it loads in the Playwright process with nothing of the
  * engine around it, as the runner user.
+ *
+ * Run from source (tests, `npm run dev`), its graph reaches the contracts only through `@fullstop/contracts/healing`,
+ * and a client's spec through `@fullstop/contracts/payments` (payWithCard): Playwright's compilation cache keys a file
+ * by its name alone, so a file the spec's CommonJS graph compiled in the runner's process reached the worker's ESM
+ * import as CommonJS, and linking failed ("does not provide an export named …").
  */
 import { HEALING_SETUP_ENV } from './setup-env.ts';
 

@@ -3,7 +3,7 @@
  * the contract's schema. Anything else (a getter that throws, an object of a million keys, a string of a megabyte)
  * is no fingerprint; nothing a page says is ever run or printed as code.
  */
-import { type ElementFingerprint, elementFingerprint, FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS } from '@fullstop/contracts';
+import { type ElementFingerprint, elementFingerprint, FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS } from '@fullstop/contracts/healing';
 
 const ATTRIBUTES = ['name', 'type', 'placeholder', 'title', 'alt', 'href'] as const;
 const NEIGHBOURS = ['previous', 'next', 'heading'] as const;

@@ -15,7 +15,7 @@
 import { appendFileSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CallSite, callSiteKey, type ElementFingerprint, fingerprintsFile, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts';
+import { type CallSite, callSiteKey, type ElementFingerprint, fingerprintsFile, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts/healing';
 import { test, type TestInfo } from '@playwright/test';
 import { READY_MAX_MS } from '../../../lib/page-ready.ts';
 import { findHeal, type FoundHeal, sourceOf } from './heal-action.ts';

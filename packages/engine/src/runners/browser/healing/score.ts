@@ -2,7 +2,7 @@
  * How alike an element of the page now is to the fingerprint a passing run took (decision 0101), and whether one
  * candidate wins clearly enough to act on it. Pure: the page's answers come in parsed (ingest.ts).
  */
-import type { ElementFingerprint, HealCandidate } from '@fullstop/contracts';
+import type { ElementFingerprint, HealCandidate } from '@fullstop/contracts/healing';
 
 /**
  * What each part of a fingerprint weighs. A score is the weighted mean of the parts the fingerprint has, each

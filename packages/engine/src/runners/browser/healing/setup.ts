@@ -2,7 +2,7 @@
  * What the runner tells the healing hook in Playwright's workers (hook.ts), and what a worker writes back: one file
  * named by an environment variable, one JSON line per record in a file of its own. Both sides parse with these.
  */
-import { callSite, caseHeal, elementFingerprint, healCandidate, healingMode } from '@fullstop/contracts';
+import { callSite, caseHeal, elementFingerprint, healCandidate, healingMode } from '@fullstop/contracts/healing';
 import { z } from 'zod';
 
 export { HEALING_SETUP_ENV } from './setup-env.ts';
