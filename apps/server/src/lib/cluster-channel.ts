@@ -70,6 +70,9 @@ export class ClusterChannel {
   #scheduled = false;
   /** Sends run one after the other, so messages arrive in the order they were published. */
   #chain: Promise<void> = Promise.resolve();
+  /** The fence on the listening connection in flight, and the one queued behind it (caughtUp). */
+  #fence: Promise<boolean> | null = null;
+  #nextFence: Promise<boolean> | null = null;
   readonly #listeners = new Map<Kind, Set<(m: ClusterMessage) => void>>();
   readonly #health = new Set<(healthy: boolean) => void>();
   /** Notifications sent and received (tests and benches read them). */
@@ -103,6 +106,38 @@ export class ClusterChannel {
     const l = listener as (m: ClusterMessage) => void;
     set.add(l);
     return () => set.delete(l);
+  }
+
+  /**
+   * Resolves true once every message another process published before this call has been heard and applied; false
+   * when that cannot be known (the channel is down). A memory a message would empty (a replaced key, a revoked
+   * session) is trusted only after it: a key replaced through one process is refused by the next call to any other,
+   * even when that call outruns the notification.
+   *
+   * A round trip on the listening connection: PostgreSQL delivers the notifications committed before a query
+   * ahead of its result. Calls share them: one in flight serves those that came before it started, the next one
+   * all those that came while it ran, so a burst of calls costs two round trips, not one each.
+   */
+  caughtUp(): Promise<boolean> {
+    if (!this.#healthy || !this.#client) return Promise.resolve(false);
+    if (!this.#fence) {
+      const client = this.#client;
+      this.#fence = client
+        .query('SELECT 1')
+        .then(
+          () => this.#client === client && this.#healthy,
+          () => false,
+        )
+        .finally(() => {
+          this.#fence = null;
+        });
+      return this.#fence;
+    }
+    this.#nextFence ??= this.#fence.then(() => {
+      this.#nextFence = null;
+      return this.caughtUp();
+    });
+    return this.#nextFence;
   }
 
   /** Runs at every change of `healthy`: messages may have been missed before a `true`. */

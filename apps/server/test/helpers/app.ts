@@ -46,15 +46,19 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
 
 /**
  * A second API process on the first one's PostgreSQL database, as a deployment with several API processes: its
- * own DATA_DIR, the same server key and operator token.
+ * own DATA_DIR, the same server key and operator token; `databaseUrl` reaches the same database another way.
  */
-export async function secondApiProcess(first: FastifyInstance, options: Pick<BuildOptions, 'runners' | 'runnersModule'> = {}): Promise<FastifyInstance> {
+export async function secondApiProcess(
+  first: FastifyInstance,
+  options: Pick<BuildOptions, 'runners' | 'runnersModule'> & { databaseUrl?: string } = {},
+): Promise<FastifyInstance> {
   if (first.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+  const { databaseUrl = first.database.url, ...buildOptions } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fullstop-test-b-'));
   const app = await build({
-    database: openPostgres(first.database.url, 5),
+    database: openPostgres(databaseUrl, 5),
     logger: false,
-    ...options,
+    ...buildOptions,
     env: {
       ...first.env,
       DATA_DIR: dataDir,

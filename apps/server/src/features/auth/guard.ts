@@ -140,7 +140,9 @@ export const authGuard = fp(async (app) => {
       const key = apiKey.trim();
       const keyMemo = memo && memoUsable() ? memo : null;
       const hash = keyMemo ? apiKeyLookupHash(keys, key) : '';
-      const remembered = keyMemo?.get(hash);
+      let remembered = keyMemo?.get(hash);
+      // Another process may have replaced the key a moment ago: trusted once its message would have been heard.
+      if (remembered && channel) remembered = (await channel.caughtUp()) ? keyMemo?.get(hash) : undefined;
       const epoch = keyMemo?.epoch;
       const clientId = remembered ?? (await findClientIdByApiKey(app.db, keys, key));
       if (clientId && !remembered && keyMemo && keyMemo.epoch === epoch && memoUsable()) keyMemo.set(hash, clientId);

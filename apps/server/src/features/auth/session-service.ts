@@ -64,7 +64,10 @@ export class SessionService {
   }
 
   async isLive(sessionId: string, userId: string): Promise<boolean> {
-    if (this.memoUsable() && this.live.get(sessionId) === userId) return true;
+    if (this.memoUsable() && this.live.get(sessionId) === userId) {
+      // Revoked through another process a moment ago? Trusted once its message would have been heard.
+      if (!this.channel || ((await this.channel.caughtUp()) && this.live.get(sessionId) === userId)) return true;
+    }
     const seen = this.epoch;
     const live = await isSessionLive(this.db, sessionId, userId);
     if (live && this.memoUsable() && this.epoch === seen) {
