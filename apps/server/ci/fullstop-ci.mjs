@@ -4,7 +4,10 @@
 // 0 when every test passed, 1 when a test failed, 2 when there is no verdict (a test could not run, the wait
 // timed out, the key was refused, the server was unreachable).
 //
-//   FULLSTOP_SERVER=https://qa.example.com FULLSTOP_API_KEY=fsk_... node fullstop-ci.mjs [--test NAME] [--junit FILE] [--timeout SECONDS]
+//   FULLSTOP_SERVER=https://qa.example.com FULLSTOP_API_KEY=fsk_... node fullstop-ci.mjs [--test NAME] [--junit FILE] [--timeout SECONDS] [--after-deploy]
+//
+// --after-deploy: the run of a deploy. Once it ends, your site is crawled again and the change to your suite it
+// proposes goes to our QA team; the runner prints which failures were healed, which need a person, and what is proposed.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -68,6 +71,7 @@ async function main() {
       junit: { type: 'string' },
       timeout: { type: 'string', default: '1800' },
       wait: { type: 'boolean', default: true },
+      'after-deploy': { type: 'boolean', default: false },
     },
   });
   const junitFile = values.junit;
@@ -93,7 +97,7 @@ async function main() {
       if (!res.ok) throw new CouldNotRun(`${path.split('?')[0]} failed (${res.status}): ${body.message ?? res.statusText}`);
       return body;
     };
-    const queued = await call(`/test/run/${values.test ? encodeURIComponent(values.test) : 'all'}`);
+    const queued = await call(`/test/run/${values.test ? encodeURIComponent(values.test) : 'all'}${values['after-deploy'] ? '?afterDeploy=true' : ''}`);
     const deadline = Date.now() + timeout * 1000;
     const pollMs = Number(process.env.FULLSTOP_POLL_MS) > 0 ? Number(process.env.FULLSTOP_POLL_MS) : 2000;
     let run;
@@ -104,6 +108,10 @@ async function main() {
     }
     console.log(run.message);
     for (const t of run.tests) console.log(`  ${t.status.padEnd(9)} ${t.testName}${t.error ? ` (${t.error.split('\n')[0]})` : ''}`);
+    if (values['after-deploy'] && TERMINAL.has(run.status)) {
+      const after = await call(`/test/runs/${encodeURIComponent(queued.runId)}/after-deploy`);
+      console.log(['After the deploy:', ...after.words.map((line) => `  ${line}`)].join('\n'));
+    }
     const verdicts = run.tests.map((t) => verdict(t.status));
     const code = verdicts.includes('failed') ? FAILED : run.status === 'passed' && verdicts.every((v) => v === 'passed') ? PASSED : COULD_NOT_RUN;
     if (junitFile) {

@@ -159,6 +159,8 @@ export const runHistoryDetail = runHistoryEntry.extend({
   comparison: runComparison,
   /** Its manual cases still waiting for a tester (issue 41); null when none waits, absent from older servers. */
   manual: runManualWaiting.nullable().optional(),
+  /** A deploy's run (afterDeploy=true): GET /test/runs/{runId}/after-deploy says what followed it (issue 42). */
+  afterDeploy: z.boolean().optional(),
 });
 export type RunHistoryDetail = z.infer<typeof runHistoryDetail>;
 

@@ -36,3 +36,4 @@ export * from './manual.ts';
 export * from './dates.ts';
 export * from './healing.ts';
 export * from './healing-proposals.ts';
+export * from './after-deploy.ts';

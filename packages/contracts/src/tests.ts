@@ -71,6 +71,11 @@ export const runQuery = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'automatedOnly must be true or false' })
     .optional()
     .transform((v) => v === 'true' || v === '1'),
+  /** `afterDeploy=true`: a deploy's run; once it ends the site is crawled again for a patch of the suite (issue 42). */
+  afterDeploy: z
+    .enum(['true', 'false', '1', '0'], { error: 'afterDeploy must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 export const testNameParams = z.object({
@@ -205,6 +210,8 @@ export const operatorRunRequest = z.object({
   timeout: z.number().int().min(1).max(3600).optional(),
   /** Leave the suite's manual cases out (issue 41). */
   automatedOnly: z.boolean({ error: 'automatedOnly must be true or false' }).default(false),
+  /** A deploy's run: once it ends, the site is crawled again for a patch of the suite (issue 42). */
+  afterDeploy: z.boolean({ error: 'afterDeploy must be true or false' }).default(false),
 });
 
 /** POST /test/runs/{runId}/cancel (and one test's, and the operator's): what was stopped. */

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import {
+  type AfterDeployReport,
   CI_EXIT_CODES,
   formatUtc,
   ordinal,
@@ -30,13 +31,19 @@ interface RunOptions {
   timeout: string;
   ci?: boolean;
   automatedOnly?: boolean;
+  afterDeploy?: boolean;
 }
 
 /** No verdict: the run, or the CLI's talk with the server, went wrong. Exit code 2. */
 class CouldNotRun extends Error {}
 
 /** A client's API: queue with the key, then follow the run until it ends or the time is up. */
-async function runWithKey(server: string, apiKey: string, opts: RunOptions, timeout: number): Promise<{ queued: RunQueuedResponse; detail: RunDetailResponse | null }> {
+async function runWithKey(
+  server: string,
+  apiKey: string,
+  opts: RunOptions,
+  timeout: number,
+): Promise<{ queued: RunQueuedResponse; detail: RunDetailResponse | null; afterDeploy: AfterDeployReport | null }> {
   const headers: Record<string, string> = { 'x-api-key': apiKey };
   if (opts.ci) headers[RUN_TRIGGER_HEADER] = 'ci';
   const call = async <T>(urlPath: string): Promise<T> => {
@@ -53,13 +60,18 @@ async function runWithKey(server: string, apiKey: string, opts: RunOptions, time
     if (!res.ok) throw new CouldNotRun(`${urlPath.split('?')[0]} failed (${res.status}): ${body.message ?? res.statusText}`);
     return body;
   };
-  const queued = await call<RunQueuedResponse>(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}${opts.automatedOnly ? '?automatedOnly=true' : ''}`);
-  if (!opts.wait) return { queued, detail: null };
+  const query = new URLSearchParams({ ...(opts.automatedOnly ? { automatedOnly: 'true' } : {}), ...(opts.afterDeploy ? { afterDeploy: 'true' } : {}) }).toString();
+  const queued = await call<RunQueuedResponse>(`/test/run/${opts.test ? encodeURIComponent(opts.test) : 'all'}${query ? `?${query}` : ''}`);
+  if (!opts.wait) return { queued, detail: null, afterDeploy: null };
   const deadline = Date.now() + timeout * 1000;
   let said = '';
   for (;;) {
     const detail = await call<RunDetailResponse>(`/test/runs/${encodeURIComponent(queued.runId)}`);
-    if (TERMINAL.has(detail.status) || Date.now() >= deadline) return { queued, detail };
+    if (TERMINAL.has(detail.status) || Date.now() >= deadline) {
+      // A deploy's run: what healed, what needs a person, and the re-crawl that has just started.
+      const afterDeploy = opts.afterDeploy ? await call<AfterDeployReport>(`/test/runs/${encodeURIComponent(queued.runId)}/after-deploy`) : null;
+      return { queued, detail, afterDeploy };
+    }
     // While nothing of it runs yet: where it stands in the queue, said again when that changes.
     const waiting = detail.status === 'queued' ? queueLine(detail) : detail.manual ? manualLine(detail.manual) : '';
     if (waiting && waiting !== said) console.log(waiting);
@@ -129,6 +141,7 @@ export function registerRunCommand(program: Command): void {
     .option('--test <name>', 'one test by name')
     .option('--wait', 'wait for the run to end; the exit code says how it went', false)
     .option('--automated-only', 'leave the suite’s manual cases out: the run does not wait for a tester', false)
+    .option('--after-deploy', 'a deploy’s run: once it ends, the site is crawled again and the suite’s patch proposed for review', false)
     .option('--junit <file>', 'with the run’s end, write a JUnit XML report there (implies --wait)')
     .option('--timeout <seconds>', 'longest wait (1-3600)', '1800')
     // CI services (GitHub Actions, GitLab, CircleCI, Travis, Buildkite ...) set CI in every job.
@@ -142,6 +155,7 @@ export function registerRunCommand(program: Command): void {
         let run: CiRun;
         let status: RunStatus;
         let message: string;
+        let deployLines: string[] = [];
         if (opts.client) {
           let res: RunResultResponse | RunQueuedResponse;
           try {
@@ -150,6 +164,7 @@ export function registerRunCommand(program: Command): void {
               wait,
               timeout,
               automatedOnly: Boolean(opts.automatedOnly),
+              afterDeploy: Boolean(opts.afterDeploy),
             });
           } catch (err) {
             throw err instanceof OperatorApiError ? new CouldNotRun(err.message) : err;
@@ -160,11 +175,12 @@ export function registerRunCommand(program: Command): void {
           message = res.message;
         } else if (opts.apiKey) {
           const server = cmd.optsWithGlobals<{ server?: string }>().server ?? defaultServer();
-          const { queued, detail } = await runWithKey(server, opts.apiKey, { ...opts, wait, ci }, timeout);
+          const { queued, detail, afterDeploy } = await runWithKey(server, opts.apiKey, { ...opts, wait, ci }, timeout);
           if (!detail) return void console.log(queued.message);
           run = fromDetail(detail);
           status = detail.status;
           message = detail.message;
+          deployLines = afterDeploy?.words ?? [];
         } else {
           throw new CouldNotRun('say which client: --client <id> (operator) or --api-key <key> / FULLSTOP_API_KEY');
         }
@@ -176,6 +192,8 @@ export function registerRunCommand(program: Command): void {
           const shown = incomplete ? 'incomplete' : t.status;
           console.log(`  ${shown.padEnd(10)} ${t.testName}${totals}${t.error ? ` (${t.error.split('\n')[0]})` : ''}`);
         }
+        if (deployLines.length > 0) console.log(['After the deploy:', ...deployLines.map((l) => `  ${l}`)].join('\n'));
+        else if (opts.afterDeploy && opts.client) console.log('After the deploy: the site is crawled again once the run ends; its proposal is on the console’s Suites page.');
         const code = exitCodeOf(status, run.tests);
         await writeJunit(opts.junit, run);
         console.log(summaryLine(run, status, code));

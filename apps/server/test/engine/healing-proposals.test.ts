@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HealingDecisionResponse, HealingProposal, HealingProposalsResponse, RunHealsResponse, SuiteDiffResponse } from '@fullstop/contracts';
+import { type AfterDeployReport, type HealingDecisionResponse, type HealingProposal, type HealingProposalsResponse, type RunHealsResponse, type RunHistoryDetail, type SuiteDiffResponse } from '@fullstop/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +27,8 @@ test('sends a message', async ({ page }) => {
 
 // Issue 42, decision 0101 "The server's half": a browser test's fingerprints kept per suite version, a heal proposed as
 // a suite version with the new locator written into the spec, accepted (current) or rejected (not proposed again).
-// Through the server and real Chromium, against the engine's healing fixture site in its two versions.
+// Through the server and real Chromium, against the engine's healing fixture site in its two versions; the last run is a
+// deploy's, followed by a re-crawl whose patch keeps the hand-written test (decision 0103).
 describe('healed locators as proposed suite versions, through the server and real Chromium', () => {
   let app: FastifyInstance;
   let site: HealingSite;
@@ -161,10 +165,71 @@ describe('healed locators as proposed suite versions, through the server and rea
     expect((await versions()).map((v) => v.version)).toEqual([1, 2, 3]);
   }, 900_000);
 
+  it('after a deploy: the run says what healed and what needs a person, and a re-crawl proposes a patch that keeps the hand-written test', async () => {
+    // As a client's deploy pipeline starts it: the CI runner the server serves, with plain Node, `--after-deploy`.
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-deploy-'));
+    const script = path.join(dir, 'fullstop-ci.mjs');
+    await writeFile(script, await (await fetch(`${server}/ci/fullstop-ci.mjs`)).text());
+    const ci = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const env = { PATH: process.env.PATH, FULLSTOP_API_KEY: a.apiKey, FULLSTOP_SERVER: server, FULLSTOP_POLL_MS: '500' };
+      execFile(process.execPath, [script, '--after-deploy', '--timeout', '600'], { cwd: dir, timeout: 660_000, env }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+      );
+    });
+    await rm(dir, { recursive: true, force: true });
+    expect(ci.code, ci.stderr).toBe(1);
+    const runId = /Fullstop QA run (\S+):/.exec(ci.stdout)?.[1] ?? '';
+    expect(ci.stdout).toContain(
+      'After the deploy:\n  1 test (Contact form) found an element the site changed: it was found again, and the change to the test is proposed to our QA team.\n  No failure needs a person.\n',
+    );
+    const deployRun = { runId };
+    // The portal's run page knows to show the section.
+    const history = await app.inject({ url: `/test/history/${deployRun.runId}`, headers: key(a) });
+    expect(history.json<RunHistoryDetail>().afterDeploy).toBe(true);
+
+    const afterDeploy = async () => {
+      const res = await app.inject({ url: `/test/runs/${deployRun.runId}/after-deploy`, headers: key(a) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<AfterDeployReport>();
+    };
+    let report = await afterDeploy();
+    // Healed, as the rejected heal still is; nothing else failed.
+    expect(report.healed).toEqual([{ testName: 'Contact form', cases: 1 }]);
+    expect(report.needPerson).toEqual([]);
+    while (['waiting', 'crawling', 'writing'].includes(report.recrawl.status)) {
+      await new Promise((r) => setTimeout(r, 500));
+      report = await afterDeploy();
+    }
+    expect(report.recrawl, JSON.stringify(report.recrawl)).toMatchObject({ status: 'done', version: 4, kept: 1 });
+    expect(report.recrawl.added.map((t) => t.page)).toContain('/');
+    expect(report.recrawl.removed).toEqual([]);
+    expect(report.recrawl.message).toMatch(/^The re-crawl proposes suite version 4 for our QA team to review\. Adds \d+ tests for \/;/);
+    expect(report.words).toEqual([
+      '1 test (Contact form) found an element the site changed: it was found again, and the change to the test is proposed to our QA team.',
+      'No failure needs a person.',
+      report.recrawl.message,
+    ]);
+    // The proposal is a version for review, not current, named after the deploy's run; the hand-written test is in it as it was.
+    const v4 = (await versions()).find((v) => v.version === 4)!;
+    expect(v4).toMatchObject({ isCurrent: false, importedBy: `crawl proposal (deploy, run ${deployRun.runId.slice(0, 8)})` });
+    expect(await suiteFile(4, 'contact.spec.ts')).toBe(SPEC);
+    // Asked again, the re-crawl is the same one: a report read never starts another.
+    expect((await afterDeploy()).recrawl.version).toBe(4);
+    expect((await versions()).map((v) => v.version)).toEqual([1, 2, 3, 4]);
+  }, 900_000);
+
   it('keeps proposals to operators and heals to the run’s own client', async () => {
     const b = await createTestClient(app, { website: site.url });
     expect((await app.inject({ url: `${base()}/healing/proposals`, headers: key(a) })).statusCode).toBe(403);
     expect((await app.inject({ url: `/test/runs/${proposal.runId}/heals`, headers: key(b) })).statusCode).toBe(404);
     expect((await app.inject({ method: 'POST', url: `/operator/clients/${b.clientId}/healing/proposals/${proposal.id}/accept`, headers: operator })).statusCode).toBe(404);
+    // A run not started after a deploy has no after-deploy report; another client's run is not found.
+    const plain = await app.inject({ url: `/test/runs/${proposal.runId}/after-deploy`, headers: key(a) });
+    expect([plain.statusCode, plain.json().message]).toEqual([404, 'This run was not started after a deploy: start one with afterDeploy=true']);
+    expect((await app.inject({ url: `/test/runs/${proposal.runId}/after-deploy`, headers: key(b) })).json().message).toBe('Run not found');
+    const wrong = await app.inject({ url: '/test/run/all?afterDeploy=maybe', headers: key(a) });
+    expect([wrong.statusCode, wrong.json().message]).toEqual([400, expect.stringContaining('afterDeploy must be true or false')]);
   });
 });

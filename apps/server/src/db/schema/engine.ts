@@ -1,4 +1,4 @@
-import type { AttemptStatus, RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
+import type { AfterDeployState, AttemptStatus, RunStatus, RunTotals, RunTrigger } from '@fullstop/contracts';
 import type { RunnerSummary, SuiteManifest, TestKind } from '@fullstop/engine';
 import { relations, sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -50,6 +50,8 @@ export const engineRuns = pgTable(
     /** The user who started it (portal, or an operator's login); null for keys, CI and schedules. */
     requestedBy: text('requested_by'),
     totals: jsonb('totals').$type<RunTotals>(),
+    /** A deploy's run (`afterDeploy=true`, issue 42): the re-crawl that follows it (afterDeployState); null otherwise. */
+    afterDeploy: jsonb('after_deploy').$type<AfterDeployState>(),
     createdAt: createdAtColumn(),
     finishedAt: ts('finished_at'),
   },

@@ -2,3 +2,4 @@
 export { prepareHealingFingerprints, proposeHealsOfRun, recordFingerprints, removeHealingFingerprints } from './engine-hooks.ts';
 export { deleteOldFingerprints } from './repository.ts';
 export { anyHealed } from './heals-of.ts';
+export { runHealsOf } from './service.ts';

@@ -89,14 +89,15 @@ export function healingService(app: FastifyInstance) {
     },
 
     /** The client's healed cases of one run (the run detail's "Healed: …"). */
-    async runHeals(clientId: string, runId: string): Promise<RunHealsResponse> {
-      const tests = await browserTestsOfRun(db, clientId, runId);
-      if (!tests) throw new NotFoundError('Run not found');
-      return {
-        tests: tests
-          .map((t) => ({ runTestId: t.id, testName: t.testName, cases: healedCasesOf(t.summary) }))
-          .filter((t) => t.cases.length > 0),
-      };
-    },
+    runHeals: (clientId: string, runId: string) => runHealsOf(db, clientId, runId),
+  };
+}
+
+/** The client's healed cases of one run: per browser test, each case whose locators were healed (404 for another's run). */
+export async function runHealsOf(db: Db, clientId: string, runId: string): Promise<RunHealsResponse> {
+  const tests = await browserTestsOfRun(db, clientId, runId);
+  if (!tests) throw new NotFoundError('Run not found');
+  return {
+    tests: tests.map((t) => ({ runTestId: t.id, testName: t.testName, cases: healedCasesOf(t.summary) })).filter((t) => t.cases.length > 0),
   };
 }

@@ -26,11 +26,14 @@ const historyColumns = {
   finishedAt: engineRuns.finishedAt,
   requestedBy: users.email,
   testCount: sql<number>`(select count(*) from ${engineRunTests} where ${engineRunTests.runId} = ${engineRuns.id})`.mapWith(Number),
+  /** A deploy's run (issue 42): what followed it is the after-deploy report's. */
+  afterDeploy: sql<boolean>`(${engineRuns.afterDeploy} is not null)`.mapWith(Boolean),
 };
 export type HistoryRunRow = Pick<typeof engineRuns.$inferSelect, 'id' | 'scope' | 'status' | 'totals' | 'trigger' | 'createdAt' | 'finishedAt'> & {
   /** The email of the user who started it, when a user did. */
   requestedBy: string | null;
   testCount: number;
+  afterDeploy: boolean;
 };
 
 function historyWhere(db: Db, clientId: string, filter: HistoryFilter): SQL {

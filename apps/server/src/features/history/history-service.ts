@@ -64,6 +64,7 @@ export async function runHistoryDetail(deps: Pick<EngineDeps, 'db' | 'artifacts'
     }),
     runReportFormats: run.scope === 'all' ? await runReportFormatsIn(deps.artifacts, runReportKey(clientId, runId), deps.config.reportPdf) : [],
     manual: await manualWaitingOf(deps.db, tests.filter((t) => t.kind === 'manual' && !isTerminal(t.status)).map((t) => t.id)),
+    afterDeploy: run.afterDeploy,
     comparison: compareRuns(
       tests.map((t) => ({ testName: t.testName, status: t.status, summary: t.summary ?? null })),
       previous.map((p) => ({ ...p, summary: p.summary ?? null })),

@@ -8,6 +8,6 @@ export { planRunTests, queueRun, runScopeText, testsOfScope, type RunScope } fro
 export { manualSettingsOf, manualWaitingOf, planManualWork } from './manual-work-repository.ts';
 export { operatorRunOrigin } from './run-origin.ts';
 export type { RunOrigin } from './run-origin.ts';
-export { findClientRun, findClientRunTest, findClientRunTestById, finishedOfKindInRun, getRunTest, latestFinishedOfKind, markRunRunning, runStatusOf, updateRunTest } from './run-repository.ts';
+export { findClientRun, findClientRunTest, findClientRunTestById, finishedOfKindInRun, getRunTest, latestFinishedOfKind, markRunRunning, runStatusOf, runTestsOf, updateRunTest } from './run-repository.ts';
 export type { RunRow, RunTestRow } from './run-repository.ts';
 export { reapStaleAttempts } from './reaper.ts';

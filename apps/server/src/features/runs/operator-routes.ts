@@ -22,8 +22,8 @@ export function operatorRunRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       async (request) => {
         const clientId = request.params.id;
         await getClient(deps.db, clientId);
-        const { testName, wait, timeout, automatedOnly } = request.body;
-        const queued = await queueRun(deps, clientId, { ...(testName === undefined ? {} : { testName }), automatedOnly }, operatorRunOrigin(request.principal));
+        const { testName, wait, timeout, automatedOnly, afterDeploy } = request.body;
+        const queued = await queueRun(deps, clientId, { ...(testName === undefined ? {} : { testName }), automatedOnly, afterDeploy }, operatorRunOrigin(request.principal));
         if (!wait) return { message: `${queued.testCount} test(s) queued (run ${queued.runId})`, runId: queued.runId };
         return resultWhenDone(deps, clientId, queued.runId, timeout ?? DEFAULT_WAIT_SECONDS, request.raw);
       },

@@ -25,11 +25,15 @@ export interface QueuedRun {
 
 type SuiteTestDefinition = ReturnType<typeof testsOf>[number];
 
-/** What a run runs: all of the suite, one group or one test; `automatedOnly` leaves its manual cases out (issue 41). */
+/**
+ * What a run runs: all of the suite, one group or one test; `automatedOnly` leaves its manual cases out (issue 41);
+ * `afterDeploy` marks a deploy's run, followed by a re-crawl once it ends (issue 42, features/after-deploy).
+ */
 export interface RunScope {
   testName?: string;
   groupName?: string;
   automatedOnly?: boolean;
+  afterDeploy?: boolean;
 }
 
 /** The tests a run of this scope runs: all of the suite's, one group's or one test's; 404 when none is left. */
@@ -108,7 +112,11 @@ export async function queueRun(
   const lastSeconds = tests.length > 1 ? await lastDurations(deps.db, clientId) : new Map<string, number>();
   const rows = planRunTests(deps, clientId, runId, tests, lastSeconds);
   const inserted = await deps.db.transaction(async (tx) => {
-    const written = await insertRun(tx, { id: runId, clientId, suiteId: suite.id, scope: runScopeText(scope), ...origin }, rows.map((r) => r.row));
+    const written = await insertRun(
+      tx,
+      { id: runId, clientId, suiteId: suite.id, scope: runScopeText(scope), ...origin, ...(scope.afterDeploy ? { afterDeploy: { startedAt: null, proposalId: null, note: null } } : {}) },
+      rows.map((r) => r.row),
+    );
     const bossDb = drizzleBossDb(tx);
     for (const r of rows) {
       if (!r.job) continue;

@@ -57,7 +57,7 @@ export function runRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
       testName: string | undefined,
     ) => {
       const clientId = ownClientId(request.principal);
-      const scope = { ...(testName === undefined ? {} : { testName }), ...(query.automatedOnly ? { automatedOnly: true } : {}) };
+      const scope = { ...(testName === undefined ? {} : { testName }), ...(query.automatedOnly ? { automatedOnly: true } : {}), ...(query.afterDeploy ? { afterDeploy: true } : {}) };
       const queued = await queueRun(deps, clientId, scope, clientRunOrigin(request.principal, request.headers));
       if (!query.wait) {
         const message =

@@ -95,13 +95,18 @@ export function proposeUpdate(deps: EngineDeps, clientId: string, options: { by:
   return startProposal(deps, clientId, { maxPages: options.maxPages ?? SUITE_PROPOSAL_DEFAULT_PAGES, makeCurrent: false, by: options.by, ...(options.onEnd ? { onEnd: options.onEnd } : {}) });
 }
 
+/** The proposal this process is running for the client, if any (the one a 409 of startProposal speaks of). */
+export function runningProposalFor(clientId: string): SuiteProposal | null {
+  for (const p of running.values()) if (p.clientId === clientId && (p.status === 'crawling' || p.status === 'writing')) return p;
+  return null;
+}
+
 /** Starts a proposal and answers its first state; one at a time per client (409 while one runs). */
 export async function startProposal(deps: EngineDeps, clientId: string, options: ProposeOptions): Promise<SuiteProposal> {
   await getClient(deps.db, clientId);
-  for (const p of running.values()) {
-    // One that says it ended (its last writes may still be going) holds nothing: a caller that saw "done" may start the next.
-    if (p.clientId === clientId && (p.status === 'crawling' || p.status === 'writing')) throw new ConflictError(`A starter suite is already being proposed for this client (started ${p.startedAt}): wait for it to end`);
-  }
+  // One that says it ended (its last writes may still be going) holds nothing: a caller that saw "done" may start the next.
+  const busy = runningProposalFor(clientId);
+  if (busy) throw new ConflictError(`A starter suite is already being proposed for this client (started ${busy.startedAt}): wait for it to end`);
   const state: SuiteProposal = {
     id: randomUUID(),
     clientId,

@@ -8,6 +8,7 @@ import type { EngineDeps } from '../engine/index.ts';
 import { suiteHistory } from './suite-repository.ts';
 import { suiteConsoleRoutes } from './suite-console-routes.ts';
 import { suiteProposalRoutes } from './proposal-routes.ts';
+import { deployFollowUpRoutes } from './deploy-follow-up-routes.ts';
 import { suiteStatusRoutes } from './suite-status.ts';
 import { importSuite } from './suite-service.ts';
 import { operatorClientRoute } from '../../lib/operator-route.ts';
@@ -35,6 +36,7 @@ export function suiteRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(suiteConsoleRoutes(deps));
     await app.register(suiteProposalRoutes(deps));
+    await app.register(deployFollowUpRoutes(deps));
     await app.register(suiteStatusRoutes(deps.db));
 
     app.post(

@@ -15,6 +15,7 @@ import { CancelRunButton } from './cancel-run-button.tsx';
 import { RunChanges } from './run-changes.tsx';
 import { RunTestItem } from './run-test-item.tsx';
 import { VisualReviewSection } from './visual-review-section.tsx';
+import { AfterDeploySection } from './after-deploy-section.tsx';
 import { HealedSection } from './healed-section.tsx';
 import { Verdict } from './verdict.tsx';
 import './history.css';
@@ -98,6 +99,7 @@ export function RunDetailPage() {
           </div>
           <RunChanges comparison={data.comparison} />
           <VisualReviewSection runId={data.runId} />
+          {data.afterDeploy && <AfterDeploySection runId={data.runId} />}
           <HealedSection runId={data.runId} />
           <section className="history-section" aria-labelledby="run-tests-title">
             <h2 id="run-tests-title" className="history-subtitle">

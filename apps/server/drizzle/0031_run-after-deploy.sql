@@ -1,0 +1,1 @@
+ALTER TABLE "engine_runs" ADD COLUMN "after_deploy" jsonb;
