@@ -58,8 +58,10 @@ describe('After the deploy, on a deploy’s run page (issue 42)', () => {
     expect(section.textContent).toContain('1 test needs a person: Checkout.');
     expect(screen.getByRole('list', { name: 'Tests that need a person' }).textContent).toBe('Checkoutexpected "Paid" to be visible');
     const proposed = screen.getByRole('list', { name: 'What the re-crawl proposes' });
-    expect(proposed.textContent).toContain('Adds Page Careers (careers) loads cleanly');
-    expect(proposed.textContent).toContain('Removes Page Old (old) loads cleanly/old answered 404 twice');
+    expect([...proposed.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '/careers: adds 2 tests',
+      '/old: removes Page Old (old) loads cleanly (/old answered 404 twice, at 12:01:03 and 12:01:08 UTC)',
+    ]);
     expect(String(fetch.mock.calls[0]![0])).toMatch(/\/test\/runs\/run-1\/after-deploy$/);
   });
 

@@ -1,11 +1,19 @@
 import type { AfterDeployReport } from '@fullstop/contracts';
 import { useState } from 'react';
 import { useGetAfterDeployQuery } from './heals-api.ts';
+import './after-deploy-section.css';
 
 /** While the run or its re-crawl goes on, the section asks again this often. */
 const POLL_MS = 5_000;
 const goingOn = (report: AfterDeployReport) =>
   report.runStatus === 'queued' || report.runStatus === 'running' || ['waiting', 'crawling', 'writing'].includes(report.recrawl.status);
+
+/** Test names by page, pages in the order they come. */
+function byPage(tests: { name: string; page: string }[]): [string, string[]][] {
+  const pages = new Map<string, string[]>();
+  for (const t of tests) pages.set(t.page, [...(pages.get(t.page) ?? []), t.name]);
+  return [...pages];
+}
 
 /**
  * On a deploy's run (afterDeploy=true, docs/healing.md): which failures healed, which need a person, and what the
@@ -37,16 +45,15 @@ export function AfterDeploySection({ runId }: { runId: string }) {
         </ul>
       )}
       {(recrawl.added.length > 0 || recrawl.removed.length > 0) && (
-        <ul className="history-tests" aria-label="What the re-crawl proposes">
-          {recrawl.added.map((t) => (
-            <li key={`+${t.name}`} className="history-test">
-              <p className="history-test__name">Adds {t.name}</p>
+        <ul className="after-deploy__pages" aria-label="What the re-crawl proposes">
+          {byPage(recrawl.added).map(([page, names]) => (
+            <li key={`+${page}`}>
+              <strong>{page}</strong>: adds {names.length === 1 ? names[0] : `${names.length} tests`}
             </li>
           ))}
-          {recrawl.removed.map((t) => (
-            <li key={`-${t.name}`} className="history-test">
-              <p className="history-test__name">Removes {t.name}</p>
-              <p className="portal-muted">{t.evidence}</p>
+          {byPage(recrawl.removed).map(([page, names]) => (
+            <li key={`-${page}`}>
+              <strong>{page}</strong>: removes {names.length === 1 ? names[0] : `${names.length} tests`} ({recrawl.removed.find((t) => t.page === page)!.evidence})
             </li>
           ))}
         </ul>
