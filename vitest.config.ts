@@ -41,6 +41,13 @@ const NOT_ABOUT_THE_DATABASE = [
   // Surveys and runs of a site whose look changes between visits, in real browsers, no database at all.
   'test/engine/starter-visual.test.ts',
   'src/features/engine/runner-pool.test.ts',
+  // Real Chromium through the server, in one process: healed locators and a deploy's re-crawl, visual review, cloud
+  // cells and the mobile UI kind. PGlite is PostgreSQL itself (compiled to WebAssembly): their SQL runs the same there;
+  // what a server adds is other processes, which these files do not have. About 90 s of a CI worker each run.
+  'test/engine/healing-proposals.test.ts',
+  'test/engine/visual-review.test.ts',
+  'test/engine/browser-cloud-cells.test.ts',
+  'test/engine/mobile-ui-serving.test.ts',
 ];
 
 function serverProject(name: string, databaseUrl: string) {
