@@ -106,6 +106,11 @@ describe('browser tests with cloud cells', () => {
     ]);
     const set = await setProvider(client.clientId, { kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, ...account });
     expect(set.statusCode, set.body).toBe(200);
+    // Once the client has a device cloud, an operator's import refuses a device it does not offer, pointing at it.
+    const pixel9 = { name: 'Shop on a Pixel 9', kind: 'browser', options: { devices: ['desktop', { cloud: 'Pixel 9', browser: 'chrome' }], pages: [{ path: '/' }] } };
+    const refused = await importSuite(app, client.clientId, { 'suite.json': manifest({ Shop: [pixel9] as never }) });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().issues).toEqual([{ file: 'suite.json', field: 'groups.0.tests.0.options.devices.1', reason: expect.stringMatching(/^BrowserStack does not offer a device named "Pixel 9"; close names it offers: /) }]);
 
     const result = await run(client, 'Shop everywhere');
     expect(result).toMatchObject({ status: 'failed', error: null });

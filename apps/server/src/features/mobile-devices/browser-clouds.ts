@@ -66,14 +66,7 @@ export async function browserCloudFor(
   const kind = row.kind;
   const account = cellAccountOf(keys, row, kind, o.allowPrivate, named);
   // What the provider offers, asked from its own list (kept 10 minutes): a device it lacks is said before any session.
-  let offers: readonly CloudOffer[] | null = null;
-  try {
-    offers = await browserCatalogue(kind === 'devicefarm' ? { kind } : { kind, apiUrl: row.apiUrl ?? row.url, username: account.username!, accessKey: account.accessKey! }, o.allowPrivate);
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'validation_error') throw err;
-    // The list is a courtesy: without it the provider's own refusal of a session says what is wrong.
-    o.log('the provider’s list of browsers and devices could not be read; the cloud cells go ahead', { provider: CLOUD_TITLES[kind], error: (err as Error).message });
-  }
+  const offers = await offersOf(kind, row, account, o.allowPrivate, o.log);
   const problems = offers ? devices.map((d) => notOffered(kind, d, offers)).filter((p): p is string => p !== null) : [];
   if (problems.length) refuse(`the test “${test.name}” names cloud devices its device cloud does not offer: ${problems.join('; ')}`);
   // The hub, user name and key as the mobile kind gets them (opened for this attempt, never written to a file).
@@ -94,6 +87,71 @@ export async function browserCloudFor(
     ...(Object.keys(capabilities).length ? { capabilities } : {}),
     ...(kind === 'devicefarm' ? { sessionPerDevice: true } : {}),
   };
+}
+
+/**
+ * The provider's list (kept 10 minutes per account), or null when it cannot be read: the list is a courtesy, and
+ * without it the provider's own refusal of a session says what is wrong. A refused key is an error of its own.
+ */
+async function offersOf(
+  kind: BrowserCloudKind,
+  row: MobileProviderRow,
+  account: CloudCellAccount,
+  allowPrivate: boolean,
+  log: (message: string, data?: Record<string, unknown>) => void,
+): Promise<readonly CloudOffer[] | null> {
+  try {
+    return await browserCatalogue(kind === 'devicefarm' ? { kind } : { kind, apiUrl: row.apiUrl ?? row.url, username: account.username!, accessKey: account.accessKey! }, allowPrivate);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'validation_error') throw err;
+    log('the provider’s list of browsers and devices could not be read; the cloud cells go ahead', { provider: CLOUD_TITLES[kind], error: (err as Error).message });
+    return null;
+  }
+}
+
+/** Where a suite's issue about one of a test's cloud devices points: the manifest, the test's devices option. */
+export interface CloudDeviceIssue {
+  testName: string;
+  /** The device's place in the test's `devices`. */
+  index: number;
+  reason: string;
+}
+
+/**
+ * At a suite's import (issue 44): the cloud devices its browser tests name that the client's device cloud does not
+ * offer, with the names it offers that are close. Nothing is said when the client has no device cloud yet, lacks what
+ * its cells need, or its list cannot be read: the suite may come before the provider, and the run says what is
+ * missing then. A key the provider refuses is not the suite's fault either.
+ */
+export async function cloudDevicesNotOffered(
+  db: Db,
+  keys: ServerKeys,
+  clientId: string,
+  tests: readonly Pick<TestDefinition, 'name' | 'kind' | 'options'>[],
+  o: { allowPrivate: boolean; log: (message: string, data?: Record<string, unknown>) => void },
+): Promise<CloudDeviceIssue[]> {
+  const named = tests.filter((t) => t.kind === 'browser').map((t) => ({ name: t.name, options: t.options, devices: cloudDevicesIn(t.options) })).filter((t) => t.devices.length > 0);
+  if (named.length === 0) return [];
+  const row = await findMobileProvider(db, clientId);
+  if (!row || !isMobileCloudKind(row.kind)) return [];
+  const kind = row.kind;
+  let offers: readonly CloudOffer[] | null;
+  try {
+    offers = await offersOf(kind, row, cellAccountOf(keys, row, kind, o.allowPrivate, ''), o.allowPrivate, o.log);
+  } catch (err) {
+    if (!(err instanceof CloudStorageError)) throw err;
+    o.log('the cloud devices of an imported suite were not checked', { error: err.message });
+    return [];
+  }
+  if (!offers) return [];
+  return named.flatMap((t) => {
+    // The k-th cloud device is the k-th object with `cloud` among the test's devices (the others name local cells).
+    const places = (t.options.devices as unknown[]).flatMap((d, i) => (typeof d === 'object' && d !== null && 'cloud' in d ? [i] : []));
+    return t.devices.flatMap((d, k) => {
+      const reason = notOffered(kind, d, offers);
+      return reason ? [{ testName: t.name, index: places[k] ?? k, reason }] : [];
+    });
+  });
 }
 
 /** What the runner of a browser attempt with cloud cells calls to ask for each cell's session and let it go. */

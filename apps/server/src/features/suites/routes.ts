@@ -11,6 +11,7 @@ import { suiteProposalRoutes } from './proposal-routes.ts';
 import { deployFollowUpRoutes } from './deploy-follow-up-routes.ts';
 import { suiteStatusRoutes } from './suite-status.ts';
 import { importSuite } from './suite-service.ts';
+import { operatorImportCheck } from './import-check.ts';
 import { operatorClientRoute } from '../../lib/operator-route.ts';
 
 /** Suites are at most 5 MB of files; base64 and JSON add about a third. */
@@ -53,7 +54,7 @@ export function suiteRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
         const clientId = request.params.id;
         await getClient(deps.db, clientId);
         try {
-          const imported = await importSuite(deps, clientId, suiteFilesOf(request.body), request.principal?.via ?? null);
+          const imported = await importSuite(deps, clientId, suiteFilesOf(request.body), request.principal?.via ?? null, { check: operatorImportCheck(deps, clientId, request.log) });
           app.cache.invalidate(clientId, 'tests');
           const message = `Suite version ${imported.version} imported: ${imported.tests} tests in ${Object.keys(imported.groups).length} groups`;
           return reply.code(201).send({ message, version: imported.version, tests: imported.tests, groups: imported.groups });

@@ -33,6 +33,7 @@ import { diffSuites, listSuiteFiles, readSuiteFile } from './suite-browse.ts';
 import { currentSuite, setCurrentSuite, type SuiteRow, suiteByVersion, suiteVersions, testsIn } from './suite-repository.ts';
 import { importSuite } from './suite-service.ts';
 import { suiteFilesOfUpload, unzipSuite, type UploadedFile } from './suite-upload.ts';
+import { operatorImportCheck } from './import-check.ts';
 
 /** A zip may be a little larger than the files it holds (headers, stored entries); what it holds is checked after. */
 const UPLOAD_MAX_BYTES = SUITE_LIMITS.maxTotalBytes + 1024 * 1024;
@@ -185,7 +186,7 @@ export function suiteConsoleRoutes(deps: EngineDeps): FastifyPluginAsyncZod {
           const files = suiteFilesOfUpload(upload.files);
           // Kept for a trial only when another version runs meanwhile: a client without one would see no tests at all.
           const makeCurrent = upload.makeCurrent || !(await currentSuite(deps.db, clientId));
-          const imported = await importSuite(deps, clientId, files, await importerOf(deps, request.principal), { makeCurrent });
+          const imported = await importSuite(deps, clientId, files, await importerOf(deps, request.principal), { makeCurrent, check: operatorImportCheck(deps, clientId, request.log) });
           if (makeCurrent) app.cache.invalidate(clientId, 'tests');
           await audit(deps.db, request.log, {
             type: 'suite.imported',

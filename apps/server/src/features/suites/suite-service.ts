@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestGroups } from '@fullstop/contracts';
-import { type KindValidator, type SuiteFiles, type SuiteManifest, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
+import { type KindValidator, MANIFEST_FILE, type SuiteFiles, type SuiteManifest, SuiteValidationError, type TestDefinition, type TestKind, validateSuite, writeSuiteFolder } from '@fullstop/engine';
 import type { Db } from '../../db/database.ts';
 import type { ArtifactStore } from '../../lib/artifact-store/index.ts';
 import type { Paths } from '../../lib/data-dir.ts';
@@ -25,19 +25,39 @@ export interface ImportedSuite {
 }
 
 /**
+ * What an operator's import checks beyond the suite's own files: the cloud devices its browser tests name against what
+ * the client's device cloud offers (issue 44). Each finding names the test, the device's place in its `devices`, why.
+ */
+export type ImportCheck = (tests: readonly TestDefinition[]) => Promise<{ testName: string; index: number; reason: string }[]>;
+
+/** `groups.1.tests.0`: where a test is in the manifest, for an issue's field. */
+function placeOf(manifest: SuiteManifest, testName: string): string {
+  for (const [gi, g] of manifest.groups.entries()) {
+    const ti = g.tests.findIndex((t) => t.name === testName);
+    if (ti >= 0) return `groups.${gi}.tests.${ti}`;
+  }
+  return 'groups';
+}
+
+/**
  * Validates a suite and stores it as the client's next version: the files are copied under
  * storage/suites/<client>/ (older versions stay, past runs point at them) and the manifest goes in the database.
- * It becomes the current version unless `makeCurrent` is false (kept for trial runs).
+ * It becomes the current version unless `makeCurrent` is false (kept for trial runs). `check` adds what an
+ * operator's import refuses beyond the files (ImportCheck); a proposal made from a current suite passes none.
  */
 export async function importSuite(
   deps: { db: Db; paths: Paths; artifacts: ArtifactStore; runners: Partial<Record<TestKind, KindValidator>> },
   clientId: string,
   files: SuiteFiles,
   importedBy: string | null,
-  options: { makeCurrent?: boolean } = {},
+  options: { makeCurrent?: boolean; check?: ImportCheck } = {},
 ): Promise<ImportedSuite> {
   await getClient(deps.db, clientId);
   const { manifest, tests } = validateSuite(files, deps.runners);
+  const found = options.check ? await options.check(tests) : [];
+  if (found.length > 0) {
+    throw new SuiteValidationError(found.map((f) => ({ file: MANIFEST_FILE, field: `${placeOf(manifest, f.testName)}.options.devices.${f.index}`, reason: f.reason })));
+  }
   const dir = path.join(deps.paths.storage, 'suites', clientId, randomUUID());
   await writeSuiteFolder(dir, files);
   try {
