@@ -11,6 +11,8 @@ export const CLUSTER_CHANNEL = 'fullstop_cluster';
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; the envelope needs a few of them. */
 const MAX_PAYLOAD_BYTES = 7_900;
 const RECONNECT_MIN_MS = 250;
+/** The longest a call waits for caughtUp's round trip before it asks the database instead. */
+const FENCE_MAX_MS = 2_000;
 const RECONNECT_MAX_MS = 30_000;
 
 const cacheNamespace = z.enum(['profile', 'tests', 'reports', 'insights']);
@@ -122,15 +124,20 @@ export class ClusterChannel {
     if (!this.#healthy || !this.#client) return Promise.resolve(false);
     if (!this.#fence) {
       const client = this.#client;
-      this.#fence = client
-        .query('SELECT 1')
-        .then(
-          () => this.#client === client && this.#healthy,
-          () => false,
-        )
-        .finally(() => {
-          this.#fence = null;
-        });
+      let timer: NodeJS.Timeout | undefined;
+      // A connection that stalls must not stall the calls: past FENCE_MAX_MS the memory is not trusted (they ask the
+      // database), as while the channel is down.
+      const stalled = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), FENCE_MAX_MS);
+      });
+      const answered = client.query('SELECT 1').then(
+        () => this.#client === client && this.#healthy,
+        () => false,
+      );
+      this.#fence = Promise.race([answered, stalled]).finally(() => {
+        clearTimeout(timer);
+        this.#fence = null;
+      });
       return this.#fence;
     }
     this.#nextFence ??= this.#fence.then(() => {
