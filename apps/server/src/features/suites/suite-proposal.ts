@@ -212,6 +212,9 @@ export const ascii = (text: string, max: number) => {
   return printable.length > max ? `${printable.slice(0, max - 3)}...` : printable;
 };
 
+/** How Chromium says a resource of the page answered an error status: a console error of the browser's, not the page's. */
+const RESOURCE_FAILED = /^Failed to load resource\b/;
+
 /**
  * The checks of a page's smoke test that the survey already saw fail, each with what it saw: they are turned off,
  * so that the suite passes on the site as it is, and the proposal reports them instead of each run failing on them.
@@ -221,10 +224,13 @@ export function checksOff(page: SurveyedPage, date: string): CheckOff[] {
   const tail = 'Reported to you in the proposal, not failed on each run: delete this line once';
   const off: CheckOff[] = [];
   if (page.consoleErrors.length) {
+    // The page's own errors first: the browser's "Failed to load resource" lines say again what the broken links
+    // check lists, and which came first was the network's timing, not the page's.
+    const errors = [...page.consoleErrors.filter((e) => !RESOURCE_FAILED.test(e)), ...page.consoleErrors.filter((e) => RESOURCE_FAILED.test(e))];
     off.push({
       check: 'consoleErrors',
-      why: `console errors on load when the survey ran (${date}): ${quoted(page.consoleErrors)}. ${tail} they are fixed.`,
-      noted: `console errors (${ascii(page.consoleErrors[0]!, 80)})`,
+      why: `console errors on load when the survey ran (${date}): ${quoted(errors)}. ${tail} they are fixed.`,
+      noted: `console errors (${ascii(errors[0]!, 80)})`,
     });
   }
   if (!page.main) {
