@@ -48,7 +48,9 @@ export function registerSuiteProposeCommand(suite: Command): void {
         for (const r of state.patch.removed) console.log(`  - ${r.name}: ${r.evidence}`);
         for (const p of state.leftOut) console.log(`  left out ${p.path}: ${p.reason}`);
         for (const note of state.notes) console.log(`  note: ${note}`);
-        if (!state.current) console.log(`Review the patch in the console (Suites, diff version ${state.patch.base} to ${state.version}), trial-run it, then make version ${state.version} current.`);
+        if (state.version !== null && !state.current) {
+          console.log(`Review the patch in the console (Suites, diff version ${state.patch.base} to ${state.version}), trial-run it, then make version ${state.version} current.`);
+        }
         return;
       }
       const groups = new Map<string, string[]>();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HealingSite, startHealingSite } from '../../../../packages/engine/test/fixtures/healing-site.ts';
 import { auditEvents, engineSuites, locatorFingerprints } from '../../src/db/schema/index.ts';
 import { buildTestApp, createTestClient, type TestClient } from '../helpers/app.ts';
-import { importSuite, key, manifest, operator, OPERATOR_TOKEN, runAndWait } from './helpers.ts';
+import { importSuite, key, manifest, operator, OPERATOR_TOKEN, runAndWait, waitForRunEnd } from './helpers.ts';
 
 const HELPERS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/engine/test/fixtures/healing-suite/helpers.ts');
 const SEND = "page.getByRole('button', { name: 'Send', exact: true })";
@@ -217,6 +217,19 @@ describe('healed locators as proposed suite versions, through the server and rea
     expect(await suiteFile(4, 'contact.spec.ts')).toBe(SPEC);
     // Asked again, the re-crawl is the same one: a report read never starts another.
     expect((await afterDeploy()).recrawl.version).toBe(4);
+    expect((await versions()).map((v) => v.version)).toEqual([1, 2, 3, 4]);
+
+    // Version 4 made current, the next deploy's re-crawl finds nothing to add or remove, and writes no version.
+    expect((await app.inject({ method: 'POST', url: `${base()}/suites/4/current`, headers: operator })).statusCode).toBe(200);
+    const next = await app.inject({ url: '/test/run/all?afterDeploy=true', headers: key(a) });
+    const nextRunId = next.json<{ runId: string }>().runId;
+    await waitForRunEnd(app, a.apiKey, nextRunId, 420_000);
+    let again: AfterDeployReport;
+    do {
+      await new Promise((r) => setTimeout(r, 500));
+      again = (await app.inject({ url: `/test/runs/${nextRunId}/after-deploy`, headers: key(a) })).json<AfterDeployReport>();
+    } while (['waiting', 'crawling', 'writing'].includes(again.recrawl.status));
+    expect(again.recrawl).toMatchObject({ status: 'done', version: null, added: [], removed: [], message: expect.stringMatching(/^The re-crawl found nothing to add or remove: the suite keeps its \d+ tests as they are\.$/) });
     expect((await versions()).map((v) => v.version)).toEqual([1, 2, 3, 4]);
   }, 900_000);
 

@@ -59,6 +59,7 @@ function recrawlOf(proposal: SuiteProposal): AfterDeployReport['recrawl'] {
   }
   if (proposal.status === 'failed') return { ...base, status: 'failed', message: `The site could not be crawled again: ${proposal.error ?? proposal.message}` };
   const patch = proposal.patch;
+  if (patch && proposal.version === null) return { ...base, status: 'done', kept: patch.kept, message: `The re-crawl found nothing to add or remove: the suite keeps its ${patch.kept} tests as they are.` };
   if (!patch) return { ...base, status: 'done', message: `The re-crawl proposes suite version ${proposal.version}, ${proposal.tests.length} tests, for our QA team to review.` };
   return {
     status: 'done',

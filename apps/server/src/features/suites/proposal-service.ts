@@ -162,6 +162,21 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
         : { ...writeStarterSuite(survey, { ...(useLogin ? { login: useLogin } : {}), visual, clientName: client.name, date }), patch: null };
     const importAs = (files: SuiteFiles) => importSuite(deps, clientId, files, PROPOSED_BY(options.by), { makeCurrent: options.makeCurrent });
     let suite = write(true);
+    // A re-crawl that finds nothing to add or remove writes no version: a deploy a day would otherwise pile up copies.
+    if (base && suite.patch && suite.patch.added.length === 0 && suite.patch.removed.length === 0) {
+      state.notes.push(...suite.notes);
+      Object.assign(state, {
+        status: 'done',
+        version: null,
+        current: false,
+        tests: suite.tests,
+        leftOut: suite.leftOut,
+        patch: { base: base.version, ...suite.patch },
+        progress: null,
+        message: `${patchSummary(suite.patch)} No version was written: version ${base.version} stays as it is (a crawl of ${survey.pages.length} page(s)).`,
+      });
+      return;
+    }
     let imported;
     try {
       imported = await importAs(suite.files);

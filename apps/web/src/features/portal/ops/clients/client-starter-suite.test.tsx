@@ -99,6 +99,27 @@ describe('the console’s starter suite card (issue 42)', () => {
     expect(asked).toContain('POST /operator/clients/c1/suites/3/try');
   });
 
+  it('says a re-crawl with nothing to change wrote no version, and offers nothing to review', async () => {
+    const nothing: SuiteProposal = {
+      ...patched,
+      version: null,
+      patch: { base: 2, added: [], removed: [], kept: 25 },
+      message: 'Nothing to add or remove: keeps 25 tests as they are. No version was written: version 2 stays as it is (a crawl of 12 page(s)).',
+    };
+    vi.stubGlobal('fetch', vi.fn(async () => json(nothing)));
+    render(
+      <Provider store={createPortalStore()}>
+        <MemoryRouter>
+          <ClientStarterSuite clientId="c1" />
+        </MemoryRouter>
+      </Provider>,
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Propose a starter suite' }));
+    expect(await screen.findByText(nothing.message)).toBeTruthy();
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Try version/ })).toBeNull();
+  });
+
   it('shows a first proposal as before: the whole suite, with a link to review it', async () => {
     const first: SuiteProposal = { ...patched, patch: null, message: 'Suite version 1 proposed from 12 page(s): 26 tests (the current version still runs)', version: 1, notes: [] };
     vi.stubGlobal('fetch', vi.fn(async () => json(first)));

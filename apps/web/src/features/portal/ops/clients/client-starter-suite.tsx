@@ -121,6 +121,8 @@ function Details({ proposal }: { proposal: SuiteProposal }) {
 /** A proposal that ended: what it wrote (a whole suite, or a patch of the current one), and where to review it. */
 function Outcome({ clientId, proposal }: { clientId: string; proposal: SuiteProposal }) {
   if (proposal.status === 'failed') return <Notice tone="error">{proposal.message}</Notice>;
+  // A re-crawl with nothing to change wrote no version: nothing to review.
+  if (proposal.patch && proposal.version === null) return <Notice tone="info">{proposal.message}</Notice>;
   if (proposal.patch) return <PatchOutcome clientId={clientId} proposal={proposal} patch={proposal.patch} />;
   const review = `${paths.opsSuites}${queryString({ clientId, version: String(proposal.version) })}`;
   const lines = [
