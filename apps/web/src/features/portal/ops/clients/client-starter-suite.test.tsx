@@ -12,6 +12,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The card of client c1, in the console's store and router. */
+function renderCard() {
+  render(
+    <Provider store={createPortalStore()}>
+      <MemoryRouter>
+        <ClientStarterSuite clientId="c1" />
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
 const EVIDENCE = '/old-pricing answered 404 twice, at 12:01:03 and 12:01:08 UTC';
@@ -64,13 +75,7 @@ describe('the console’s starter suite card (issue 42)', () => {
         throw new Error(`unexpected ${url}`);
       }),
     );
-    render(
-      <Provider store={createPortalStore()}>
-        <MemoryRouter>
-          <ClientStarterSuite clientId="c1" />
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderCard();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Propose a starter suite' }));
 
@@ -107,13 +112,7 @@ describe('the console’s starter suite card (issue 42)', () => {
       message: 'Nothing to add or remove: keeps 25 tests as they are. No version was written: version 2 stays as it is (a crawl of 12 page(s)).',
     };
     vi.stubGlobal('fetch', vi.fn(async () => json(nothing)));
-    render(
-      <Provider store={createPortalStore()}>
-        <MemoryRouter>
-          <ClientStarterSuite clientId="c1" />
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderCard();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Propose a starter suite' }));
     expect(await screen.findByText(nothing.message)).toBeTruthy();
     expect(screen.queryByRole('link')).toBeNull();
@@ -123,13 +122,7 @@ describe('the console’s starter suite card (issue 42)', () => {
   it('shows a first proposal as before: the whole suite, with a link to review it', async () => {
     const first: SuiteProposal = { ...patched, patch: null, message: 'Suite version 1 proposed from 12 page(s): 26 tests (the current version still runs)', version: 1, notes: [] };
     vi.stubGlobal('fetch', vi.fn(async () => json(first)));
-    render(
-      <Provider store={createPortalStore()}>
-        <MemoryRouter>
-          <ClientStarterSuite clientId="c1" />
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderCard();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Propose a starter suite' }));
     expect(await screen.findByText(first.message)).toBeTruthy();
     expect(screen.queryByText(/with these changes/)).toBeNull();
