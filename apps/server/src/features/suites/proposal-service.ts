@@ -163,43 +163,35 @@ async function propose(deps: EngineDeps, state: SuiteProposal, options: ProposeO
     const importAs = (files: SuiteFiles) => importSuite(deps, clientId, files, PROPOSED_BY(options.by), { makeCurrent: options.makeCurrent });
     let suite = write(true);
     // A re-crawl that finds nothing to add or remove writes no version: a deploy a day would otherwise pile up copies.
-    if (base && suite.patch && suite.patch.added.length === 0 && suite.patch.removed.length === 0) {
-      state.notes.push(...suite.notes);
-      Object.assign(state, {
-        status: 'done',
-        version: null,
-        current: false,
-        tests: suite.tests,
-        leftOut: suite.leftOut,
-        patch: { base: base.version, ...suite.patch },
-        progress: null,
-        message: `${patchSummary(suite.patch)} No version was written: version ${base.version} stays as it is (a crawl of ${survey.pages.length} page(s)).`,
-      });
-      return;
-    }
-    let imported;
-    try {
-      imported = await importAs(suite.files);
-    } catch (err) {
-      // A server that does not serve visual tests yet refuses them: the rest of the suite is proposed without them.
-      const visualRefused = err instanceof SuiteValidationError && err.issues.every((i) => i.field?.endsWith('.kind') && /visual/i.test(i.reason));
-      if (!visualRefused) throw err;
-      state.notes.push(`No visual tests: ${(err as SuiteValidationError).issues[0]?.reason ?? 'this server does not serve them'}.`);
-      suite = write(false);
-      imported = await importAs(suite.files);
+    const unchanged = base !== null && suite.patch !== null && suite.patch.added.length === 0 && suite.patch.removed.length === 0;
+    let imported = null;
+    if (!unchanged) {
+      try {
+        imported = await importAs(suite.files);
+      } catch (err) {
+        // A server that does not serve visual tests yet refuses them: the rest of the suite is proposed without them.
+        const visualRefused = err instanceof SuiteValidationError && err.issues.every((i) => i.field?.endsWith('.kind') && /visual/i.test(i.reason));
+        if (!visualRefused) throw err;
+        state.notes.push(`No visual tests: ${(err as SuiteValidationError).issues[0]?.reason ?? 'this server does not serve them'}.`);
+        suite = write(false);
+        imported = await importAs(suite.files);
+      }
     }
     state.notes.push(...suite.notes);
     const patch = base && suite.patch ? { base: base.version, ...suite.patch } : null;
     const proposed = patch ? `as a patch of version ${patch.base} from a crawl of ${survey.pages.length} page(s)` : `from ${survey.pages.length} page(s)`;
+    const made = options.makeCurrent ? ' and made current' : '';
     Object.assign(state, {
       status: 'done',
-      version: imported.version,
-      current: options.makeCurrent,
+      version: imported?.version ?? null,
+      current: imported !== null && options.makeCurrent,
       tests: suite.tests,
       leftOut: suite.leftOut,
       patch,
       progress: null,
-      message: `Suite version ${imported.version} proposed ${proposed}${options.makeCurrent ? ' and made current' : ''}: ${imported.tests} tests${options.makeCurrent ? '' : ' (the current version still runs)'}${patch ? `. ${patchSummary(patch)}` : ''}`,
+      message: imported
+        ? `Suite version ${imported.version} proposed ${proposed}${made}: ${imported.tests} tests${options.makeCurrent ? '' : ' (the current version still runs)'}${patch ? `. ${patchSummary(patch)}` : ''}`
+        : `${patchSummary(patch!)} No version was written: version ${patch!.base} stays as it is (a crawl of ${survey.pages.length} page(s)).`,
     });
   } catch (err) {
     state.status = 'failed';
