@@ -57,7 +57,8 @@ function recrawlOf(proposal: SuiteProposal): AfterDeployReport['recrawl'] {
     const progress = proposal.progress && proposal.progress.total > 0 ? ` (${proposal.progress.done} of at most ${proposal.progress.total} pages)` : '';
     return { ...base, status: proposal.status, message: `The site is being crawled again${progress}: what it adds and removes is known when it ends.` };
   }
-  if (proposal.status === 'failed') return { ...base, status: 'failed', message: `The site could not be crawled again: ${proposal.error ?? proposal.message}` };
+  // Its first line: what follows is the browser's own log (its command line, the engine's paths), not for a client.
+  if (proposal.status === 'failed') return { ...base, status: 'failed', message: `The site could not be crawled again: ${(proposal.error ?? proposal.message).split('\n')[0]!.trim()}` };
   const patch = proposal.patch;
   if (patch && proposal.version === null) return { ...base, status: 'done', kept: patch.kept, message: `The re-crawl found nothing to add or remove: the suite keeps its ${patch.kept} tests as they are.` };
   if (!patch) return { ...base, status: 'done', message: `The re-crawl proposes suite version ${proposal.version}, ${proposal.tests.length} tests, for our QA team to review.` };
