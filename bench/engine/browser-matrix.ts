@@ -1,15 +1,17 @@
 /**
- * `node --import tsx bench/engine/browser-matrix.ts [rounds]` (default 3): a browser test's matrix with a browser an
- * engine (issue 40: the cells of one engine are contexts of one browser) against a browser a cell (as before, the
- * runner's bench-only `browserPerCell`), taking turns in the same run. The test: page checks of three pages of the
- * cell site (packages/engine/test/fixtures/cell-site.ts; load, console errors, key elements, links, screenshot,
- * axe) on Chromium and Firefox (`BENCH_MATRIX_ENGINES`) × desktop and phone × 4G and slow 3G: 8 cells, 24 cases.
- * The home page's key elements fail it on a phone (`#w-1280`) and on slow 3G (`#quick`): some cells fail, others
- * pass, so that "verdicts equal" compares both. Per mode: wall, CPU-seconds of this process and everything it starts
- * (its own cgroup where possible), browsers started (the runner's log), and whether every case's verdict and error
- * equal the other mode's. Figures, never pass/fail.
+ * `node --import tsx bench/engine/browser-matrix.ts [rounds]` (default 3): issue 40's 12-cell browser test with a
+ * browser an engine (the cells of one engine are contexts of one browser, for the page checks and for the spec files)
+ * against a browser a cell (as before, the runner's bench-only `browserPerCell`), taking turns in the same run. The
+ * test: Chromium, Firefox and WebKit (`BENCH_MATRIX_ENGINES`) × desktop and phone × 4G and slow 3G; six page checks
+ * of the cell site (packages/engine/test/fixtures/cell-site.ts; load, console errors, key elements, links,
+ * screenshot, axe) in every cell, and three spec files (fixtures/cell-suite; `BENCH_MATRIX_SPECS=0` leaves them out)
+ * in the Chromium and Firefox cells. Some cases fail by design (the home page's key elements on a phone and on slow
+ * 3G; a spec on a phone, another on slow 3G), so that "verdicts equal" compares both. Per mode: wall, CPU-seconds of
+ * this process and everything it starts (its own cgroup where possible), browsers started (the runner's log: page
+ * checks' and spec files'; WebKit's sessions are not browsers of Playwright's and are not counted), and whether every
+ * case's verdict and error equal the other mode's. Figures, never pass/fail.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { browserRunner } from '../../packages/engine/src/runners/browser/index.ts';
@@ -20,7 +22,8 @@ import { meterCpu } from './cpu.ts';
 const ROUNDS = Number(process.argv[2] ?? 3);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
-const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox').split(',');
+const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').split(',');
+const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
 const PAUSE_MS = 500;
 const MODES = ['browser a cell', 'browser an engine'] as const;
 type Mode = (typeof MODES)[number];
@@ -29,8 +32,19 @@ const OPTIONS = {
   engines: ENGINES,
   devices: ['desktop', 'phone'],
   networks: ['4g', 'slow-3g'],
-  pages: [{ path: '/', expect: ['h1', '#w-1280', '#quick', '#fresh'] }, { path: '/about', expect: ['h1'] }, { path: '/contact', expect: ['h1'] }],
+  pages: [
+    { path: '/', expect: ['h1', '#w-1280', '#quick', '#fresh'] },
+    { path: '/about', expect: ['h1'] },
+    { path: '/contact', expect: ['h1'] },
+    { path: '/about?from=home', expect: ['h1', 'nav'] },
+    { path: '/contact?from=about', expect: ['h1', 'nav'] },
+    { path: '/?again=1', expect: ['h1'] },
+  ],
+  ...(SPECS ? { specs: '*.spec.ts' } : {}),
 };
+const SPEC_ENGINES = ENGINES.filter((e) => e !== 'webkit').length;
+/** Spec cells: each started a browser of its own before issue 40 (a worker a cell). */
+const SPEC_CELLS = SPECS ? SPEC_ENGINES * OPTIONS.devices.length * OPTIONS.networks.length : 0;
 
 interface Sample {
   wall: number;
@@ -42,6 +56,9 @@ interface Sample {
 const meter = meterCpu(process.pid);
 const root = mkdtempSync(path.join(tmpdir(), 'fullstop-bench-matrix-'));
 const site = await startCellSite();
+// The suite outside the repository, as a stored suite version is (@playwright/test resolves through NODE_PATH).
+const suiteDir = path.join(root, 'suite');
+cpSync(path.join(import.meta.dirname, '../../packages/engine/test/fixtures/cell-suite'), suiteDir, { recursive: true });
 let counter = 0;
 
 async function once(mode: Mode): Promise<Sample> {
@@ -50,7 +67,7 @@ async function once(mode: Mode): Promise<Sample> {
   const cpu0 = meter.seconds();
   const started = performance.now();
   const result = await browserRunner.run(
-    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS },
+    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS, ...(SPECS ? { suiteDir } : {}) },
     { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
     {
       runDir,
@@ -67,8 +84,14 @@ async function once(mode: Mode): Promise<Sample> {
   await new Promise((r) => setTimeout(r, PAUSE_MS));
   const cpu = meter.seconds() - cpu0;
   if (result.summary.kind !== 'browser') throw new Error(`${mode}: ${result.status} ${result.error ?? ''}`);
-  const line = logs.find((l) => l.startsWith('page check browsers started '));
-  const browsers = line ? Object.values(JSON.parse(line.slice('page check browsers started '.length)) as Record<string, number>).reduce((a, b) => a + b, 0) : NaN;
+  const startedBy = (prefix: string) => {
+    const line = logs.find((l) => l.startsWith(prefix));
+    return line ? Object.entries(JSON.parse(line.slice(prefix.length)) as Record<string, number>).filter(([e]) => e !== 'webkit').reduce((a, [, n]) => a + n, 0) : null;
+  };
+  const pageBrowsers = startedBy('page check browsers started ') ?? NaN;
+  // A browser a cell's specs say nothing: each spec cell's worker launched its own.
+  const specBrowsers = SPECS ? (startedBy('spec browsers started ') ?? (mode === 'browser a cell' ? SPEC_CELLS : NaN)) : 0;
+  const browsers = pageBrowsers + specBrowsers;
   const verdicts = Object.fromEntries(result.summary.cases.map((c) => [c.name, `${c.status}${c.error ? `: ${c.error}` : ''}`]));
   rmSync(runDir, { recursive: true, force: true });
   return { wall, cpu, browsers, verdicts };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
+import type { PlaywrightJsonReport } from '../src/runners/browser/json-report.ts';
 import { report } from '../src/runners/browser/report.ts';
 import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { startMatrixSite } from './fixtures/matrix-site.ts';
@@ -45,6 +46,16 @@ describe('browser matrix', () => {
     expect(html).toContain('Engines and devices (4 cells)');
     expect(html).toContain('fails on Firefox only');
     expect(html).toContain('fails on phone only');
+
+    // One browser an engine (issue 40): the two workers' four cells connected to one Chromium and one Firefox.
+    expect(ctx.logs).toContain('spec browsers started {"chromium":1,"_bidiFirefox":1}');
+    const json = JSON.parse(await readFile(path.join(ctx.runDir, 'browser/results.json'), 'utf8')) as PlaywrightJsonReport;
+    const chromiumProcesses = new Set(
+      (json.suites ?? []).flatMap(function specsOf(s): string[] {
+        return [...(s.specs ?? []).flatMap((spec) => spec.tests.flatMap((t) => (t.annotations ?? []).filter((a) => a.type === 'browser-process').map((a) => a.description ?? ''))), ...(s.suites ?? []).flatMap(specsOf)];
+      }),
+    );
+    expect(chromiumProcesses.size).toBe(1);
   }, 240_000);
 
   it('drives Firefox through the policy proxy: another origin on the same loopback is refused', async () => {

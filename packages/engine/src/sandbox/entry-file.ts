@@ -13,6 +13,7 @@ export const ENTRY_FILES = {
   'healing-hook': 'runners/browser/healing/hook',
   'mobile-ui-specs': 'runners/mobile-ui/spec-child',
   'site-survey': 'survey/site-survey',
+  'browser-servers': 'runners/browser/browser-servers',
 } as const;
 
 export type EntryName = keyof typeof ENTRY_FILES;

@@ -9,6 +9,7 @@ import { localDevicesOf } from './cloud-cells.ts';
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
+import { BROWSER_SERVERS_ENV, BROWSER_SERVERS_RECORD_ENV, browserWsVar } from './browser-servers.ts';
 
 export interface BrowserPaths {
   dir: string;
@@ -25,12 +26,16 @@ export interface BrowserPaths {
   /** Each call site's fingerprint from the attempt's passing tests, and the attempt's heals (contracts' healing.ts). */
   fingerprints: string;
   heals: string;
+  /** What the spec files' shared browsers' setup recorded (browser-servers.ts): how many it launched an engine. */
+  browserServers: string;
 }
 
 /** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
 const STEPS_REPORTER = entryFile('steps-reporter');
 /** The module that fingerprints and heals locators in Playwright's workers (healing/hook.ts). */
 const HEALING_HOOK = entryFile('healing-hook');
+/** Playwright's globalSetup that launches one browser an engine for every cell's workers (browser-servers.ts). */
+const BROWSER_SERVERS = entryFile('browser-servers');
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');
@@ -46,6 +51,7 @@ export function browserPaths(runDir: string): BrowserPaths {
     healing: path.join(dir, 'healing'),
     fingerprints: path.join(dir, 'fingerprints.json'),
     heals: path.join(dir, 'heals.json'),
+    browserServers: path.join(dir, 'browser-servers.json'),
   };
 }
 
@@ -110,6 +116,8 @@ export async function writeBrowserConfig(p: {
   classic?: boolean;
   /** Whether the workers load the healing hook (decision 0101); its setup is named by the child's environment. */
   healing?: boolean;
+  /** Whether every worker launches its own browser, as before issue 40 (benches only, `RunContext.browserPerCell`). */
+  browserPerWorker?: boolean;
 }): Promise<void> {
   const { paths, options } = p;
   const cells = p.cells ?? cellsOf(options.engines, localDevicesOf(options.devices), options.networks);
@@ -147,6 +155,40 @@ export async function writeBrowserConfig(p: {
   // The grep option is a string in the manifest; Playwright wants a RegExp.
   // The hook loads with the config, in every worker, before any spec (a path of ours, never the suite's).
   const hook = p.healing ? `import ${JSON.stringify(pathToFileURL(HEALING_HOOK).href)};\n` : '';
-  const source = `${hook}const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\nexport default config;\n`;
+  const shared = p.browserPerWorker ? '' : sharedBrowsersSource(config, p.proxyUrl, paths);
+  const source = `${hook}const config = ${JSON.stringify(config, null, 2)};\nif (typeof config.grep === 'string') config.grep = new RegExp(config.grep);\n${shared}export default config;\n`;
   await writeFile(paths.config, source);
+}
+
+interface ProjectUse {
+  browserName?: string;
+  channel?: string;
+  launchOptions?: Record<string, unknown>;
+}
+
+/**
+ * The config's part that shares one browser an engine between the workers (browser-servers.ts): each engine's launch
+ * options for the setup (those its projects gave their workers, and the unshaped proxy as the browser's own for any
+ * request outside a context), and, where the setup named a shared browser in the environment, each project connects
+ * to it. Evaluated in the Playwright process (before the setup: it names nothing yet) and again in each worker.
+ */
+function sharedBrowsersSource(config: { projects: { use: ProjectUse }[]; globalSetup?: string }, proxyUrl: string, paths: BrowserPaths): string {
+  const launches: Record<string, Record<string, unknown>> = {};
+  for (const { use } of config.projects) {
+    const browserName = use.browserName ?? 'chromium';
+    const proxy = browserName === 'chromium' ? { server: proxyUrl, bypass: '<-loopback>' } : { server: proxyUrl };
+    launches[browserName] ??= { ...use.launchOptions, ...(use.channel ? { channel: use.channel } : {}), proxy };
+  }
+  const wsVars = Object.fromEntries(Object.keys(launches).map((name) => [name, browserWsVar(name)]));
+  return [
+    `config.globalSetup = ${JSON.stringify(BROWSER_SERVERS)};`,
+    `process.env.${BROWSER_SERVERS_ENV} = ${JSON.stringify(JSON.stringify(launches))};`,
+    `process.env.${BROWSER_SERVERS_RECORD_ENV} = ${JSON.stringify(paths.browserServers)};`,
+    `const wsVars = ${JSON.stringify(wsVars)};`,
+    `for (const project of config.projects) {`,
+    `  const ws = process.env[wsVars[project.use.browserName ?? 'chromium']];`,
+    `  if (ws) project.use.connectOptions = { wsEndpoint: ws };`,
+    `}`,
+    '',
+  ].join('\n');
 }

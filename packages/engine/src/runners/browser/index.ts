@@ -17,6 +17,7 @@ import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './
 import type { RecordedSteps } from './steps-reporter.ts';
 import { type BrowserOptions, browserInput, specsOf } from './options.ts';
 import { facts } from './facts.ts';
+import type { BrowserServersRecord } from './browser-servers.ts';
 import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix.ts';
 import { runPageChecks } from './page-checks.ts';
 import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
@@ -87,6 +88,7 @@ async function runSpecs(p: {
       networkProxyUrls,
       healing,
       ...(ctx.login ? { login: ctx.login } : {}),
+      ...(ctx.browserPerCell ? { browserPerWorker: true } : {}),
     });
     const existing = process.env.NODE_PATH;
     const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
@@ -108,6 +110,11 @@ async function runSpecs(p: {
       },
       jail: forwards ? { forwards } : null,
     });
+    const shared = await readFile(paths.browserServers, 'utf8')
+      .then((text) => JSON.parse(text) as BrowserServersRecord)
+      .catch(() => null);
+    if (shared) ctx.log('spec browsers started', shared.started);
+    if (shared && Object.keys(shared.failed).length > 0) ctx.log('spec browsers not shared: their launch failed, each worker launched its own', shared.failed);
     const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
     if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
 

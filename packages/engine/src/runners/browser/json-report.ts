@@ -20,7 +20,7 @@ interface JsonResult {
 interface JsonSuite {
   title: string;
   file?: string;
-  specs?: { id?: string; title: string; file?: string; line?: number; column?: number; tests: { projectName?: string; status: 'expected' | 'unexpected' | 'flaky' | 'skipped'; results: JsonResult[] }[] }[];
+  specs?: { id?: string; title: string; file?: string; line?: number; column?: number; tests: { projectName?: string; status: 'expected' | 'unexpected' | 'flaky' | 'skipped'; annotations?: { type: string; description?: string }[]; results: JsonResult[] }[] }[];
   suites?: JsonSuite[];
 }
 

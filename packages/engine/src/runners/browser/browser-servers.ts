@@ -1,0 +1,75 @@
+/**
+ * One browser an engine for a browser test's spec files (issue 40): Playwright's globalSetup, in the Playwright
+ * process the runner starts (jailed with it, decision 0090: the browser servers' Playwright lives in the same network
+ * namespace as the client's specs, whose only ways out are the policy proxies). It launches one browser an engine the
+ * test's cells use and names each one's WebSocket in the environment the workers are forked with; the generated
+ * config points every project of that engine at it (`connectOptions`), and each cell is then a context of it, with
+ * the cell's device and its network's proxy as context options (Playwright takes `proxy` per context). Without this,
+ * every worker launched its own: one a cell, four of them Firefox's in a 12-cell test.
+ *
+ * A launch that fails leaves the workers to launch their own, as before; a browser that dies is launched again for
+ * the workers forked after it (the ones connected to it fail their test, as a crashed browser's did).
+ */
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import type { BrowserServer, BrowserType, LaunchOptions } from 'playwright-core';
+
+/** The runner's word to this setup: each engine's `browserName` → its launch options (JSON). */
+export const BROWSER_SERVERS_ENV = 'FULLSTOP_BROWSER_SERVERS';
+/** Where this setup writes how many browsers it launched, for the runner's log. */
+export const BROWSER_SERVERS_RECORD_ENV = 'FULLSTOP_BROWSER_SERVERS_RECORD';
+/** The variable naming a shared browser's WebSocket in the workers' environment. */
+export const browserWsVar = (browserName: string) => `FULLSTOP_BROWSER_WS_${browserName.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+/** What the setup records: browsers launched an engine (relaunches included), and launches that failed. */
+export interface BrowserServersRecord {
+  started: Record<string, number>;
+  failed: Record<string, string>;
+}
+
+type Launchers = Record<string, BrowserType>;
+
+function launchers(): Launchers {
+  // Firefox over WebDriver BiDi is not among the ESM entry's names; the CommonJS module has every engine.
+  const core = createRequire(import.meta.url)('playwright-core') as Record<string, BrowserType>;
+  return { chromium: core.chromium!, _bidiFirefox: core._bidiFirefox! };
+}
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const wanted = JSON.parse(process.env[BROWSER_SERVERS_ENV] ?? '{}') as Record<string, LaunchOptions>;
+  const recordFile = process.env[BROWSER_SERVERS_RECORD_ENV];
+  const record: BrowserServersRecord = { started: {}, failed: {} };
+  const write = () => {
+    if (recordFile) writeFileSync(recordFile, JSON.stringify(record));
+  };
+  const types = launchers();
+  const servers = new Map<string, BrowserServer>();
+  let closing = false;
+
+  async function start(browserName: string, options: LaunchOptions): Promise<void> {
+    const type = types[browserName];
+    if (!type) return;
+    try {
+      const server = await type.launchServer({ ...options, headless: true, host: '127.0.0.1' });
+      servers.set(browserName, server);
+      process.env[browserWsVar(browserName)] = server.wsEndpoint();
+      record.started[browserName] = (record.started[browserName] ?? 0) + 1;
+      server.once('close', () => {
+        servers.delete(browserName);
+        delete process.env[browserWsVar(browserName)];
+        // Workers forked from now on get a browser of their own making again, or a new shared one.
+        if (!closing) void start(browserName, options);
+      });
+    } catch (error) {
+      delete process.env[browserWsVar(browserName)];
+      record.failed[browserName] = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+    }
+    write();
+  }
+
+  await Promise.all(Object.entries(wanted).map(([browserName, options]) => start(browserName, options)));
+  return async () => {
+    closing = true;
+    await Promise.all([...servers.values()].map((s) => s.close().catch(() => undefined)));
+  };
+}
