@@ -44,3 +44,52 @@ export function cellWeightOf(options: Readonly<Record<string, unknown>> | null |
   const cells = engines.reduce((sum, engine) => sum + cellWeight(engine) * perEngine, 0);
   return Math.max(0, cells - cellWeight('chromium'));
 }
+
+/**
+ * What a cell keeps busy of a core while its pages are checked, by its network (issue 40): a shaped slow network
+ * keeps the browser waiting on the proxy most of the cell's time (slow 3G: 400 ms a round trip, 400 kbit/s), so
+ * several such cells run together on the core a one-at-a-time test weighs; an unshaped cell keeps it busy alone.
+ * Offline cells end on their first network error.
+ */
+/** The cores a test's page checks keep busy at most: what a test whose cells run one at a time weighs (its kind's weight). */
+export const PAGE_CHECK_CORES = 1;
+
+export const CELL_BUSY: Readonly<Record<string, number>> = { none: 1, cable: 1, '4g': 0.5, 'fast-3g': 0.5, 'slow-3g': 0.25, offline: 0.25 };
+export const cellBusy = (network: string) => CELL_BUSY[network] ?? 1;
+
+/**
+ * Runs `work` on each item, as many at once as their `share`s fit in `budget`: a weighted pool. Whenever there is room,
+ * the first item not started yet that fits starts (a light one may pass a heavy one that waits for room); an item
+ * heavier than the budget runs alone. After an item's work throws, no further item starts; the pool waits for those
+ * running and throws the first error.
+ */
+export async function runWithin<T>(items: readonly T[], share: (item: T) => number, budget: number, work: (item: T) => Promise<void>): Promise<void> {
+  let used = 0;
+  let failure: { error: unknown } | null = null;
+  const waiting = [...items];
+  const running = new Set<Promise<void>>();
+  const nextThatFits = () => {
+    if (failure !== null || waiting.length === 0) return -1;
+    if (running.size === 0) return 0;
+    return waiting.findIndex((item) => used + share(item) <= budget + 1e-9);
+  };
+  for (;;) {
+    for (let i = nextThatFits(); i >= 0; i = nextThatFits()) {
+      const [item] = waiting.splice(i, 1) as [T];
+      const weight = share(item);
+      used += weight;
+      const done: Promise<void> = work(item)
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => {
+          used -= weight;
+          running.delete(done);
+        });
+      running.add(done);
+    }
+    if (running.size === 0) break;
+    await Promise.race(running);
+  }
+  if (failure) throw (failure as { error: unknown }).error;
+}

@@ -50,6 +50,7 @@ import type { CloudCell } from './cloud-cells.ts';
 import type { CloudCells } from './cloud-session.ts';
 import type { CaseEvidence } from './json-report.ts';
 import type { Cell, Network } from './matrix.ts';
+import { cellBusy, PAGE_CHECK_CORES, runWithin } from '../../lib/cell-weight.ts';
 import type { BrowserOptions } from './options.ts';
 
 export const MAX_LINKS_PER_PAGE = 100;
@@ -314,18 +315,29 @@ export async function runPageChecks(
   const raw: unknown[] = [];
   const urls: string[] = [];
   for (const p of pages) urls.push((await guard.check(p.path)).href);
-  const proxies = new Map<Network, PolicyProxy>();
-  const proxyOf = async (network: Network) => {
-    let proxy = proxies.get(network);
+  // A network's proxy, started once however many cells running together ask for it.
+  const starting = new Map<Network, Promise<PolicyProxy>>();
+  const proxies = new Set<PolicyProxy>();
+  const proxyOf = (network: Network) => {
+    let proxy = starting.get(network);
     if (!proxy) {
-      proxy = await startPolicyProxy(guard, network === 'none' ? {} : { network });
-      proxies.set(network, proxy);
+      proxy = startPolicyProxy(guard, network === 'none' ? {} : { network }).then((started) => (proxies.add(started), started));
+      starting.set(network, proxy);
     }
     return proxy;
   };
-  let webkit: WebKitHost | null = null;
+  let webkit = null as WebKitHost | null;
 
-  const checkPage = async (driver: PageDriver, cell: Pick<Cell, 'name'>, index: number): Promise<void> => {
+  /**
+   * Where each case, record and screenshot goes in the results: its cell's place (`at`: the local cells' order, then
+   * the cloud cells'), then its page's. Cells that run together end in any order; their results read in the matrix's.
+   */
+  const placeOf = new Map<unknown, number>();
+  const placed = <T>(item: T, at: number, index: number): T => {
+    placeOf.set(item, at * pages.length + index);
+    return item;
+  };
+  const checkPage = async (driver: PageDriver, cell: Pick<Cell, 'name'>, at: number, index: number): Promise<void> => {
     const page = pages[index]!;
     const url = urls[index]!;
     const name = caseInCell(pageCheckCase(page.path), env.named ? cell.name : undefined);
@@ -390,7 +402,7 @@ export async function runPageChecks(
           await mkdir(path.dirname(file), { recursive: true });
           await writeFile(file, await driver.screenshot());
           screenshot = path.relative(ctx.runDir, file);
-          evidence.push({ path: screenshot, kind: 'screenshot', label: `Screenshot: ${name}` });
+          evidence.push(placed({ path: screenshot, kind: 'screenshot', label: `Screenshot: ${name}` }, at, index));
         } catch (error) {
           if (ctx.signal.aborted) throw new RunAbortedError();
           ctx.log('page check screenshot failed', { page: page.path, cell: cell.name, error: errorMessage(error) });
@@ -431,8 +443,8 @@ export async function runPageChecks(
       }
     }
     record.failures = failures;
-    raw.push(record);
-    cases.push({
+    raw.push(placed(record, at, index));
+    cases.push(placed({
       name,
       ...(env.named ? { cell: cell.name } : {}),
       status: failures.length ? 'failed' : 'passed',
@@ -440,113 +452,148 @@ export async function runPageChecks(
       ...(failures.length ? { error: failures.join('\n').slice(0, 4000) } : {}),
       ...(steps.length ? { steps } : {}),
       ...(screenshot ? { screenshot } : {}),
-    });
+    }, at, index));
   };
 
   /**
    * A cell whose browser could not start: the run ends when it was aborted, or as engine_missing when the program
    * could not be spawned (define-runner); otherwise every page of the cell fails, saying why.
    */
-  const cellFailed = (cell: Cell, error: unknown) => {
+  const cellFailed = (cell: Cell, at: number, error: unknown) => {
     if (ctx.signal.aborted) throw new RunAbortedError();
     if ((error as { syscall?: unknown }).syscall) throw error;
-    cellNotRun(cell.name, `${cell.engine} did not start: ${errorMessage(error)}`, 'failed');
+    cellNotRun(cell.name, at, `${cell.engine} did not start: ${errorMessage(error)}`, 'failed');
   };
   /** Every page of a cell that did not run: failed with why, or skipped (a cloud cell past the client's cap). */
-  const cellNotRun = (cell: string, why: string, status: 'failed' | 'skipped') => {
-    for (const p of pages) {
-      cases.push({ name: caseInCell(pageCheckCase(p.path), env.named ? cell : undefined), ...(env.named ? { cell } : {}), status, durationMs: 0, error: why.slice(0, 4000) });
-      raw.push({ page: p.path, cell, ...(status === 'failed' ? { failures: [why] } : { skipped: why }) });
-    }
+  const cellNotRun = (cell: string, at: number, why: string, status: 'failed' | 'skipped') => {
+    pages.forEach((p, index) => {
+      cases.push(placed({ name: caseInCell(pageCheckCase(p.path), env.named ? cell : undefined), ...(env.named ? { cell } : {}), status, durationMs: 0, error: why.slice(0, 4000) }, at, index));
+      raw.push(placed({ page: p.path, cell, ...(status === 'failed' ? { failures: [why] } : { skipped: why }) }, at, index));
+    });
   };
 
   /** Each cell's browser: one an engine (its cells are contexts of it), or one a cell with `browserPerCell`. */
-  let browser: { engine: Cell['engine']; guarded: GuardedBrowser } | null = null;
+  let browser: { engine: Cell['engine']; launching: Promise<GuardedBrowser> } | null = null;
   const started: Partial<Record<Cell['engine'] | 'cloud', number>> = {};
   const closeBrowser = async () => {
-    await browser?.guarded.close();
+    const current = browser;
     browser = null;
+    await (await current?.launching.catch(() => null))?.close();
   };
-  /** The engine's browser, started with the proxies of every network its cells run on; a new one after a crash. */
+  /**
+   * The engine's browser, started with the proxies of every network its cells run on; a new one after a crash. Cells
+   * running together ask at once: the first starts it (set before any wait, so that no other starts a second one),
+   * the others wait for it; after a launch that failed, the next cell to ask tries again.
+   */
   const browserFor = async (cell: Cell & { engine: 'chromium' | 'firefox' }): Promise<GuardedBrowser> => {
-    if (browser?.engine === cell.engine && browser.guarded.browser.isConnected()) return browser.guarded;
-    await closeBrowser();
-    const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
-    const contextProxies = await Promise.all(networks.map(proxyOf));
-    started[cell.engine] = (started[cell.engine] ?? 0) + 1;
-    const guarded = await launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
-    browser = { engine: cell.engine, guarded };
-    return guarded;
+    for (;;) {
+      const current = browser;
+      if (current?.engine === cell.engine) {
+        const guarded = await current.launching.catch(() => null);
+        if (guarded?.browser.isConnected()) return guarded;
+        // Another cell started a new one while this one waited.
+        if (browser !== current) continue;
+      }
+      const launching = (async () => {
+        await (await current?.launching.catch(() => null))?.close();
+        const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
+        const contextProxies = await Promise.all(networks.map(proxyOf));
+        started[cell.engine] = (started[cell.engine] ?? 0) + 1;
+        return launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+      })();
+      browser = { engine: cell.engine, launching };
+      return launching;
+    }
+  };
+
+  /** A WebKit cell: a session of the attempt's one WebKitWebDriver, with the cell's device and network. */
+  const webkitCell = async (cell: Cell, at: number) => {
+    const proxy = await proxyOf(cell.network);
+    let session: WebDriverSession;
+    try {
+      // The driver is jailed with the proxy of every network WebKit's cells run on (its ways out are fixed at start).
+      const proxies = await Promise.all([...new Set(cells.filter((c) => c.engine === 'webkit').map((c) => c.network))].map(proxyOf));
+      webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal, proxies });
+      const device = webkitDevice(cell.device);
+      started.webkit = (started.webkit ?? 0) + 1;
+      session = await openWebKitSession(
+        webkit,
+        { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: webkit.proxyUrl(proxy), pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
+        ctx.signal,
+      );
+    } catch (error) {
+      cellFailed(cell, at, error);
+      return;
+    }
+    try {
+      await addLoginCookies(session, guard, ctx);
+      const driver = webdriverDriver(session);
+      for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, at, i);
+    } finally {
+      await session.close();
+    }
+  };
+
+  /** A Chromium or Firefox cell: a context of its engine's browser, with the cell's device and its network's proxy. */
+  const playwrightCell = async (cell: Cell & { engine: 'chromium' | 'firefox' }, at: number) => {
+    let context: BrowserContext;
+    try {
+      const proxy = await proxyOf(cell.network);
+      const guarded = await browserFor(cell);
+      // A context of its own a cell: its device, and its network's proxy; no cookie, storage or cache of another cell.
+      context = await guarded.browser.newContext({ ...deviceUse(cell.device, cell.engine), ...(options.viewport ? { viewport: options.viewport } : {}), proxy: guarded.contextProxy(proxy) });
+    } catch (error) {
+      cellFailed(cell, at, error);
+      return;
+    }
+    try {
+      const driver = playwrightDriver(() => context.newPage(), options.testTimeoutMs);
+      for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, at, i);
+    } finally {
+      await context.close().catch(() => undefined);
+      if (env.browserPerCell) await closeBrowser();
+    }
   };
 
   try {
-    for (const cell of cells) {
-      if (ctx.signal.aborted) throw new RunAbortedError();
-      const proxy = await proxyOf(cell.network);
-      if (cell.engine === 'webkit') {
-        await closeBrowser();
-        let session: WebDriverSession;
-        try {
-          // The driver is jailed with the proxy of every network WebKit's cells run on (its ways out are fixed at start).
-          const proxies = await Promise.all([...new Set(cells.filter((c) => c.engine === 'webkit').map((c) => c.network))].map(proxyOf));
-          webkit ??= await startWebKitHost(webkitPaths(ctx), { home: path.join(env.home, 'webkit'), signal: ctx.signal, proxies });
-          const device = webkitDevice(cell.device);
-          started.webkit = (started.webkit ?? 0) + 1;
-          session = await openWebKitSession(
-            webkit,
-            { viewport: options.viewport ?? device.viewport, ...(device.userAgent ? { userAgent: device.userAgent } : {}), proxyUrl: webkit.proxyUrl(proxy), pageLoadTimeoutMs: options.testTimeoutMs, scriptTimeoutMs: options.testTimeoutMs },
-            ctx.signal,
-          );
-        } catch (error) {
-          cellFailed(cell, error);
-          continue;
-        }
-        try {
-          await addLoginCookies(session, guard, ctx);
-          const driver = webdriverDriver(session);
-          for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
-        } finally {
-          await session.close();
-        }
-        continue;
-      }
-      const engine = cell.engine;
-      let guarded: GuardedBrowser;
-      let context: BrowserContext;
-      try {
-        guarded = await browserFor({ ...cell, engine });
-        // A context of its own a cell: its device, and its network's proxy; no cookie, storage or cache of another cell.
-        context = await guarded.browser.newContext({ ...deviceUse(cell.device, engine), ...(options.viewport ? { viewport: options.viewport } : {}), proxy: guarded.contextProxy(proxy) });
-      } catch (error) {
-        cellFailed(cell, error);
-        continue;
-      }
-      try {
-        const driver = playwrightDriver(() => context.newPage(), options.testTimeoutMs);
-        for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
-      } finally {
-        await context.close().catch(() => undefined);
-        if (env.browserPerCell) await closeBrowser();
-      }
+    // An engine at a time, in the cells' order. Its cells run together as far as what they keep busy fits in the one
+    // core a test of page checks weighs (lib/cell-weight.ts): four slow-3G cells at once, an unshaped cell alone.
+    // WebKit's cells one at a time (a MiniBrowser each, on one driver); a browser a cell (the bench's) one at a time.
+    const local = cells.map((cell, at) => ({ cell, at }));
+    for (const engine of [...new Set(cells.map((c) => c.engine))]) {
+      const ofEngine = local.filter((c) => c.cell.engine === engine);
+      await runWithin(
+        ofEngine,
+        (c) => (engine === 'webkit' || env.browserPerCell ? PAGE_CHECK_CORES : cellBusy(c.cell.network)),
+        PAGE_CHECK_CORES,
+        async ({ cell, at }) => {
+          if (ctx.signal.aborted) throw new RunAbortedError();
+          const engineOf = cell.engine;
+          if (engineOf === 'webkit') await webkitCell(cell, at);
+          else await playwrightCell({ ...cell, engine: engineOf }, at);
+        },
+      );
+      await closeBrowser();
     }
     // The cloud cells: a session each on the client's device cloud, the same page checks over its hub.
-    for (const cell of env.cloud?.cells ?? []) {
+    for (const [i, cell] of (env.cloud?.cells ?? []).entries()) {
+      const at = cells.length + i;
       if (ctx.signal.aborted) throw new RunAbortedError();
       await closeBrowser();
       if (Date.now() > env.deadline) {
-        cellNotRun(cell.name, `not checked: the test's maxDurationSeconds (${options.maxDurationSeconds}) ran out`, 'failed');
+        cellNotRun(cell.name, at, `not checked: the test's maxDurationSeconds (${options.maxDurationSeconds}) ran out`, 'failed');
         continue;
       }
       const opened = await env.cloud!.run.open(cell);
       if ('error' in opened) {
         if (ctx.signal.aborted) throw new RunAbortedError();
-        cellNotRun(cell.name, opened.error, opened.skipped ? 'skipped' : 'failed');
+        cellNotRun(cell.name, at, opened.error, opened.skipped ? 'skipped' : 'failed');
         continue;
       }
       started.cloud = (started.cloud ?? 0) + 1;
       try {
         const driver = webdriverDriver(opened.session);
-        for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, i);
+        for (let i = 0; i < pages.length; i++) await checkPage(driver, cell, at, i);
       } finally {
         await opened.close();
       }
@@ -560,7 +607,8 @@ export async function runPageChecks(
     if (refused.length > 0) ctx.log('page check requests refused by the target policy', { urls: refused.slice(0, 20) });
     await Promise.all([...proxies.values()].map((p) => p.close()));
   }
-  return { cases, evidence, raw };
+  const inPlace = <T>(list: T[]) => list.sort((a, b) => placeOf.get(a)! - placeOf.get(b)!);
+  return { cases: inPlace(cases), evidence: inPlace(evidence), raw: inPlace(raw) };
 }
 
 /**
