@@ -102,6 +102,12 @@ export interface RunContext {
   xvfbPath?: string;
   /** Parallel workers a browser runner may use. */
   workers: number;
+  /**
+   * The cores the attempt's weight holds in the queue (its kind's and its options', at most the whole capacity: a
+   * test heavier than the machine runs alone). A browser test runs its parts side by side within them (issue 40);
+   * unset: one.
+   */
+  cores?: number;
   log: (message: string, data?: Record<string, unknown>) => void;
   /** How the target guard resolves names and judges addresses; unset: the system's DNS and the private ranges. */
   network?: TargetGuardOptions;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { startCellSite } from './fixtures/cell-site.ts';
-import { serverForSuite } from './fixtures/suite-server.ts';
+import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
 interface PageRecord {
@@ -14,6 +14,7 @@ interface PageRecord {
 /** A matrix's cells on one engine are contexts of one browser (issue 40), each with its own device, network and state; those that wait run together. */
 describe('one browser per engine', () => {
   const site = serverForSuite(startCellSite);
+  const suite = suiteCopyForSuite('cell-suite');
 
   it('starts one Chromium and one Firefox for 8 cells, each cell with its own viewport, network and no other cell’s cookie', async () => {
     const ctx = await makeContext();
@@ -50,4 +51,46 @@ describe('one browser per engine', () => {
     expect(site.mostVisitsAtOnce).toBeGreaterThanOrEqual(2);
     expect(result.summary.cases.map((c) => c.cell)).toEqual(Object.keys(expected));
   }, 90_000);
+
+  it('runs the spec files and the page checks side by side when the attempt holds two cores, with the same verdicts as one after the other', async () => {
+    // Page checks that take a while (settled 2.5 s a page): the specs' visits come while they go on, or after them.
+    const options = {
+      engines: ['chromium'],
+      devices: ['desktop', 'phone'],
+      specs: '*.spec.ts',
+      pages: [{ path: '/?from=check', expect: ['#w-1280'] }, { path: '/about?from=check' }],
+      pageChecks: { axe: 'off', links: false, settleMs: 2500 },
+    };
+    const run = async (cores: number) => {
+      const from = site.pagesAsked.length;
+      const ctx = await makeContext({ workers: 1, cores });
+      const result = await browserRunner.run(testOf('browser', options, { suiteDir: suite.dir }), localTarget(site.url), ctx);
+      expect(result.error).toBeUndefined();
+      if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+      // How often the site's visitor changed from the specs to the page checks or back: once when one part follows the other.
+      // (A spec's click on the contact link asks for an address of neither: not counted.)
+      const bySpec = site.pagesAsked
+        .slice(from)
+        .filter((url) => url.includes('from='))
+        .map((url) => url.includes('from=spec'));
+      return { cases: result.summary.cases.map((c) => `${c.name}: ${c.status}`), changes: bySpec.filter((spec, i) => i > 0 && spec !== bySpec[i - 1]).length };
+    };
+    const alone = await run(1);
+    expect(alone.changes).toBe(1);
+    const both = await run(2);
+    expect(both.changes).toBeGreaterThan(1);
+    expect(both.cases).toEqual(alone.cases);
+    // The specs' cases first (by file, then cell), then the page checks' in the matrix's order; a phone fails both wide layouts.
+    const pageCases = (cell: string, status: string) => ['/', '/about'].map((p) => `page check › ${p}?from=check [chromium/${cell}]: ${p === '/' ? status : 'passed'}`);
+    expect(both.cases).toEqual([
+      'about.spec.ts › about is read on a wide screen [chromium/desktop]: passed',
+      'about.spec.ts › about is read on a wide screen [chromium/phone]: failed',
+      'contact.spec.ts › contact is a click away [chromium/desktop]: passed',
+      'contact.spec.ts › contact is a click away [chromium/phone]: passed',
+      'home.spec.ts › home is fresh and quick [chromium/desktop]: passed',
+      'home.spec.ts › home is fresh and quick [chromium/phone]: passed',
+      ...pageCases('desktop', 'passed'),
+      ...pageCases('phone', 'failed'),
+    ]);
+  }, 180_000);
 });

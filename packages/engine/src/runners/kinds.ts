@@ -39,6 +39,15 @@ export function weightAddedBy(options: Readonly<Record<string, unknown>> | null 
   return cellWeightOf(options, kind) + own;
 }
 
+/**
+ * A kind's weight in cores on a process whose browser tests get `browserWorkers` Playwright workers: its `weight`, and
+ * `weightPerWorker` for each worker (a browser test's workers each keep a browser busy). 0 for a kind not known.
+ */
+export function kindWeightOf(kind: string, browserWorkers: number): number {
+  const facts = factsOf(kind);
+  return facts ? facts.weight + facts.weightPerWorker * browserWorkers : 0;
+}
+
 /** What a test's matrix adds to its kind's weight alone (part of `weightAddedBy`). */
 export { cellWeightOf };
 

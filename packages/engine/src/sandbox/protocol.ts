@@ -23,7 +23,7 @@ export type HostRequest =
       kind: TestKind;
       test: TestDefinition;
       target: RunTarget;
-      ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints'>;
+      ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'cores' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints'>;
       /** Absolute path of a module exporting `runners` (tests and benches); the engine's own runner otherwise. */
       runnersModule?: string;
       /** The values of the secrets the test's login names, by name (decision 0060): never in env vars or files. */

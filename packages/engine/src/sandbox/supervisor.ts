@@ -60,7 +60,7 @@ export interface SandboxLimits {
 export interface SandboxRun {
   test: TestDefinition;
   target: RunTarget;
-  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints' | 'openDevice' | 'closeDevice'> & {
+  ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'cores' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints' | 'openDevice' | 'closeDevice'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
     /**
@@ -357,7 +357,7 @@ function runSupervised(run: SandboxRun, runner: Runner, onStats?: (stats: Sandbo
       // A pre-forked process's tag names no attempt: the log ties the two together.
       ctx.log(`runner process ${stats.pid} ready in ${stats.readyMs} ms${warm ? ` (pre-forked, tag ${tag})` : ''}${user ? `, as ${user.name}` : ''}`);
       child.send(
-        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}), ...(ctx.healingFingerprints !== undefined ? { healingFingerprints: ctx.healingFingerprints } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
+        { type: 'run', kind: run.test.kind, test: run.test, target: run.target, ctx: { runDir: ctx.runDir, chromiumPath: ctx.chromiumPath, ...(ctx.wapitiPath ? { wapitiPath: ctx.wapitiPath } : {}), workers: ctx.workers, ...(ctx.cores !== undefined ? { cores: ctx.cores } : {}), ...(ctx.loadGenerator ? { loadGenerator: ctx.loadGenerator } : {}), ...(ctx.baselineDir ? { baselineDir: ctx.baselineDir } : {}), ...(ctx.healingFingerprints !== undefined ? { healingFingerprints: ctx.healingFingerprints } : {}) }, ...(run.runnersModule ? { runnersModule: run.runnersModule } : {}), ...(run.secrets ? { secrets: run.secrets } : {}) } satisfies HostRequest,
         () => {},
       );
     }

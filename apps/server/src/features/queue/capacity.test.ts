@@ -1,6 +1,6 @@
 import { cellWeightOf, weightAddedBy } from '@fullstop/engine/kinds';
 import { describe, expect, it } from 'vitest';
-import { Capacity, lightLaneWorkers } from './capacity.ts';
+import { attemptCores, Capacity, lightLaneWorkers } from './capacity.ts';
 
 /**
  * A test's weight grows with its cells (decision 0078): each cell beyond one Chromium cell adds its engine's weight,
@@ -167,5 +167,21 @@ describe('the light lane', () => {
     expect(room.laneFree).toBeLessThan(0.25);
     // Without a capacity, no lane either.
     expect(new Capacity(0, { workerId: 'here:1:abc', staleAfterSeconds: 30, browserWorkers: 1, lightLane: 0.5 }).room()).toBeNull();
+  });
+});
+
+describe('the cores an attempt holds', () => {
+  const here = { capacity: 2, browserWorkers: 1 };
+  it('is its weight, and the whole machine for a test heavier than it', () => {
+    // The 12-cell test runs alone: it may use both cores, its spec files beside its page checks.
+    const twelveCells = { engines: ['chromium', 'firefox', 'webkit'], devices: ['desktop', 'phone'], networks: ['4g', 'slow-3g'], specs: '*.spec.ts', pages: [{ path: '/' }] };
+    expect(attemptCores('browser', twelveCells, here)).toBe(2);
+    expect(twoCores().weightOf('browser', weightAddedBy(twelveCells, 'browser'))).toBeGreaterThan(2);
+    // One Chromium cell, or page checks whose cells run within one core: a core.
+    expect(attemptCores('browser', {}, here)).toBe(1);
+    expect(attemptCores('browser', { engines: ['chromium', 'firefox'], pages: [{ path: '/' }] }, here)).toBe(1);
+    expect(attemptCores('api', {}, here)).toBe(0.25);
+    // Without a capacity (no limit but the workers), the weight itself.
+    expect(attemptCores('browser', twelveCells, { capacity: 0, browserWorkers: 1 })).toBeGreaterThan(2);
   });
 });

@@ -1,4 +1,4 @@
-import { kinds } from '@fullstop/engine/kinds';
+import { kinds, kindWeightOf, weightAddedBy } from '@fullstop/engine/kinds';
 
 /** A job's weight, measured in cores: float sums such as 0.25 + 1.5 are exact, an ENGINE_CAPACITY of 1.3 is not. */
 const EPSILON = 1e-6;
@@ -85,7 +85,7 @@ export class Capacity {
   ) {
     this.lane = total > 0 ? (where.lightLane ?? 0) : 0;
     // A browser test weighs more with each Playwright worker it is given.
-    this.weights = Object.fromEntries(Object.values(kinds).map((f) => [f.kind, f.weight + f.weightPerWorker * where.browserWorkers]));
+    this.weights = Object.fromEntries(Object.values(kinds).map((f) => [f.kind, kindWeightOf(f.kind, where.browserWorkers)]));
     this.onePerMachine = Object.values(kinds)
       .filter((f) => f.onePerMachine)
       .map((f) => f.kind);
@@ -155,4 +155,14 @@ export class Capacity {
   inUse(): number {
     return this.heavy + this.light;
   }
+}
+
+/**
+ * The cores an attempt holds while it runs here: its job's weight as the queue weighs it (its kind's, and what its
+ * options add), at most the whole capacity (a test heavier than the machine runs alone, holding all of it). A browser
+ * test runs its parts side by side within them (issue 40). `capacity` 0: no limit, the weight itself.
+ */
+export function attemptCores(kind: string, options: Readonly<Record<string, unknown>> | null | undefined, where: { capacity: number; browserWorkers: number }): number {
+  const weight = kindWeightOf(kind, where.browserWorkers) + weightAddedBy(options, kind);
+  return where.capacity > 0 ? Math.min(weight, where.capacity) : weight;
 }

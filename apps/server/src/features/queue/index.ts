@@ -3,7 +3,7 @@ export { LOAD_QUEUE, RUN_QUEUE, ensureQueue, pgliteBossDb, startBoss } from './b
 export type { LoadGeneratorJobData, RunJobData } from './boss.ts';
 export type { RunJob } from './job-repository.ts';
 export { drizzleBossDb } from './job-repository.ts';
-export { Capacity, lightLaneWorkers } from './capacity.ts';
+export { attemptCores, Capacity, lightLaneWorkers } from './capacity.ts';
 export { fetchFairJob } from './job-repository.ts';
 export { activeJobIds } from './job-repository.ts';
 export { cancelWaitingJobs } from './waiting-repository.ts';

@@ -5,7 +5,7 @@ import { type RunnerResult, secretNamesOf, testsOf } from '@fullstop/engine';
 import { isRetried, kinds } from '@fullstop/engine/kinds';
 import { runInSandbox } from '@fullstop/engine/sandbox';
 import type { EngineDeps } from '../engine/index.ts';
-import type { RunJob } from '../queue/index.ts';
+import { attemptCores, type RunJob } from '../queue/index.ts';
 import { readSecrets } from '../secrets/index.ts';
 import { suiteOfRun } from '../suites/index.ts';
 import { localSuite } from '../suites/index.ts';
@@ -75,7 +75,7 @@ export async function sandboxRun(
     limits: { timeSeconds: options.timeSeconds, memoryMb: deps.config.runMemoryMb },
     ...(deps.runnersModule ? { runnersModule: deps.runnersModule } : {}),
     ...(secrets ? { secrets } : {}),
-    ctx: { ...options.ctx, ...devices, ...sandboxTools(deps) },
+    ctx: { ...options.ctx, ...devices, ...sandboxTools(deps), cores: attemptCores(test.kind, test.options, deps.config) },
   };
 }
 

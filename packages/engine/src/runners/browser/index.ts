@@ -161,6 +161,14 @@ async function runSpecs(p: {
   }
 }
 
+/** Both parts' outcomes once both have ended: the first error, if any, after the other part has ended too. */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
+}
+
 /**
  * @playwright/test in a child process, with a config generated into the run folder, for the spec files on the
  * Chromium and Firefox cells; then the page checks (decision 0079) on every cell, WebKit's included. Totals come
@@ -199,10 +207,27 @@ export const browserRunner = defineRunner({
     if (home) await mkdir(paths.home, { recursive: true });
     const started = performance.now();
     try {
-      const specPart = specs !== null && specCells.length > 0 ? await runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : null;
-      const pagePart = options.pages
-        ? await runPageChecks(cells, options, { guard, ctx, home: paths.home, dir: paths.dir, named: !classic, deadline, ...(ctx.browserPerCell ? { browserPerCell: true } : {}), ...(cloud ? { cloud } : {}) })
-        : null;
+      const withSpecs = specs !== null && specCells.length > 0;
+      // The spec files keep their Playwright workers busy (a core each); the page checks run beside them when the
+      // attempt holds a core more than that (issue 40: a matrix heavier than the machine holds all of it), else after.
+      const cores = Math.max(1, ctx.cores ?? 1);
+      const together = withSpecs && options.pages !== undefined && cores >= ctx.workers + 1;
+      const runSpecPart = () => (withSpecs ? runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : Promise.resolve(null));
+      const runPagePart = () =>
+        options.pages
+          ? runPageChecks(cells, options, {
+              guard,
+              ctx,
+              home: paths.home,
+              dir: paths.dir,
+              named: !classic,
+              deadline,
+              cores: together ? cores - ctx.workers : cores,
+              ...(ctx.browserPerCell ? { browserPerCell: true } : {}),
+              ...(cloud ? { cloud } : {}),
+            })
+          : Promise.resolve(null);
+      const [specPart, pagePart] = together ? await bothSettled(runSpecPart(), runPagePart()) : [await runSpecPart(), await runPagePart()];
       const cases = [...(specPart?.cases ?? []), ...(pagePart?.cases ?? [])];
       const pageTotals = totalsFromCases(pagePart?.cases ?? []);
       const totals = specPart

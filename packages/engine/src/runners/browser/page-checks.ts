@@ -302,6 +302,8 @@ export async function runPageChecks(
     deadline: number;
     /** A browser a cell, as before issue 40: for the bench that compares the two (bench/engine/browser-matrix.ts). */
     browserPerCell?: boolean;
+    /** The cores the page checks may keep busy (the attempt's, less what runs beside them); unset: PAGE_CHECK_CORES. */
+    cores?: number;
     /** The test's cloud cells (decision 0100), after the local ones: each a session on the client's device cloud. */
     cloud?: { cells: readonly CloudCell[]; run: CloudCells };
   },
@@ -556,25 +558,36 @@ export async function runPageChecks(
   };
 
   try {
-    // An engine at a time, in the cells' order. Its cells run together as far as what they keep busy fits in the one
-    // core a test of page checks weighs (lib/cell-weight.ts): four slow-3G cells at once, an unshaped cell alone.
-    // WebKit's cells one at a time (a MiniBrowser each, on one driver); a browser a cell (the bench's) one at a time.
+    // Two lanes: Chromium's and Firefox's cells (an engine at a time, in the cells' order), and WebKit's (one at a time:
+    // a MiniBrowser each, on one driver). The lanes run side by side when the attempt holds two cores or more. In the
+    // first, an engine's cells run together as far as what they keep busy fits in its cores (lib/cell-weight.ts): four
+    // slow-3G cells at once on one core, an unshaped cell alone; a browser a cell (the bench's) one at a time.
+    const cores = Math.max(PAGE_CHECK_CORES, env.cores ?? PAGE_CHECK_CORES);
     const local = cells.map((cell, at) => ({ cell, at }));
-    for (const engine of [...new Set(cells.map((c) => c.engine))]) {
-      const ofEngine = local.filter((c) => c.cell.engine === engine);
-      await runWithin(
-        ofEngine,
-        (c) => (engine === 'webkit' || env.browserPerCell ? PAGE_CHECK_CORES : cellBusy(c.cell.network)),
-        PAGE_CHECK_CORES,
-        async ({ cell, at }) => {
-          if (ctx.signal.aborted) throw new RunAbortedError();
-          const engineOf = cell.engine;
-          if (engineOf === 'webkit') await webkitCell(cell, at);
-          else await playwrightCell({ ...cell, engine: engineOf }, at);
-        },
-      );
-      await closeBrowser();
-    }
+    const ofWebKit = local.filter((c) => c.cell.engine === 'webkit');
+    const ofPlaywright = local.filter((c) => c.cell.engine !== 'webkit');
+    const laneCores = ofWebKit.length > 0 && ofPlaywright.length > 0 && cores >= 2 * PAGE_CHECK_CORES ? cores - PAGE_CHECK_CORES : cores;
+    const playwrightLane = async () => {
+      for (const engine of [...new Set(ofPlaywright.map((c) => c.cell.engine))]) {
+        await runWithin(
+          ofPlaywright.filter((c) => c.cell.engine === engine),
+          (c) => (env.browserPerCell ? laneCores : cellBusy(c.cell.network)),
+          laneCores,
+          async ({ cell, at }) => {
+            if (ctx.signal.aborted) throw new RunAbortedError();
+            if (cell.engine !== 'webkit') await playwrightCell({ ...cell, engine: cell.engine }, at);
+          },
+        );
+        await closeBrowser();
+      }
+    };
+    const webkitLane = async () => {
+      for (const { cell, at } of ofWebKit) {
+        if (ctx.signal.aborted) throw new RunAbortedError();
+        await webkitCell(cell, at);
+      }
+    };
+    await runWithin([playwrightLane, webkitLane], () => PAGE_CHECK_CORES, cores, (lane) => lane());
     // The cloud cells: a session each on the client's device cloud, the same page checks over its hub.
     for (const [i, cell] of (env.cloud?.cells ?? []).entries()) {
       const at = cells.length + i;
