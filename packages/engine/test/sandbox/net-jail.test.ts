@@ -273,14 +273,19 @@ jail('net jail', () => {
           '  try { return `status ${(await fetch(url, { signal: AbortSignal.timeout(5000) })).status}`; }',
           '  catch (e) { return `error ${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name}`; }',
           '};',
-          "test('tries every way out, then loads the target', async ({ page }) => {",
+          "test('tries every way out, then loads the target', async ({ page, browser }) => {",
+          // The shared browser's Playwright server (runners/browser/browser-servers.ts) runs a context's requests in its
+          // own process: in the jail, and through the browser's policy proxy.
+          '  const served = await browser.newContext();',
           '  const results = {',
           '    api: await get(`http://127.0.0.1:${process.env.FULLSTOP_JAIL_TEST_API_PORT}/healthz`),',
           "    postgres: await tcp('127.0.0.1', 5432),",
           "    redis: await tcp('127.0.0.1', 6379),",
           "    postgresSocket: await unix('/var/run/postgresql/.s.PGSQL.5432'),",
           "    metadata: await get('http://169.254.169.254/'),",
+          '    browserServer: await served.request.get(`http://127.0.0.1:${process.env.FULLSTOP_JAIL_TEST_API_PORT}/healthz`, { timeout: 5000 }).then((r) => `status ${r.status()}`, (e: Error) => `error ${e.message.split(String.fromCharCode(10))[0]}`),',
           '  };',
+          '  await served.close();',
           '  writeFileSync(process.env.FULLSTOP_JAIL_TEST_OUT!, JSON.stringify(results));',
           "  await page.goto('/');",
           "  await expect(page.locator('h1')).toHaveText('Allowed target');",
@@ -302,7 +307,7 @@ jail('net jail', () => {
       process.env.FULLSTOP_JAIL_TEST_OUT = out;
       onTestFinished(() => void delete process.env.FULLSTOP_JAIL_TEST_OUT);
       const result = await browserRunner.run(testOf('browser', { specs: 'ways-out.spec.ts' }, { suiteDir }), localTarget(site.url), ctx);
-      const ways = JSON.parse(await readFile(out, 'utf8')) as Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata', string>;
+      const ways = JSON.parse(await readFile(out, 'utf8')) as Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata' | 'browserServer', string>;
       return { result, ways };
     };
 
@@ -317,6 +322,7 @@ jail('net jail', () => {
       expect(ways.redis).not.toBe('open');
       expect(ways.postgresSocket).not.toBe('open');
       expect(ways.metadata).toMatch(/^error /);
+      expect(ways.browserServer).not.toBe('status 200');
     });
 
     it('unjailed (a switch for tests only), the same spec reaches the API: the test above can fail', async () => {
@@ -325,6 +331,8 @@ jail('net jail', () => {
       const { result, ways } = await runSpec();
       expect(result.totals.passedTests).toBe(1);
       expect(ways.api).toBe('status 200');
+      // The shared browser's requests still go through its launch's policy proxy, which refuses the API's port.
+      expect(ways.browserServer).toBe('status 403');
       expect(apiRequests()).toBe(before + 1);
       // The database and Redis, where this machine runs them, answer unjailed too.
       if (await reachable(5432)) expect(ways.postgres).toBe('open');
