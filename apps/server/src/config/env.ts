@@ -130,7 +130,8 @@ const envSchema = z.object({
   ENGINE_RUN_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(2048),
   /**
    * Runner processes forked and loaded ahead of their tests (the warm pool, docs/decisions/0068; at most 2 and
-   * never more than ENGINE_WORKERS): each still runs one test. Emptied after a minute at rest. 0: a fresh fork per test.
+   * never more than ENGINE_WORKERS): each still runs one test. Emptied 15 s after the last test ends (decision
+   * 0104). 0: a fresh fork per test.
    */
   ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
   /**

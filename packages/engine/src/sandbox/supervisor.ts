@@ -180,6 +180,7 @@ export async function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxSta
   await pool?.claim();
   const shape = runnerShape(run);
   const poolSize = Math.min(Math.max(ctx.warmRunners ?? 0, 0), WARM_POOL_MAX);
+  const ended = warmPool.attemptStarted();
   const warm = warmPool.take(shape, poolSize);
   let lease: RunnerLease | null = warm?.lease ?? null;
   let used = false;
@@ -194,6 +195,7 @@ export async function runInSandbox(run: SandboxRun, onStats?: (stats: SandboxSta
     if (warm && !used) warm.child.kill('SIGKILL');
     if (lease && !used) await lease.killLeftovers().catch(() => undefined);
     lease?.release();
+    ended();
   }
 }
 

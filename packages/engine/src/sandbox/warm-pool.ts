@@ -9,8 +9,12 @@ import type { HostMessage } from './protocol.ts';
 export const WARM_POOL_MAX = 2;
 /** A running attempt refills the pool after this long, or at its end if that comes first (supervisor.ts). */
 export const WARM_REFILL_AFTER_MS = 1_000;
-/** No attempt started or ended for this long: the pool is emptied, so a server at rest holds no runner process. */
-export const WARM_POOL_IDLE_MS = 60_000;
+/**
+ * No attempt running, and none started or ended for this long: the pool is emptied, so a server at rest holds no
+ * runner process (~80 MB RSS each; the launcher follows, launcher-client.ts). Attempts of one run follow each other
+ * within seconds (a retry waits 2 s); the next run after a pause forks its first runner fresh (decision 0104).
+ */
+export const WARM_POOL_IDLE_MS = 15_000;
 /** What a pre-forked runner's attempt key starts with: its tag reads `<owner pid>.<owner start>.warm-<hex>`. */
 const WARM_KEY_PREFIX = 'warm-';
 
@@ -79,12 +83,14 @@ const alive = (child: RemoteChild) => child.connected && child.exitCode === null
  * A few runner processes forked and loaded before any attempt asks (docs/decisions/0068). Each still runs one
  * attempt and exits: taking one only skips its start. The pool fills once this process runs attempts (never at
  * boot), refills after a take off the attempt's critical path (at its end, or a second into a long one), keeps
- * only processes of the shape last asked for, and empties after WARM_POOL_IDLE_MS at rest. A waiting process
- * that dies is replaced at the next refill.
+ * only processes of the shape last asked for, and empties after WARM_POOL_IDLE_MS with no attempt running. A
+ * waiting process that dies is replaced at the next refill.
  */
 export class WarmPool {
   private waiting: Waiting[] = [];
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Attempts running now: the pool is never idle while one runs, however long. */
+  private running = 0;
   private readonly fork: ForkWaiting;
   private readonly idleMs: number;
 
@@ -122,9 +128,27 @@ export class WarmPool {
     while (this.waiting.length < wanted) if (!this.start(shape, key)) break;
   }
 
-  /** An attempt started or ended: the pool is in use, its idle time starts again. */
+  /**
+   * An attempt starts: the pool is not idle until it ends, whether it took a waiting process or not (the next one
+   * may). Answers the function to call once it has ended.
+   */
+  attemptStarted(): () => void {
+    this.running++;
+    this.busy();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.running--;
+      this.busy();
+    };
+  }
+
+  /** The pool is in use: its idle time starts again, once no attempt runs. */
   busy(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.running > 0) return;
     this.idleTimer = setTimeout(() => this.drain(), this.idleMs);
     // The pool never keeps this process alive by itself.
     this.idleTimer.unref();

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RemoteChild } from '../../src/sandbox/launcher-client.ts';
 import { type RunnerShape, WARM_POOL_MAX, WarmPool } from '../../src/sandbox/warm-pool.ts';
 
@@ -28,7 +28,7 @@ class FakeChild extends EventEmitter {
   }
 }
 
-function pool(idleMs = 60_000) {
+function pool(idleMs?: number) {
   const forked: { child: FakeChild; shape: RunnerShape; tag: string }[] = [];
   const warm = new WarmPool((shape, tag) => {
     const child = new FakeChild(1000 + forked.length);
@@ -110,5 +110,42 @@ describe('the warm pool (warm-pool.ts)', () => {
     await pause(300);
     expect(warm.size).toBe(0);
     expect(forked[0]!.child.killed).toBe('SIGKILL');
+  });
+
+  describe('at rest (fake clock)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('keeps its processes while an attempt runs, however long, and empties itself its idle time after the last one ends', () => {
+      vi.useFakeTimers();
+      const { warm, forked } = pool(1_000);
+      const first = warm.attemptStarted();
+      const second = warm.attemptStarted();
+      warm.refill(shape(), 1);
+      vi.advanceTimersByTime(10_000);
+      expect(warm.size).toBe(1);
+      first();
+      // Said twice, an end counts once: the second attempt still runs.
+      first();
+      vi.advanceTimersByTime(10_000);
+      expect(warm.size).toBe(1);
+      second();
+      vi.advanceTimersByTime(999);
+      expect(warm.size).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(warm.size).toBe(0);
+      expect(forked[0]!.child.killed).toBe('SIGKILL');
+    });
+
+    it('by default, holds no process 20 s after the last attempt ended (bench:rest measures a server 30 s after work)', () => {
+      vi.useFakeTimers();
+      const { warm } = pool();
+      const ended = warm.attemptStarted();
+      warm.refill(shape(), 1);
+      ended();
+      vi.advanceTimersByTime(20_000);
+      expect(warm.size).toBe(0);
+    });
   });
 });
