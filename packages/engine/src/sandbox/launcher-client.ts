@@ -5,6 +5,11 @@ import { entryFile } from './entry-file.ts';
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
 
 const LAUNCHER_ENTRY = entryFile('launcher');
+/**
+ * With no runner process for this long (the warm pool emptied too, warm-pool.ts), the launcher is let go: ~50 MB RSS
+ * a server at rest need not hold. The next attempt starts one again (~45 ms here) before its fork (decision 0104).
+ */
+export const LAUNCHER_IDLE_MS = 5_000;
 
 /**
  * A runner process seen through the launcher: the part of ChildProcess the supervisor uses (pid once known,
@@ -73,6 +78,7 @@ class Launcher {
   private readonly process: ChildProcess;
   private readonly children = new Map<number, RemoteChild>();
   private nextId = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
   dead = false;
 
   constructor() {
@@ -91,7 +97,7 @@ class Launcher {
       const child = this.children.get(event.id);
       if (!child) return;
       child.deliver(event);
-      if (event.type === 'exit') this.children.delete(event.id);
+      if (event.type === 'exit') this.forget(event.id);
     });
     const lost = () => {
       if (this.dead) return;
@@ -107,11 +113,33 @@ class Launcher {
     this.process.on('exit', lost);
   }
 
+  /** The launcher's pid (tests). */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
   spawn(options: Omit<Extract<LauncherRequest, { type: 'spawn' }>, 'type' | 'id'>): RemoteChild {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const child = new RemoteChild(this.nextId++, this);
     this.children.set(child.id, child);
     this.request({ type: 'spawn', id: child.id, ...options });
     return child;
+  }
+
+  /** A runner process has ended: the last one starts the launcher's idle time. */
+  private forget(id: number): void {
+    this.children.delete(id);
+    if (this.children.size > 0 || this.dead || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.children.size > 0 || this.dead) return;
+      // Closing its channel ends it (launcher.ts); the next launch() starts another.
+      this.dead = true;
+      if (this.process.connected) this.process.disconnect();
+    }, LAUNCHER_IDLE_MS);
+    // The idle time never keeps this process alive.
+    this.idleTimer.unref();
   }
 
   /** The launcher died before the request could leave: the runner process ends at once, as one that crashed. */
@@ -138,8 +166,14 @@ class Launcher {
 
 let launcher: Launcher | null = null;
 
-/** Forks a runner process through the launcher, which is started on first use and again if it died. */
+/**
+ * Forks a runner process through the launcher, which is started on first use, again if it died, and again after it
+ * was let go for want of runner processes (LAUNCHER_IDLE_MS).
+ */
 export function launch(options: Omit<Extract<LauncherRequest, { type: 'spawn' }>, 'type' | 'id'>): RemoteChild {
   if (!launcher || launcher.dead) launcher = new Launcher();
   return launcher.spawn(options);
 }
+
+/** The pid of the launcher in use now, or null when there is none (not started yet, or let go) (tests). */
+export const launcherPid = (): number | null => (launcher && !launcher.dead ? (launcher.pid ?? null) : null);
