@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../../apps/server/scripts/build.ts';
@@ -11,6 +12,11 @@ import { buildServer } from '../../apps/server/scripts/build.ts';
  * from /proc). Each way of starting it runs ROUNDS times, interleaved, so the machine's noise falls on all of
  * them alike: from the TypeScript source through tsx (the baseline, what `npm start` ran before decision 0067)
  * and compiled (`npm start` now). Linux only.
+ *
+ * Then the server after work (issue 40): started as `npm start` runs it, measured fresh at rest as above, then the
+ * demo client's "Run all tests" three times, one after the other, and the tree measured every 5 s up to 30 s after
+ * the last one ended; then one test run alone, timed (what the next run pays for what was given back). Figures,
+ * never pass/fail.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -18,6 +24,23 @@ const out = path.join(root, 'bench/.output');
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const READY_TIMEOUT_MS = 180_000;
+/** Which parts run: `at-rest` (the five ways of starting, above) and `after-work`. */
+const PARTS = new Set((process.env.BENCH_REST_PARTS ?? 'at-rest,after-work').split(','));
+const RUN_ALLS = Number(process.env.BENCH_RUN_ALLS ?? 3);
+const AFTER_WORK_SECONDS = Number(process.env.BENCH_AFTER_WORK_SECONDS ?? 30);
+const AFTER_WORK_SAMPLE_SECONDS = 5;
+const AFTER_WORK_ROUNDS = Number(process.env.BENCH_AFTER_WORK_ROUNDS ?? 1);
+/** The test run alone after the measurements: an API test, whose time is mostly its runner process's start. */
+const NEXT_TEST = process.env.BENCH_NEXT_TEST ?? 'Health check';
+/**
+ * The builds measured after work, `name=dir,name=dir`, taking turns: dir is a build of the server inside the
+ * repository (a copy of apps/server/dist, so that it finds the same node_modules), e.g. the build before a change,
+ * `before=apps/server/dist-before,after=apps/server/dist`. Each runs as `npm start` runs apps/server/dist.
+ */
+const AFTER_WORK_BUILDS = (process.env.BENCH_AFTER_WORK_BUILDS ?? 'npm start=apps/server/dist').split(',').map((entry) => {
+  const [name, dir] = entry.includes('=') ? [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] : [entry, entry];
+  return { name: name!, dir: dir! };
+});
 
 interface Variant {
   name: string;
@@ -124,9 +147,31 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`no 200 from ${url} within ${READY_TIMEOUT_MS} ms`);
 }
 
-async function sample(variant: Variant, round: number): Promise<Sample> {
-  const dataDir = path.join(out, `rest-${process.pid}-${round}-${variant.name.replace(/\W+/g, '-')}`);
+/** Every process of the server's tree, measured now. */
+function measureTree(apiPid: number): Pick<Sample, 'processes' | 'totalRssMb' | 'totalPssMb'> {
+  const processes = processTree(apiPid)
+    .map((pid) => measure(pid, apiPid))
+    .filter((p): p is ProcessFigures => p !== null);
+  const total = (key: 'rssMb' | 'pssMb') => processes.reduce((sum, p) => sum + p[key], 0);
+  return { processes, totalRssMb: total('rssMb'), totalPssMb: total('pssMb') };
+}
+
+interface StartedServer {
+  child: ChildProcess;
+  port: number;
+  dataDir: string;
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a server on a fresh data directory and answers once GET /readyz says 200. */
+async function startServer(variant: Variant, label: string): Promise<StartedServer> {
+  const dataDir = path.join(out, `rest-${process.pid}-${label.replace(/\W+/g, '-')}`);
   rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  // The data folder is a package scope of its own: the repository's "type": "module" would make Playwright load the
+  // demo's specs as ES modules (bench/engine/bench-server.ts).
+  writeFileSync(path.join(dataDir, 'package.json'), '{ "type": "commonjs" }\n');
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, variant.args, {
@@ -138,32 +183,37 @@ async function sample(variant: Variant, round: number): Promise<Sample> {
   child.on('error', (err) => (stderr += `spawn: ${err.message}\n`));
   child.stderr!.on('error', () => {});
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  try {
-    await waitReady(`http://127.0.0.1:${port}/readyz`, child).catch((err: Error) => {
-      throw new Error(`${variant.name}: ${err.message}\n${stderr}`);
-    });
-    const readyMs = Math.round(performance.now() - started);
-    await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
-    const processes = processTree(child.pid!)
-      .map((pid) => measure(pid, child.pid!))
-      .filter((p): p is ProcessFigures => p !== null);
-    const total = (key: 'rssMb' | 'pssMb') => processes.reduce((sum, p) => sum + p[key], 0);
-    return { variant: variant.name, readyMs, processes, totalRssMb: total('rssMb'), totalPssMb: total('pssMb') };
-  } finally {
+  const stop = async () => {
     const exited = new Promise((r) => child.once('exit', r));
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(`http://127.0.0.1:${port}/readyz`, child).catch((err: Error) => {
+      throw new Error(`${variant.name}: ${err.message}\n${stderr}`);
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { child, port, dataDir, readyMs: Math.round(performance.now() - started), stop };
+}
+
+async function sample(variant: Variant, round: number): Promise<Sample> {
+  const server = await startServer(variant, `${round}-${variant.name}`);
+  try {
+    await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
+    return { variant: variant.name, readyMs: server.readyMs, ...measureTree(server.child.pid!) };
+  } finally {
+    await server.stop();
   }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function main(): Promise<void> {
-  mkdirSync(out, { recursive: true });
-  const built = await buildServer();
-  console.log(`built apps/server/dist: ${built.files} files in ${built.ms} ms`);
+async function atRest(): Promise<void> {
   const samples: Sample[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     for (const variant of VARIANTS) {
@@ -196,4 +246,85 @@ async function main(): Promise<void> {
   writeFileSync(path.join(out, 'rest.json'), `${JSON.stringify(samples, null, 2)}\n`);
 }
 
-await main();
+/** Runs the demo client's tests (all of them, or one) through the operator API, as bench/engine/bench-server.ts does. */
+async function runTests(server: StartedServer, testName?: string): Promise<{ status: string; message: string; seconds: number }> {
+  const base = `http://127.0.0.1:${server.port}`;
+  const token = readFileSync(path.join(server.dataDir, 'operator-token'), 'utf8').trim();
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${urlPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${urlPath}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+  const { clients } = await call<{ clients: { id: string }[] }>('GET', '/operator/clients');
+  const started = performance.now();
+  const run = await call<{ status: string; message: string }>('POST', `/operator/clients/${clients[0]!.id}/runs`, { wait: true, timeout: 900, ...(testName ? { testName } : {}) });
+  return { status: run.status, message: run.message, seconds: Math.round((performance.now() - started) / 100) / 10 };
+}
+
+interface AfterWork {
+  build: string;
+  fresh: ReturnType<typeof measureTree>;
+  /** Seconds after the last run-all ended → the tree then. */
+  after: { seconds: number; tree: ReturnType<typeof measureTree> }[];
+  runAlls: { status: string; seconds: number }[];
+  nextTestSeconds: number;
+}
+
+const describeTree = (tree: ReturnType<typeof measureTree>) =>
+  `${tree.totalRssMb}/${tree.totalPssMb} (${tree.processes.map((p) => `${p.role} ${p.rssMb}/${p.pssMb}`).join(', ')})`;
+
+async function afterWork(build: { name: string; dir: string }, round: number): Promise<AfterWork> {
+  const main = path.join(build.dir, 'main.js');
+  const variant: Variant = { name: build.name, args: serveArgs.map((a) => (a === 'apps/server/dist/main.js' ? main : a)), env: serveEnv };
+  const server = await startServer(variant, `after-work-${round}-${build.name}`);
+  try {
+    await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
+    const fresh = measureTree(server.child.pid!);
+    console.log(`${build.name}: ready in ${server.readyMs} ms; fresh, ${SETTLE_SECONDS} s after /readyz, tree RSS/PSS MB ${describeTree(fresh)}`);
+    const runAlls: AfterWork['runAlls'] = [];
+    for (let i = 1; i <= RUN_ALLS; i++) {
+      const run = await runTests(server);
+      runAlls.push({ status: run.status, seconds: run.seconds });
+      console.log(`${build.name}: run-all ${i} ${run.status} in ${run.seconds} s (${run.message}); load average ${os.loadavg()[0]!.toFixed(1)}`);
+    }
+    const ended = performance.now();
+    const after: AfterWork['after'] = [];
+    for (let seconds = 0; seconds <= AFTER_WORK_SECONDS; seconds += AFTER_WORK_SAMPLE_SECONDS) {
+      await new Promise((r) => setTimeout(r, Math.max(0, ended + seconds * 1000 - performance.now())));
+      const tree = measureTree(server.child.pid!);
+      after.push({ seconds, tree });
+      console.log(`${build.name}: ${String(seconds).padStart(2)} s after the last run-all, tree RSS/PSS MB ${describeTree(tree)}`);
+    }
+    const next = await runTests(server, NEXT_TEST);
+    console.log(`${build.name}: then "${NEXT_TEST}" alone ${next.status} in ${next.seconds} s`);
+    return { build: build.name, fresh, after, runAlls, nextTestSeconds: next.seconds };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function afterWorkPart(): Promise<void> {
+  console.log(`\n# After work: ${RUN_ALLS} run-alls of the demo client, then ${AFTER_WORK_SECONDS} s at rest; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}\n`);
+  const results: AfterWork[] = [];
+  for (let round = 1; round <= AFTER_WORK_ROUNDS; round++) for (const build of AFTER_WORK_BUILDS) results.push(await afterWork(build, round));
+  const columns = results[0]!.after.map((a) => `${a.seconds} s`);
+  console.log(`\ntree RSS MB (PSS in the last column), fresh ${SETTLE_SECONDS} s after /readyz, then after the last of ${RUN_ALLS} run-alls:\n`);
+  console.log(`| build | run-alls (s) | fresh | ${columns.join(' | ')} | at ${AFTER_WORK_SECONDS} s: processes (RSS/PSS) | tree PSS at ${AFTER_WORK_SECONDS} s | "${NEXT_TEST}" next (s) |`);
+  console.log(`| --- | --- | ---: | ${columns.map(() => '---:').join(' | ')} | --- | ---: | ---: |`);
+  for (const r of results) {
+    const last = r.after.at(-1)!.tree;
+    console.log(
+      `| ${r.build} | ${r.runAlls.map((a) => `${a.seconds}${a.status === 'passed' ? '' : ` ${a.status}`}`).join(', ')} | ${r.fresh.totalRssMb} | ${r.after.map((a) => a.tree.totalRssMb).join(' | ')} | ` +
+        `${last.processes.map((p) => `${p.role} ${p.rssMb}/${p.pssMb}`).join(', ')} | ${last.totalPssMb} | ${r.nextTestSeconds} |`,
+    );
+  }
+  writeFileSync(path.join(out, 'rest-after-work.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+mkdirSync(out, { recursive: true });
+const built = await buildServer();
+console.log(`built apps/server/dist: ${built.files} files in ${built.ms} ms`);
+if (PARTS.has('at-rest')) await atRest();
+if (PARTS.has('after-work')) await afterWorkPart();
