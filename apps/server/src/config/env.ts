@@ -131,7 +131,7 @@ const envSchema = z.object({
   /**
    * Runner processes forked and loaded ahead of their tests (the warm pool, docs/decisions/0068; at most 2 and
    * never more than ENGINE_WORKERS): each still runs one test. Emptied 15 s after the last test ends (decision
-   * 0104). 0: a fresh fork per test.
+   * 0105). 0: a fresh fork per test.
    */
   ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
   /**

@@ -5,7 +5,7 @@ import type * as Argon2Module from '@node-rs/argon2';
  * only honoured by a later call to that allocator on the same thread: the libuv thread that hashed keeps the pages,
  * so the server held 19 MiB per hash that ever ran at once (38-57 MB after a few logins in parallel). Purged at once,
  * each hash faults its memory in again: ~6 ms more per hash. Set before the package loads (mimalloc reads its options
- * then), unless the environment already says otherwise. Decision 0104.
+ * then), unless the environment already says otherwise. Decision 0105.
  */
 type Argon2 = typeof Argon2Module;
 let argon2: Promise<Argon2> | undefined;

@@ -7,7 +7,7 @@ import type { LauncherEvent, LauncherRequest } from './launcher-protocol.ts';
 const LAUNCHER_ENTRY = entryFile('launcher');
 /**
  * With no runner process for this long (the warm pool emptied too, warm-pool.ts), the launcher is let go: ~50 MB RSS
- * a server at rest need not hold. The next attempt starts one again (~45 ms here) before its fork (decision 0104).
+ * a server at rest need not hold. The next attempt starts one again (~45 ms here) before its fork (decision 0105).
  */
 export const LAUNCHER_IDLE_MS = 5_000;
 

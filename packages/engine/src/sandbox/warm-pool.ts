@@ -12,7 +12,7 @@ export const WARM_REFILL_AFTER_MS = 1_000;
 /**
  * No attempt running, and none started or ended for this long: the pool is emptied, so a server at rest holds no
  * runner process (~80 MB RSS each; the launcher follows, launcher-client.ts). Attempts of one run follow each other
- * within seconds (a retry waits 2 s); the next run after a pause forks its first runner fresh (decision 0104).
+ * within seconds (a retry waits 2 s); the next run after a pause forks its first runner fresh (decision 0105).
  */
 export const WARM_POOL_IDLE_MS = 15_000;
 /** What a pre-forked runner's attempt key starts with: its tag reads `<owner pid>.<owner start>.warm-<hex>`. */
