@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,4 +42,19 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * The operator API of a server started on `dataDir` (its operator token is written there at start): a JSON call that
+ * throws with the route, the status and the body on any 4xx or 5xx.
+ */
+export function operatorApi(base: string, dataDir: string): <T>(method: string, urlPath: string, body?: unknown) => Promise<T> {
+  const token = readFileSync(path.join(dataDir, 'operator-token'), 'utf8').trim();
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  return async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${urlPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${urlPath}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
 }

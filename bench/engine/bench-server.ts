@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CpuMeter, meterCpu } from './cpu.ts';
+import { operatorApi } from '../server-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -133,14 +134,7 @@ export async function startBenchServer(port: number, env: Record<string, string>
       if (i > 240 || server.exitCode !== null) throw new Error('the server did not start');
       await new Promise((r) => setTimeout(r, 500));
     }
-    const token = readFileSync(path.join(dataDir, 'operator-token'), 'utf8').trim();
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const call = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${base}${urlPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      const text = await res.text();
-      if (res.status >= 400) throw new Error(`${method} ${urlPath}: ${res.status} ${text}`);
-      return JSON.parse(text) as T;
-    };
+    const call = operatorApi(base, dataDir);
     const { clients } = await call<{ clients: { id: string }[] }>('GET', '/operator/clients');
     // The run's detail is the client's own route: the bench reads it as the demo user a fresh server has.
     let demoToken: Promise<string> | undefined;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../../apps/server/scripts/build.ts';
+import { operatorApi } from '../server-process.ts';
 
 /**
  * The server at rest: started on a fresh data directory (embedded database, demo client imported), asked for
@@ -249,14 +250,7 @@ async function atRest(): Promise<void> {
 /** Runs the demo client's tests (all of them, or one) through the operator API, as bench/engine/bench-server.ts does. */
 async function runTests(server: StartedServer, testName?: string): Promise<{ status: string; message: string; seconds: number }> {
   const base = `http://127.0.0.1:${server.port}`;
-  const token = readFileSync(path.join(server.dataDir, 'operator-token'), 'utf8').trim();
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${urlPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const text = await res.text();
-    if (res.status >= 400) throw new Error(`${method} ${urlPath}: ${res.status} ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const call = operatorApi(base, server.dataDir);
   const { clients } = await call<{ clients: { id: string }[] }>('GET', '/operator/clients');
   const started = performance.now();
   const run = await call<{ status: string; message: string }>('POST', `/operator/clients/${clients[0]!.id}/runs`, { wait: true, timeout: 900, ...(testName ? { testName } : {}) });
