@@ -28,6 +28,12 @@ export interface BrowserPaths {
   heals: string;
   /** What the spec files' shared browsers' setup recorded (browser-servers.ts): how many it launched an engine. */
   browserServers: string;
+  /**
+   * Playwright's cache of compiled files (PWTEST_CACHE_DIR), the attempt's own. Its default, a folder of the runner
+   * user's in /tmp, outlives the attempt: a client's spec could leave compiled code there that a later attempt of
+   * another client, run by the same user, would load as a file of its own.
+   */
+  transformCache: string;
 }
 
 /** The reporter that records each test's steps (Playwright's JSON report keeps only `test.step()` blocks). */
@@ -36,6 +42,8 @@ const STEPS_REPORTER = entryFile('steps-reporter');
 const HEALING_HOOK = entryFile('healing-hook');
 /** Playwright's globalSetup that launches one browser an engine for every cell's workers (browser-servers.ts). */
 const BROWSER_SERVERS = entryFile('browser-servers');
+/** Whether the entry files above are the server's build (JavaScript) rather than the engine's TypeScript sources. */
+const OWN_FILES_BUILT = HEALING_HOOK.endsWith('.js');
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');
@@ -52,6 +60,7 @@ export function browserPaths(runDir: string): BrowserPaths {
     fingerprints: path.join(dir, 'fingerprints.json'),
     heals: path.join(dir, 'heals.json'),
     browserServers: path.join(dir, 'browser-servers.json'),
+    transformCache: path.join(dir, 'transform-cache'),
   };
 }
 
@@ -130,6 +139,9 @@ export async function writeBrowserConfig(p: {
     fullyParallel: true,
     forbidOnly: true,
     workers: p.workers,
+    // The engine's own files, from the server's build, are plain JavaScript: Playwright need not compile them (with
+    // Babel, in every attempt, its cache being the attempt's own).
+    ...(OWN_FILES_BUILT ? { build: { external: [`${path.dirname(HEALING_HOOK)}/**`] } } : {}),
     retries: options.retries,
     timeout: options.testTimeoutMs,
     globalTimeout: options.maxDurationSeconds * 1000,

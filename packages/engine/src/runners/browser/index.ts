@@ -98,6 +98,8 @@ async function runSpecs(p: {
         ...(p.firefox ? { HOME: paths.home } : {}),
         NODE_PATH: existing ? `${PLAYWRIGHT_NODE_PATH}${path.delimiter}${existing}` : PLAYWRIGHT_NODE_PATH,
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+        // Compiled files cached in the attempt's folder, never in one a later attempt of another client reads.
+        PWTEST_CACHE_DIR: paths.transformCache,
         PLAYWRIGHT_HTML_OPEN: 'never',
         FORCE_COLOR: '0',
         CI: '1',
@@ -158,6 +160,8 @@ async function runSpecs(p: {
     return { cases, totals, artifacts, runErrors, timedOut: child.timedOut, durationMs: stats.duration };
   } finally {
     await Promise.all([proxy, ...shaped.values()].map((x) => x.close()));
+    // Compiled files are no evidence: they would only weigh on the run folder.
+    await rm(paths.transformCache, { recursive: true, force: true });
   }
 }
 
