@@ -21,11 +21,15 @@ export const BROWSER_SERVERS_RECORD_ENV = 'FULLSTOP_BROWSER_SERVERS_RECORD';
 /** The variable naming a shared browser's WebSocket in the workers' environment. */
 export const browserWsVar = (browserName: string) => `FULLSTOP_BROWSER_WS_${browserName.replace(/[^A-Za-z0-9]/g, '_')}`;
 
-/** What the setup records: browsers launched an engine (relaunches included), and launches that failed. */
+/** What the setup records: browsers launched an engine (relaunches included), their launches' time, and launches that failed. */
 export interface BrowserServersRecord {
   started: Record<string, number>;
+  launchMs: Record<string, number[]>;
   failed: Record<string, string>;
 }
+
+/** How long a launch may take before the workers launch their own instead (guarded-browser.ts gives its launches as long). */
+export const SHARED_LAUNCH_TIMEOUT_MS = 30_000;
 
 type Launchers = Record<string, BrowserType>;
 
@@ -38,7 +42,7 @@ function launchers(): Launchers {
 export default async function setup(): Promise<() => Promise<void>> {
   const wanted = JSON.parse(process.env[BROWSER_SERVERS_ENV] ?? '{}') as Record<string, LaunchOptions>;
   const recordFile = process.env[BROWSER_SERVERS_RECORD_ENV];
-  const record: BrowserServersRecord = { started: {}, failed: {} };
+  const record: BrowserServersRecord = { started: {}, launchMs: {}, failed: {} };
   const write = () => {
     if (recordFile) writeFileSync(recordFile, JSON.stringify(record));
   };
@@ -49,8 +53,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   async function start(browserName: string, options: LaunchOptions): Promise<void> {
     const type = types[browserName];
     if (!type) return;
+    const asked = performance.now();
     try {
-      const server = await type.launchServer({ ...options, headless: true, host: '127.0.0.1' });
+      const server = await type.launchServer({ timeout: SHARED_LAUNCH_TIMEOUT_MS, ...options, headless: true, host: '127.0.0.1' });
+      (record.launchMs[browserName] ??= []).push(Math.round(performance.now() - asked));
       servers.set(browserName, server);
       process.env[browserWsVar(browserName)] = server.wsEndpoint();
       record.started[browserName] = (record.started[browserName] ?? 0) + 1;

@@ -116,6 +116,7 @@ async function runSpecs(p: {
       .then((text) => JSON.parse(text) as BrowserServersRecord)
       .catch(() => null);
     if (shared) ctx.log('spec browsers started', shared.started);
+    if (shared) ctx.log('spec browsers launched in (ms)', shared.launchMs);
     if (shared && Object.keys(shared.failed).length > 0) ctx.log('spec browsers not shared: their launch failed, each worker launched its own', shared.failed);
     const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
     if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
