@@ -8,7 +8,8 @@
  * every worker launched its own: one a cell, four of them Firefox's in a 12-cell test.
  *
  * A launch that fails leaves the workers to launch their own, as before; a browser that dies is launched again for
- * the workers forked after it (the ones connected to it fail their test, as a crashed browser's did).
+ * the workers forked after it (the ones connected to it fail their test, as a crashed browser's did), at most
+ * SHARED_LAUNCHES_MAX times an engine.
  */
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ export interface BrowserServersRecord {
 
 /** How long a launch may take before the workers launch their own instead (guarded-browser.ts gives its launches as long). */
 export const SHARED_LAUNCH_TIMEOUT_MS = 30_000;
+/** Launches of one engine's shared browser an attempt, the first included: a browser that keeps dying is not chased. */
+export const SHARED_LAUNCHES_MAX = 3;
 
 type Launchers = Record<string, BrowserType>;
 
@@ -63,8 +66,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       server.once('close', () => {
         servers.delete(browserName);
         delete process.env[browserWsVar(browserName)];
-        // Workers forked from now on get a browser of their own making again, or a new shared one.
-        if (!closing) void start(browserName, options);
+        // Workers forked from now on get a new shared one, or (after SHARED_LAUNCHES_MAX) launch their own again.
+        if (!closing && (record.started[browserName] ?? 0) < SHARED_LAUNCHES_MAX) void start(browserName, options);
       });
     } catch (error) {
       delete process.env[browserWsVar(browserName)];
