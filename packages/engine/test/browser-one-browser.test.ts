@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { startCellSite } from './fixtures/cell-site.ts';
 import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
@@ -93,4 +94,29 @@ describe('one browser per engine', () => {
       ...pageCases('phone', 'failed'),
     ]);
   }, 180_000);
+
+  it('launches the spec files’ shared browser again when it dies: the cells after it pass on a new one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-crash-suite-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(
+      path.join(dir, 'crash.spec.ts'),
+      [
+        "import { expect, test } from '@playwright/test';",
+        "test('loads the home page, then the desktop cell crashes the browser', async ({ page, browser }, testInfo) => {",
+        "  await page.goto('/');",
+        "  await expect(page.locator('h1')).toHaveText('Cell');",
+        "  if (testInfo.project.name.endsWith('/desktop')) {",
+        '    const cdp = await browser.newBrowserCDPSession();',
+        "    await cdp.send('Browser.crash').catch(() => undefined);",
+        '  }',
+        '});',
+      ].join('\n'),
+    );
+    const ctx = await makeContext({ workers: 1 });
+    const result = await browserRunner.run(testOf('browser', { engines: ['chromium'], devices: ['desktop', 'phone'], specs: 'crash.spec.ts' }, { suiteDir: dir }), localTarget(site.url), ctx);
+    if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+    // The phone's cell ran after the crash, on the browser launched again for its worker.
+    expect(result.summary.cases.find((c) => c.cell === 'chromium/phone')?.status).toBe('passed');
+    expect(ctx.logs).toContain('spec browsers started {"chromium":2}');
+  }, 120_000);
 });
