@@ -9,7 +9,7 @@ import { localDevicesOf } from './cloud-cells.ts';
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
-import { BROWSER_SERVERS_ENV, BROWSER_SERVERS_RECORD_ENV, browserWsVar } from './browser-servers.ts';
+import { BROWSER_SERVERS_ENV, BROWSER_SERVERS_RECORD_ENV, browserWsVar, SHARED_LAUNCH_TIMEOUT_MS } from './browser-servers.ts';
 
 export interface BrowserPaths {
   dir: string;
@@ -199,7 +199,7 @@ function sharedBrowsersSource(config: { projects: { use: ProjectUse }[]; globalS
     `const wsVars = ${JSON.stringify(wsVars)};`,
     `for (const project of config.projects) {`,
     `  const ws = process.env[wsVars[project.use.browserName ?? 'chromium']];`,
-    `  if (ws) project.use.connectOptions = { wsEndpoint: ws };`,
+    `  if (ws) project.use.connectOptions = { wsEndpoint: ws, timeout: ${SHARED_LAUNCH_TIMEOUT_MS} };`,
     `}`,
     '',
   ].join('\n');
