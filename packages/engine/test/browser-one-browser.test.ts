@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { startCellSite } from './fixtures/cell-site.ts';
+import { writeSuite } from './fixtures/reporting-spec.ts';
 import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
 import { localTarget, makeContext, testOf } from './helpers.ts';
 
@@ -96,11 +96,8 @@ describe('one browser per engine', () => {
   }, 180_000);
 
   it('launches the spec files’ shared browser again when it dies: the cells after it pass on a new one', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-crash-suite-'));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    await writeFile(
-      path.join(dir, 'crash.spec.ts'),
-      [
+    const dir = await writeSuite('fullstop-crash-suite-', {
+      'crash.spec.ts': [
         "import { expect, test } from '@playwright/test';",
         "test('loads the home page, then the desktop cell crashes the browser', async ({ page, browser }, testInfo) => {",
         "  await page.goto('/');",
@@ -110,8 +107,9 @@ describe('one browser per engine', () => {
         "    await cdp.send('Browser.crash').catch(() => undefined);",
         '  }',
         '});',
-      ].join('\n'),
-    );
+      ],
+    });
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const ctx = await makeContext({ workers: 1 });
     const result = await browserRunner.run(testOf('browser', { engines: ['chromium'], devices: ['desktop', 'phone'], specs: 'crash.spec.ts' }, { suiteDir: dir }), localTarget(site.url), ctx);
     if (result.summary.kind !== 'browser') throw new Error('wrong summary');

@@ -1,10 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRunner } from '../../src/runners/browser/index.ts';
 import { startFixtureServer, type FixtureServer, html } from '../fixtures/fixture-server.ts';
-import { localTarget, makeContext, testOf } from '../helpers.ts';
+import { runReportingSpec, writeSuite } from '../fixtures/reporting-spec.ts';
 
 /**
  * Playwright keeps the files it compiles (specs, and everything it loads that is not in node_modules) in a cache it
@@ -17,10 +14,8 @@ describe("Playwright's compile cache", () => {
   let site: FixtureServer;
   beforeAll(async () => {
     site = await startFixtureServer({ '/': (_req, res) => void res.end(html('Shop', '<h1>Shop</h1>')) }, (_req, res) => void res.writeHead(404).end());
-    suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-compile-cache-'));
-    await writeFile(
-      path.join(suiteDir, 'cache.spec.ts'),
-      [
+    suiteDir = await writeSuite('fullstop-compile-cache-', {
+      'cache.spec.ts': [
         "import { existsSync, mkdirSync, writeFileSync } from 'node:fs';",
         "import { tmpdir } from 'node:os';",
         "import path from 'node:path';",
@@ -33,8 +28,8 @@ describe("Playwright's compile cache", () => {
         '  mkdirSync(cacheDir, { recursive: true });',
         "  writeFileSync(mark, 'module.exports = 1;');",
         '});',
-      ].join('\n'),
-    );
+      ],
+    });
   });
   afterAll(async () => {
     await site?.close();
@@ -42,16 +37,9 @@ describe("Playwright's compile cache", () => {
   });
 
   const attempt = async () => {
-    const ctx = await makeContext({ workers: 1 });
-    const out = path.join(ctx.runDir, 'cache.json');
-    process.env.FULLSTOP_CACHE_TEST_OUT = out;
-    try {
-      const result = await browserRunner.run(testOf('browser', { specs: 'cache.spec.ts' }, { suiteDir }), localTarget(site.url), ctx);
-      expect(result.totals.passedTests, result.error).toBe(1);
-      return { ...(JSON.parse(await readFile(out, 'utf8')) as { cacheDir: string; found: boolean }), runDir: ctx.runDir };
-    } finally {
-      delete process.env.FULLSTOP_CACHE_TEST_OUT;
-    }
+    const { result, seen, runDir } = await runReportingSpec<{ cacheDir: string; found: boolean }>(suiteDir, 'cache.spec.ts', site.url, 'FULLSTOP_CACHE_TEST_OUT');
+    expect(result.totals.passedTests, result.error).toBe(1);
+    return { ...seen, runDir };
   };
 
   it("is the attempt's own: nothing one attempt's spec leaves there reaches the next attempt", async () => {

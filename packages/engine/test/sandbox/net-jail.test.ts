@@ -11,11 +11,11 @@ import { runChild } from '../../src/lib/child-process.ts';
 import { launchGuardedBrowser } from '../../src/lib/guarded-browser.ts';
 import { startPolicyProxy } from '../../src/policy/policy-proxy.ts';
 import { createTargetGuard } from '../../src/policy/target-guard.ts';
-import { browserRunner } from '../../src/runners/browser/index.ts';
 import { netJailSupport as exported } from '../../src/sandbox/index.ts';
 import { jailedCommand, netJailSupport, setNetJailOffForTests, startSocketForward, sweepStaleSocketDirs } from '../../src/sandbox/net-jail.ts';
 import { type FixtureServer, type Handler, html, startFixtureServer } from '../fixtures/fixture-server.ts';
-import { localTarget, makeContext, testOf } from '../helpers.ts';
+import { localTarget, makeContext } from '../helpers.ts';
+import { runReportingSpec, writeSuite } from '../fixtures/reporting-spec.ts';
 
 /**
  * Issue 37: a client's code reaches only the policy proxy. Each test attempt's Playwright specs (and wapiti, a mobile
@@ -250,10 +250,8 @@ jail('net jail', () => {
       site = await startFixtureServer({ '/': (_req, res) => void res.end(html('Allowed', '<h1>Allowed target</h1>')) }, notFound);
       // Stands for the API (and its /healthz) on the runner's loopback.
       api = await startFixtureServer({ '/healthz': (_req, res) => void res.end('ok') }, notFound);
-      suiteDir = await mkdtemp(path.join(tmpdir(), 'fullstop-suite-jail-'));
-      await writeFile(
-        path.join(suiteDir, 'ways-out.spec.ts'),
-        [
+      suiteDir = await writeSuite('fullstop-suite-jail-', {
+        'ways-out.spec.ts': [
           "import { writeFileSync } from 'node:fs';",
           "import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';",
           "import { expect, test } from '@playwright/test';",
@@ -290,8 +288,8 @@ jail('net jail', () => {
           "  await page.goto('/');",
           "  await expect(page.locator('h1')).toHaveText('Allowed target');",
           '});',
-        ].join('\n'),
-      );
+        ],
+      });
       process.env.FULLSTOP_JAIL_TEST_API_PORT = new URL(api.url).port;
     });
     afterAll(async () => {
@@ -302,12 +300,7 @@ jail('net jail', () => {
     });
 
     const runSpec = async () => {
-      const ctx = await makeContext({ workers: 1 });
-      const out = path.join(ctx.runDir, 'ways-out.json');
-      process.env.FULLSTOP_JAIL_TEST_OUT = out;
-      onTestFinished(() => void delete process.env.FULLSTOP_JAIL_TEST_OUT);
-      const result = await browserRunner.run(testOf('browser', { specs: 'ways-out.spec.ts' }, { suiteDir }), localTarget(site.url), ctx);
-      const ways = JSON.parse(await readFile(out, 'utf8')) as Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata' | 'browserServer', string>;
+      const { result, seen: ways } = await runReportingSpec<Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata' | 'browserServer', string>>(suiteDir, 'ways-out.spec.ts', site.url, 'FULLSTOP_JAIL_TEST_OUT');
       return { result, ways };
     };
 
