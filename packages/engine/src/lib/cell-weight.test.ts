@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cellBusy, runWithin } from './cell-weight.ts';
+import type { Network } from '../policy/network-profiles.ts';
 
 /** A work item that ends when told: the pool's order of starts is read without any clock. */
 function gate() {
@@ -10,7 +11,7 @@ function gate() {
 
 describe('cells that wait run together', () => {
   it('starts as many cells as their shares fit in the budget, the first that fits as soon as one ends', async () => {
-    const cells = ['slow-3g', 'slow-3g', 'slow-3g', 'slow-3g', 'slow-3g', 'none', '4g'];
+    const cells: Network[] = ['slow-3g', 'slow-3g', 'slow-3g', 'slow-3g', 'slow-3g', 'none', '4g'];
     const gates = cells.map(() => gate());
     const started: number[] = [];
     const pool = runWithin(

@@ -7,6 +7,8 @@
  * The queue bounds the sum by the machine's capacity: a test heavier than the machine runs alone.
  */
 
+import type { Network } from '../policy/network-profiles.ts';
+
 /** Cores a cell of each engine adds; an engine not listed here (a new one) weighs as the heaviest listed. */
 // WebKit's page-check attempt costs about Chromium's CPU (1.1 ×; its start 1.6 ×) and waits the rest
 // (bench/engine/README.md, "WebKit"): its cell weighs a little more than Chromium's.
@@ -54,8 +56,8 @@ export function cellWeightOf(options: Readonly<Record<string, unknown>> | null |
 /** The cores a test's page checks keep busy at most: what a test whose cells run one at a time weighs (its kind's weight). */
 export const PAGE_CHECK_CORES = 1;
 
-export const CELL_BUSY: Readonly<Record<string, number>> = { none: 1, cable: 1, '4g': 0.5, 'fast-3g': 0.5, 'slow-3g': 0.25, offline: 0.25 };
-export const cellBusy = (network: string) => CELL_BUSY[network] ?? 1;
+const CELL_BUSY: Readonly<Record<Network, number>> = { none: 1, cable: 1, '4g': 0.5, 'fast-3g': 0.5, 'slow-3g': 0.25, offline: 0.25 };
+export const cellBusy = (network: Network) => CELL_BUSY[network];
 
 /**
  * Runs `work` on each item, as many at once as their `share`s fit in `budget`: a weighted pool. Whenever there is room,

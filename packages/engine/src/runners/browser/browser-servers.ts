@@ -22,9 +22,8 @@ export const BROWSER_SERVERS_RECORD_ENV = 'FULLSTOP_BROWSER_SERVERS_RECORD';
 /** The variable naming a shared browser's WebSocket in the workers' environment. */
 export const browserWsVar = (browserName: string) => `FULLSTOP_BROWSER_WS_${browserName.replace(/[^A-Za-z0-9]/g, '_')}`;
 
-/** What the setup records: browsers launched an engine (relaunches included), their launches' time, and launches that failed. */
+/** What the setup records: each engine's launches (relaunches included) by the time they took, and launches that failed. */
 export interface BrowserServersRecord {
-  started: Record<string, number>;
   launchMs: Record<string, number[]>;
   failed: Record<string, string>;
 }
@@ -34,9 +33,7 @@ export const SHARED_LAUNCH_TIMEOUT_MS = 30_000;
 /** Launches of one engine's shared browser an attempt, the first included: a browser that keeps dying is not chased. */
 export const SHARED_LAUNCHES_MAX = 3;
 
-type Launchers = Record<string, BrowserType>;
-
-function launchers(): Launchers {
+function launchers(): Record<string, BrowserType> {
   // Firefox over WebDriver BiDi is not among the ESM entry's names; the CommonJS module has every engine.
   const core = createRequire(import.meta.url)('playwright-core') as Record<string, BrowserType>;
   return { chromium: core.chromium!, _bidiFirefox: core._bidiFirefox! };
@@ -45,7 +42,7 @@ function launchers(): Launchers {
 export default async function setup(): Promise<() => Promise<void>> {
   const wanted = JSON.parse(process.env[BROWSER_SERVERS_ENV] ?? '{}') as Record<string, LaunchOptions>;
   const recordFile = process.env[BROWSER_SERVERS_RECORD_ENV];
-  const record: BrowserServersRecord = { started: {}, launchMs: {}, failed: {} };
+  const record: BrowserServersRecord = { launchMs: {}, failed: {} };
   const write = () => {
     if (recordFile) writeFileSync(recordFile, JSON.stringify(record));
   };
@@ -59,15 +56,15 @@ export default async function setup(): Promise<() => Promise<void>> {
     const asked = performance.now();
     try {
       const server = await type.launchServer({ timeout: SHARED_LAUNCH_TIMEOUT_MS, ...options, headless: true, host: '127.0.0.1' });
-      (record.launchMs[browserName] ??= []).push(Math.round(performance.now() - asked));
+      const launches = (record.launchMs[browserName] ??= []);
+      launches.push(Math.round(performance.now() - asked));
       servers.set(browserName, server);
       process.env[browserWsVar(browserName)] = server.wsEndpoint();
-      record.started[browserName] = (record.started[browserName] ?? 0) + 1;
       server.once('close', () => {
         servers.delete(browserName);
         delete process.env[browserWsVar(browserName)];
         // Workers forked from now on get a new shared one, or (after SHARED_LAUNCHES_MAX) launch their own again.
-        if (!closing && (record.started[browserName] ?? 0) < SHARED_LAUNCHES_MAX) void start(browserName, options);
+        if (!closing && launches.length < SHARED_LAUNCHES_MAX) void start(browserName, options);
       });
     } catch (error) {
       delete process.env[browserWsVar(browserName)];

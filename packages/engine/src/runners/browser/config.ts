@@ -184,7 +184,7 @@ interface ProjectUse {
  * request outside a context), and, where the setup named a shared browser in the environment, each project connects
  * to it. Evaluated in the Playwright process (before the setup: it names nothing yet) and again in each worker.
  */
-function sharedBrowsersSource(config: { projects: { use: ProjectUse }[]; globalSetup?: string }, proxyUrl: string, paths: BrowserPaths): string {
+function sharedBrowsersSource(config: { projects: { use: ProjectUse }[] }, proxyUrl: string, paths: BrowserPaths): string {
   const launches: Record<string, Record<string, unknown>> = {};
   for (const { use } of config.projects) {
     const browserName = use.browserName ?? 'chromium';

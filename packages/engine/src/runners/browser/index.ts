@@ -115,9 +115,11 @@ async function runSpecs(p: {
     const shared = await readFile(paths.browserServers, 'utf8')
       .then((text) => JSON.parse(text) as BrowserServersRecord)
       .catch(() => null);
-    if (shared) ctx.log('spec browsers started', shared.started);
-    if (shared) ctx.log('spec browsers launched in (ms)', shared.launchMs);
-    if (shared && Object.keys(shared.failed).length > 0) ctx.log('spec browsers not shared: their launch failed, each worker launched its own', shared.failed);
+    if (shared) {
+      ctx.log('spec browsers started', Object.fromEntries(Object.entries(shared.launchMs).map(([engine, launches]) => [engine, launches.length])));
+      ctx.log('spec browsers launched in (ms)', shared.launchMs);
+      if (Object.keys(shared.failed).length > 0) ctx.log('spec browsers not shared: their launch failed, each worker launched its own', shared.failed);
+    }
     const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
     if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
 

@@ -49,7 +49,7 @@ import { deviceUse, webkitDevice } from './devices.ts';
 import type { CloudCell } from './cloud-cells.ts';
 import type { CloudCells } from './cloud-session.ts';
 import type { CaseEvidence } from './json-report.ts';
-import type { Cell, Network } from './matrix.ts';
+import { type Cell, type Network, runsSpecs, type SpecEngine } from './matrix.ts';
 import { cellBusy, PAGE_CHECK_CORES, runWithin } from '../../lib/cell-weight.ts';
 import type { BrowserOptions } from './options.ts';
 
@@ -319,11 +319,10 @@ export async function runPageChecks(
   for (const p of pages) urls.push((await guard.check(p.path)).href);
   // A network's proxy, started once however many cells running together ask for it.
   const starting = new Map<Network, Promise<PolicyProxy>>();
-  const proxies = new Set<PolicyProxy>();
   const proxyOf = (network: Network) => {
     let proxy = starting.get(network);
     if (!proxy) {
-      proxy = startPolicyProxy(guard, network === 'none' ? {} : { network }).then((started) => (proxies.add(started), started));
+      proxy = startPolicyProxy(guard, network === 'none' ? {} : { network });
       starting.set(network, proxy);
     }
     return proxy;
@@ -487,7 +486,7 @@ export async function runPageChecks(
    * running together ask at once: the first starts it (set before any wait, so that no other starts a second one),
    * the others wait for it; after a launch that failed, the next cell to ask tries again.
    */
-  const browserFor = async (cell: Cell & { engine: 'chromium' | 'firefox' }): Promise<GuardedBrowser> => {
+  const browserFor = async (cell: Cell & { engine: SpecEngine }): Promise<GuardedBrowser> => {
     for (;;) {
       const current = browser;
       if (current?.engine === cell.engine) {
@@ -537,7 +536,7 @@ export async function runPageChecks(
   };
 
   /** A Chromium or Firefox cell: a context of its engine's browser, with the cell's device and its network's proxy. */
-  const playwrightCell = async (cell: Cell & { engine: 'chromium' | 'firefox' }, at: number) => {
+  const playwrightCell = async (cell: Cell & { engine: SpecEngine }, at: number) => {
     let context: BrowserContext;
     try {
       const proxy = await proxyOf(cell.network);
@@ -565,7 +564,7 @@ export async function runPageChecks(
     const cores = Math.max(PAGE_CHECK_CORES, env.cores ?? PAGE_CHECK_CORES);
     const local = cells.map((cell, at) => ({ cell, at }));
     const ofWebKit = local.filter((c) => c.cell.engine === 'webkit');
-    const ofPlaywright = local.filter((c) => c.cell.engine !== 'webkit');
+    const ofPlaywright = local.filter((c): c is { cell: Cell & { engine: SpecEngine }; at: number } => runsSpecs(c.cell.engine));
     const laneCores = ofWebKit.length > 0 && ofPlaywright.length > 0 && cores >= 2 * PAGE_CHECK_CORES ? cores - PAGE_CHECK_CORES : cores;
     const playwrightLane = async () => {
       for (const engine of [...new Set(ofPlaywright.map((c) => c.cell.engine))]) {
@@ -575,7 +574,7 @@ export async function runPageChecks(
           laneCores,
           async ({ cell, at }) => {
             if (ctx.signal.aborted) throw new RunAbortedError();
-            if (cell.engine !== 'webkit') await playwrightCell({ ...cell, engine: cell.engine }, at);
+            await playwrightCell(cell, at);
           },
         );
         await closeBrowser();
@@ -616,9 +615,11 @@ export async function runPageChecks(
     await webkit?.close();
     // Browsers started (WebKit: sessions, a MiniBrowser each): one an engine, unless one crashed.
     ctx.log('page check browsers started', started);
-    const refused = [...proxies.values()].flatMap((p) => [...p.refused]);
+    // Every proxy that started (one that failed to start failed its cells already).
+    const proxies = (await Promise.allSettled(starting.values())).flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
+    const refused = proxies.flatMap((p) => [...p.refused]);
     if (refused.length > 0) ctx.log('page check requests refused by the target policy', { urls: refused.slice(0, 20) });
-    await Promise.all([...proxies.values()].map((p) => p.close()));
+    await Promise.all(proxies.map((p) => p.close()));
   }
   const inPlace = <T>(list: T[]) => list.sort((a, b) => placeOf.get(a)! - placeOf.get(b)!);
   return { cases: inPlace(cases), evidence: inPlace(evidence), raw: inPlace(raw) };
