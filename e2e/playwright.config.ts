@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_FLAGS, playwrightChromiumArgs } from '@fullstop/engine/chromium';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH, playwrightChromiumArgs } from '@fullstop/engine/chromium';
 import { defineConfig, devices } from '@playwright/test';
 import { SHORT_TOKEN_TTL } from './support/servers.ts';
 
@@ -42,7 +42,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       args: playwrightChromiumArgs(CHROMIUM_FLAGS),
     },
   },

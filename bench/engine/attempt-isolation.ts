@@ -23,6 +23,7 @@ import { emptyWarmPool, resolveRunnerUser, RunnerPool, type RunnerUser, runInSan
 import { killUserOffThread } from '../../packages/engine/src/sandbox/memory-monitor.ts';
 import { userProcesses } from '../../packages/engine/src/sandbox/process-table.ts';
 import { giveRunFolder, takeBackTree } from '../../packages/engine/src/sandbox/runner-user.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const RUNS = Number(process.argv[2] ?? 7);
 const USER = process.env.BENCH_RUNNER_USER ?? 'fullstop-runner';
@@ -111,7 +112,7 @@ try {
       {
         test: { name: 'p', group: 'G', kind: 'api', options: { behaviour: 'pass' } },
         target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-        ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: () => {}, runAs },
+        ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: () => {}, runAs },
         limits: { timeSeconds: 60, memoryMb: 512 },
         attemptKey: `bench-isolation-${process.pid}-${++counter}`,
         runnersModule: HOSTILE,

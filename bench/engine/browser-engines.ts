@@ -7,6 +7,8 @@
  *     Chromium and Firefox only: WebKit runs no spec file.
  *  3. Page-check attempt: the browser runner with one page check (`pages: [{ path: '/', expect: ['h1'] }]`: load,
  *     console errors, links, key element, screenshot, axe), on each engine.
+ * "Chromium (full)" is the same Chromium as Debian's full browser (`/usr/bin/chromium --headless`) against the engine's
+ * default, its headless shell where installed (lib/chromium.ts).
  * The engines take turns, so the machine's noise falls on all; medians and the ratio to Chromium.
  * CPU: this process and everything it starts (a cpuacct cgroup of its own where possible). Figures, never pass/fail.
  */
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { type BrowserType, chromium } from 'playwright-core';
 import { browserRunner } from '../../packages/engine/src/runners/browser/index.ts';
-import { CHROMIUM_FLAGS } from '../../packages/engine/src/lib/chromium.ts';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH, FULL_CHROMIUM_PATH } from '../../packages/engine/src/lib/chromium.ts';
 import { DEFAULT_FIREFOX_PATH, FIREFOX_BIDI } from '../../packages/engine/src/lib/firefox.ts';
 import { openWebKitSession, startWebKitHost, webkitPaths } from '../../packages/engine/src/lib/webkit.ts';
 import { startPolicyProxy } from '../../packages/engine/src/policy/policy-proxy.ts';
@@ -26,13 +28,16 @@ import { startHardenedServer } from '../../packages/engine/test/fixtures/hardene
 import { meterCpu } from './cpu.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
 const SUITE = fileURLToPath(new URL('../../packages/engine/test/fixtures/browser-suite', import.meta.url));
 const PAUSE_MS = 500;
-const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
+const ENGINES = ['chromium', 'chromium-full', 'firefox', 'webkit'] as const;
 type Engine = (typeof ENGINES)[number];
-const TITLES: Record<Engine, string> = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
+const TITLES: Record<Engine, string> = { chromium: 'Chromium', 'chromium-full': 'Chromium (full)', firefox: 'Firefox', webkit: 'WebKit' };
+/** The engine a bench engine runs on, and its Chromium. */
+const engineOf = (engine: Engine) => (engine === 'chromium-full' ? 'chromium' : engine);
+const chromiumOf = (engine: Engine) => (engine === 'chromium-full' ? FULL_CHROMIUM_PATH : CHROMIUM_PATH);
 
 // Not among the ESM entry's names: the CommonJS module has it.
 const bidiFirefox = (createRequire(import.meta.url)('playwright-core') as { _bidiFirefox: BrowserType })._bidiFirefox;
@@ -71,8 +76,8 @@ async function startUp(engine: Engine): Promise<void> {
     return;
   }
   const browser =
-    engine === 'chromium'
-      ? await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
+    engineOf(engine) === 'chromium'
+      ? await chromium.launch({ executablePath: chromiumOf(engine), args: CHROMIUM_FLAGS })
       : await bidiFirefox.launch({ channel: FIREFOX_BIDI.channel, executablePath: FIREFOX_PATH });
   const page = await browser.newPage();
   await page.goto(site.url);
@@ -82,9 +87,9 @@ async function startUp(engine: Engine): Promise<void> {
 async function attempt(engine: Engine, options: Record<string, unknown> = { specs: 'home.spec.ts', grep: 'heading' }): Promise<void> {
   const runDir = path.join(root, `attempt-${++counter}`);
   const result = await browserRunner.run(
-    { name: 'b', group: 'G', kind: 'browser', options: { ...options, engines: [engine] }, suiteDir },
+    { name: 'b', group: 'G', kind: 'browser', options: { ...options, engines: [engineOf(engine)] }, suiteDir },
     { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
-    { runDir, chromiumPath: CHROMIUM_PATH, firefoxPath: FIREFOX_PATH, workers: 1, signal: new AbortController().signal, log: () => {} },
+    { runDir, chromiumPath: chromiumOf(engine), firefoxPath: FIREFOX_PATH, workers: 1, signal: new AbortController().signal, log: () => {} },
   );
   if (result.status !== 'passed') throw new Error(`${engine} attempt ${result.status}: ${result.error ?? JSON.stringify(result.summary).slice(0, 1000)}`);
 }
@@ -96,7 +101,7 @@ const rows: Record<string, Record<string, string>> = {};
 try {
   const works = [
     ['start-up (start, one page, close)', (e: Engine) => startUp(e), ENGINES],
-    ['attempt (one-case suite)', (e: Engine) => attempt(e), ['chromium', 'firefox']],
+    ['attempt (one-case suite)', (e: Engine) => attempt(e), ['chromium', 'chromium-full', 'firefox']],
     ['page-check attempt (one page)', pageCheck, ENGINES],
   ] as const;
   for (const [name, work, engines] of works) {

@@ -20,9 +20,10 @@ import { browserRunner } from '../../packages/engine/src/runners/browser/index.t
 import { DEFAULT_FIREFOX_PATH } from '../../packages/engine/src/lib/firefox.ts';
 import { startCellSite } from '../../packages/engine/test/fixtures/cell-site.ts';
 import { meterCpu } from './cpu.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
 const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').split(',');
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';

@@ -13,11 +13,12 @@ import { createTargetGuard, type RunContext } from '@fullstop/engine';
 import { browserCrawl } from '../../packages/engine/src/lib/browser-crawl.ts';
 import { crawlPages } from '../../packages/engine/src/lib/crawl.ts';
 import { startSpaServer } from '../../packages/engine/test/fixtures/spa-server.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUTES = Number(process.env.BENCH_SPA_ROUTES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TABS = Number(process.env.BENCH_CRAWL_TABS ?? 2);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const MAX_PAGES = 500;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

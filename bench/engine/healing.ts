@@ -14,9 +14,10 @@ import path from 'node:path';
 import { browserRunner } from '../../packages/engine/src/runners/browser/index.ts';
 import { startHealingSite } from '../../packages/engine/test/fixtures/healing-site.ts';
 import { meterCpu } from './cpu.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const PAUSE_MS = 500;
 const WAYS = ['no hook', 'fingerprints', 'fingerprints + healing input'] as const;
 type Way = (typeof WAYS)[number];

@@ -27,6 +27,7 @@ import { JAIL_PROXY_PORT, jailedCommand, netJailSupport, setNetJailOffForTests }
 import type { RunContext } from '../../packages/engine/src/types.ts';
 import { startHardenedServer } from '../../packages/engine/test/fixtures/hardened-server.ts';
 import { meterCpu } from './cpu.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const RUNS = Number(process.argv[2] ?? 9);
 const SUITE = fileURLToPath(new URL('../../packages/engine/test/fixtures/browser-suite', import.meta.url));
@@ -45,7 +46,7 @@ const target = { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: t
 const guard = () => createTargetGuard(target);
 const signal = new AbortController().signal;
 let counter = 0;
-const ctx = (): RunContext => ({ runDir: mkdtempSync(path.join(root, `run-${++counter}-`)), signal, chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', workers: 1, log: () => {} });
+const ctx = (): RunContext => ({ runDir: mkdtempSync(path.join(root, `run-${++counter}-`)), signal, chromiumPath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH, workers: 1, log: () => {} });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function timed(work: () => Promise<unknown>): Promise<{ ms: number; cpu: number }> {

@@ -21,10 +21,11 @@ import { startHardenedServer } from '../../packages/engine/test/fixtures/hardene
 import { startLateSpa } from '../../packages/engine/test/fixtures/late-spa.ts';
 import { startPlantedServer } from '../../packages/engine/test/fixtures/planted-server.ts';
 import { startVisualSite } from '../../packages/engine/test/fixtures/visual-site.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 /** Quiet windows tried (network and document alike): 150 ms was the crawl's before decision 0089. */
 const WINDOWS = (process.env.BENCH_WINDOWS ?? '150,300,500,750').split(',').map(Number);
 

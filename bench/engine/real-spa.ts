@@ -27,11 +27,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Runner, RunContext, TestKind } from '@fullstop/engine';
 import { pagesToTest, SITE_SURVEY_MODULE, SiteSurvey, SURVEY_FILE, SURVEY_KIND, type SurveyedPage, topPages } from '@fullstop/engine/survey';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PAGES = Number(process.env.BENCH_PAGES ?? 5);
 const SPEC_DELAY_MS = Number(process.env.BENCH_SPEC_DELAY_MS ?? 300);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 /** The server's crawl budget for this many pages (apps/server/src/features/suites/proposal-service.ts, crawlSecondsFor). */
 const CRAWL_SECONDS = Math.min(60 + 10 * PAGES, 600);
 const SWAGGER_UI = path.join(import.meta.dirname, '..', '..', 'node_modules', '@fastify', 'swagger-ui', 'static');

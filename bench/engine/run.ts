@@ -14,6 +14,7 @@ import { startHardenedServer } from '../../packages/engine/test/fixtures/hardene
 import { startTargetProcess } from './target-process.ts';
 import { measureRunAll } from './run-all.ts';
 import { wrkRequestsPerSecond } from './wrk.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 /** Each figure is measured at every one of these connection counts. */
@@ -21,7 +22,7 @@ const LOAD_CONNECTIONS = (process.env.BENCH_LOAD_CONNECTIONS ?? '10,200').split(
 /** Which parts run: any of load, browser, run-all. */
 const PARTS = new Set((process.env.BENCH_ENGINE_PARTS ?? 'load,browser,run-all').split(','));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
 async function context(root: string, name: string, workers = 1): Promise<RunContext> {
   const runDir = path.join(root, name);

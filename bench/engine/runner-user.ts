@@ -15,6 +15,7 @@ import { emptyWarmPool, resolveRunnerUser, type RunnerUser, runInSandbox } from 
 import { startHardenedServer } from '../../packages/engine/test/fixtures/hardened-server.ts';
 import type { TestDefinition } from '../../packages/engine/src/types.ts';
 import { meterCpu } from './cpu.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const RUNS = Number(process.argv[2] ?? 7);
 const USER = process.env.BENCH_RUNNER_USER ?? 'fullstop-runner';
@@ -50,7 +51,7 @@ async function attempt(c: Case, runAs: RunnerUser | null): Promise<{ wall: numbe
   await runInSandbox({
     test: c.test,
     target: { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
-    ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: () => {}, warmRunners: c.warmRunners, runAs },
+    ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: () => {}, warmRunners: c.warmRunners, runAs },
     limits: { timeSeconds: 120, memoryMb: 2048 },
     attemptKey: `bench-user-${process.pid}-${++counter}`,
     ...(c.runnersModule ? { runnersModule: c.runnersModule } : {}),

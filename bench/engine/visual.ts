@@ -16,9 +16,10 @@ import { visualRunner } from '../../packages/engine/src/runners/visual/index.ts'
 import { compareImages } from '../../packages/engine/src/runners/visual/compare.ts';
 import { startVisualSite } from '../../packages/engine/test/fixtures/visual-site.ts';
 import { meterCpu } from './cpu.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const PAUSE_MS = 500;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

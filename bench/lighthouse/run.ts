@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marketingPaths, paths } from '@fullstop/contracts';
-import { CHROMIUM_FLAGS } from '@fullstop/engine/chromium';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { machineCpuSeconds, treeCpuSeconds } from '../engine/cpu.ts';
@@ -41,7 +41,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const webRoot = path.join(root, 'apps/web');
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 3110);
-const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromePath = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const SLOW_REPEATS = Number(process.env.LIGHTHOUSE_SLOW_REPEATS ?? 3);
 /** Lighthouse's own threshold (core/gather/driver/environment.js) for its "slower CPU than expected" warning. */

@@ -21,8 +21,9 @@ import { apiSample } from '../../packages/engine/src/reporters/fixtures.ts';
 import { downloadApp, type DownloadFigures, downloadRound } from './download.ts';
 import { shrinkOldWay, writeReportsOldWay } from './old-way.ts';
 import { type Cost, measure } from './usage.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TESTS = 20;
 const FAILED = 8;

@@ -19,6 +19,7 @@ import { startHardenedServer } from './fixtures/hardened-server.ts';
 import { serverForSuite } from './fixtures/suite-server.ts';
 import { LATE_LIST_MS, SLOW_PHOTO_MS, startWebKitSite } from './fixtures/webkit-site.ts';
 import { browserOptionsProblem, localTarget, makeContext, parseBrowserOptions, testOf } from './helpers.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../src/lib/chromium.ts';
 
 /**
  * WebKit in browser tests (decision 0079): Debian's WebKitWebDriver and WebKitGTK's MiniBrowser under Xvfb, running
@@ -329,7 +330,7 @@ describe.skipIf(!isRoot)('WebKit as the runner user (root only: switching users 
       const result = await runInSandbox({
         test: { name: 'webkit', group: 'G', kind: 'browser', options: { engines: ['webkit'], pages: [{ path: '/', expect: ['h1'] }, { path: '/tracking' }] } },
         target: { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
-        ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
+        ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
         limits: { timeSeconds: 120, memoryMb: 2048 },
         attemptKey: `runner-user-webkit-${process.pid}`,
       });

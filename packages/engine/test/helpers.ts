@@ -6,8 +6,9 @@ import { ValidationError } from '../src/errors.ts';
 import { parseTestInput } from '../src/lib/options.ts';
 import { browserInput } from '../src/runners/browser/options.ts';
 import type { RunContext, RunTarget, TestDefinition, TestKind } from '../src/types.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../src/lib/chromium.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
 export async function makeContext(overrides: Partial<RunContext> = {}): Promise<RunContext & { logs: string[] }> {
   const logs: string[] = [];

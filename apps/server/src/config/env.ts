@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 import { z } from 'zod';
 import { trustProxySetting } from './trust-proxy.ts';
 
@@ -157,7 +158,8 @@ const envSchema = z.object({
   ENGINE_RUNNERS_MODULE: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
   /** Print every html report to pdf (and shrink screenshots) with Chromium. Unset: on, off under NODE_ENV=test. */
   ENGINE_REPORT_PDF: bool.optional(),
-  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** The engine's Chromium (unset: Debian's headless shell where installed, else its full Chromium). */
+  CHROMIUM_PATH: z.string().default(DEFAULT_CHROMIUM_PATH),
   WAPITI_PATH: z.string().default('/usr/bin/wapiti'),
   /** Check every engine (Chromium, wapiti, ...) at start and log each one missing. Unset: on, off under NODE_ENV=test (checked when first asked). */
   ENGINE_READINESS_CHECK: bool.optional(),

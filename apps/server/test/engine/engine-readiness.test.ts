@@ -87,7 +87,7 @@ describe('engine readiness on a machine without wapiti and Chromium', () => {
       setting: 'WAPITI_PATH',
       kinds: ['security-scan'],
     });
-    expect(byName.chromium).toMatchObject({ ok: false, problem: `not installed at ${CHROMIUM_PATH}`, install: 'apt-get install chromium', kinds: ['browser', 'accessibility', 'lighthouse', 'visual', 'payment'] });
+    expect(byName.chromium).toMatchObject({ ok: false, problem: `not installed at ${CHROMIUM_PATH}`, install: 'apt-get install chromium-headless-shell (or chromium)', kinds: ['browser', 'accessibility', 'lighthouse', 'visual', 'payment'] });
     // The packages are installed: only the two programs are missing.
     expect(body.engines.filter((e) => !e.ok).map((e) => e.engine)).toEqual(['chromium', 'wapiti']);
   });

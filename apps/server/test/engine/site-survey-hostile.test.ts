@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAttemptJson } from '@fullstop/engine/attempt-file';
 import { writeStarterSuite } from '../../src/features/suites/suite-proposal.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 // The site survey's runner on a page that lies about itself from its own scripts (issue 37): what it measured is
 // the page as it is, and the spec proposed from it carries what the page said in comments and strings only. The
@@ -62,7 +63,7 @@ describe('the site survey on a page that lies about itself', () => {
     const ctx: RunContext = {
       runDir,
       signal: new AbortController().signal,
-      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       workers: 1,
       log: (message, data) => logs.push(data ? `${message} ${JSON.stringify(data)}` : message),
     };

@@ -68,7 +68,7 @@ describe('a starter suite proposed from a crawl', () => {
 
   beforeAll(async () => {
     site = await startStarterSite();
-    app = await buildTestApp({ env: { OPERATOR_TOKEN, CHROMIUM_PATH: '/usr/bin/chromium', ENGINE_ALLOW_PRIVATE_TARGETS: true } });
+    app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true } });
     await app.engine.startWorkers(2);
     await app.listen({ port: 0, host: '127.0.0.1' });
     server = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -49,7 +49,7 @@ describe('a re-crawl proposes a patch of the current suite', () => {
 
   beforeAll(async () => {
     site = await startStarterSite();
-    app = await buildTestApp({ env: { OPERATOR_TOKEN, CHROMIUM_PATH: '/usr/bin/chromium', ENGINE_ALLOW_PRIVATE_TARGETS: true } });
+    app = await buildTestApp({ env: { OPERATOR_TOKEN, ENGINE_ALLOW_PRIVATE_TARGETS: true } });
     await app.engine.startWorkers(2);
     client = await createTestClient(app, { website: site.url });
   }, 60_000);

@@ -9,6 +9,7 @@ import { readAttemptJson } from '@fullstop/engine/attempt-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStarterSuite } from '../../src/features/suites/suite-proposal.ts';
 import { type ChangingSite, HOME_HEADING, startChangingSite } from '../fixtures/changing-site.ts';
+import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
 
 // A starter suite on a site whose look changes between visits although nothing of it changed (issue 38): a
 // relative date and a visitor count on its home page, a hash route (`/#/about`), a page with a console error. The
@@ -29,7 +30,7 @@ describe('a starter suite on a site whose look changes between visits', () => {
     const runDir = path.join(root, name);
     await mkdir(runDir, { recursive: true });
     const logs: string[] = [];
-    return { runDir, signal: new AbortController().signal, chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', workers: 1, log: (m, d) => logs.push(d ? `${m} ${JSON.stringify(d)}` : m), logs, ...extra };
+    return { runDir, signal: new AbortController().signal, chromiumPath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH, workers: 1, log: (m, d) => logs.push(d ? `${m} ${JSON.stringify(d)}` : m), logs, ...extra };
   };
   const target = () => ({ baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true });
   const byName = (name: string) => {

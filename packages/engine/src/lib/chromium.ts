@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -86,4 +87,14 @@ export function runnerChromium(env: NodeJS.ProcessEnv = process.env): { args: st
   return { args: sandbox ? GUARDED_CHROMIUM_FLAGS.filter((flag) => flag !== '--no-sandbox') : [...GUARDED_CHROMIUM_FLAGS], sandbox };
 }
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's full Chromium: a browser with its own window, run headless with `--headless`. */
+export const FULL_CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * Debian's `chromium-headless-shell`: the same Blink and V8 of the same version, built without the browser's window,
+ * tabs and profile services. Playwright itself runs its headless Chromium this way. A page costs it half the CPU of
+ * the full browser (bench/engine/README.md, "Chromium's headless shell"), so the engine prefers it where installed.
+ */
+export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
+
+/** The engine's Chromium when CHROMIUM_PATH does not name one: the headless shell where installed, else the full browser. */
+export const DEFAULT_CHROMIUM_PATH = existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : FULL_CHROMIUM_PATH;

@@ -64,7 +64,7 @@ interface PackageEngine {
 const NPM_INSTALL = 'npm ci (in the Fullstop QA folder)';
 
 export const ENGINES: Readonly<Record<EngineName, ProgramEngine | PackageEngine>> = {
-  chromium: { type: 'program', title: 'Chromium', setting: 'CHROMIUM_PATH', install: 'apt-get install chromium', path: (p) => p.chromiumPath ?? DEFAULT_CHROMIUM_PATH },
+  chromium: { type: 'program', title: 'Chromium', setting: 'CHROMIUM_PATH', install: 'apt-get install chromium-headless-shell (or chromium)', path: (p) => p.chromiumPath ?? DEFAULT_CHROMIUM_PATH },
   firefox: {
     type: 'program',
     title: 'Firefox',

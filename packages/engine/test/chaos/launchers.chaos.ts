@@ -10,6 +10,7 @@ import type { FixtureServer } from '../fixtures/fixture-server.ts';
 import { startHardenedServer } from '../fixtures/hardened-server.ts';
 import { startPlantedServer } from '../fixtures/planted-server.ts';
 import { localTarget, testOf } from '../helpers.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/lib/chromium.ts';
 
 const POLL_MS = 250;
 
@@ -64,7 +65,7 @@ async function watchRun(test: TestDefinition, baseUrl: string, warmRunners = 0):
       {
         test,
         target: localTarget(baseUrl),
-        ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 2, signal: new AbortController().signal, log, warmRunners },
+        ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 2, signal: new AbortController().signal, log, warmRunners },
         limits: { timeSeconds: 120, memoryMb: 2048 },
         attemptKey,
       },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyWarmPool, runInSandbox, type SandboxStats } from '../../src/sandbox/index.ts';
 import { TEST_KINDS, type TestDefinition } from '../../src/types.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/lib/chromium.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-kinds-'));
 
@@ -31,7 +32,7 @@ describe.each([
         {
           test: { name: kind, group: 'G', kind, options: 42 as unknown as TestDefinition['options'] },
           target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-          ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: () => {}, warmRunners },
+          ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: () => {}, warmRunners },
           limits: { timeSeconds: 60, memoryMb: 1024 },
           attemptKey: `kind-${kind}-${process.pid}`,
         },

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MASK } from '../../src/lib/mask-secrets.ts';
 import { emptyWarmPool, runInSandbox, type SandboxStats } from '../../src/sandbox/index.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/lib/chromium.ts';
 
 const LEAKY = fileURLToPath(new URL('./fixtures/leaky-runners.ts', import.meta.url));
 const TOKEN = 'tok-leaky-8c21f0e9';
@@ -28,7 +29,7 @@ describe('a runner that spills the secret', () => {
         {
           test: { name: 'leaky', group: 'G', kind: 'api', options: {}, login: { type: 'header', headers: { 'X-Token': '{{secret:token}}' } } },
           target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-          ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m, d) => lines.push(`${m} ${JSON.stringify(d ?? {})}`), warmRunners },
+          ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: (m, d) => lines.push(`${m} ${JSON.stringify(d ?? {})}`), warmRunners },
           limits: { timeSeconds: 30, memoryMb: 512 },
           attemptKey: `masking-${process.pid}-${warmRunners}`,
           runnersModule: LEAKY,
@@ -56,7 +57,7 @@ describe('a runner that spills the secret', () => {
     const run = runInSandbox({
       test: { name: 'leaky', group: 'G', kind: 'api', options: { hang: true }, login: { type: 'header', headers: { 'X-Token': '{{secret:token}}' } } },
       target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-      ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: () => {} },
+      ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: () => {} },
       limits: { timeSeconds: 4, memoryMb: 512 },
       attemptKey: `masking-hang-${process.pid}`,
       runnersModule: LEAKY,

@@ -13,6 +13,7 @@ import { sleepers, uniqueSleep, until } from './fixtures/processes.ts';
 import { startHardenedServer } from '../fixtures/hardened-server.ts';
 import { serverForSuite, suiteCopyForSuite } from '../fixtures/suite-server.ts';
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/lib/chromium.ts';
 
 /**
  * Runners as another user (docs/decisions/0077): a runner taken over cannot read the server's /proc nor its key
@@ -62,7 +63,7 @@ function attempt(behaviour: string, runAs: RunnerUser | RunnerPool | null, warmR
     {
       test: { name: behaviour, group: 'G', kind: 'api', options: { behaviour, serverPid: process.pid, keyFile, ...options } },
       target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
-      ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs, ...(warmRunners ? { warmRunners } : {}) },
+      ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs, ...(warmRunners ? { warmRunners } : {}) },
       limits: { timeSeconds: 60, memoryMb: behaviour === 'buffers' ? 200 : 512 },
       attemptKey: `runner-user-${process.pid}-${counter}`,
       runnersModule: HOSTILE,
@@ -175,7 +176,7 @@ describe.skipIf(!isRoot)('runner processes as another user (root only: switching
       const result = await runInSandbox({
         test: { name: 'browser', group: 'G', kind: 'browser', options: {}, suiteDir: suite.dir },
         target: { baseUrl: server.url, allowedOrigins: [], allowPrivateAddresses: true },
-        ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
+        ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
         limits: { timeSeconds: 240, memoryMb: 2048 },
         attemptKey: `runner-user-browser-${process.pid}`,
       });
@@ -218,7 +219,7 @@ describe.skipIf(!isRoot)('runner processes as another user (root only: switching
         const result = await runInSandbox({
           test: { name: 'firefox', group: 'G', kind: 'browser', options: { engines: ['firefox'] }, suiteDir },
           target: { baseUrl: server.url, allowedOrigins: [], allowPrivateAddresses: true },
-          ctx: { runDir, chromiumPath: '/usr/bin/chromium', workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
+          ctx: { runDir, chromiumPath: DEFAULT_CHROMIUM_PATH, workers: 1, signal: new AbortController().signal, log: (m) => logs.push(m), runAs: user },
           limits: { timeSeconds: 240, memoryMb: 2048 },
           attemptKey: `runner-user-firefox-${process.pid}`,
         });

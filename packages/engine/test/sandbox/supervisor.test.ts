@@ -11,6 +11,7 @@ import { forceContainmentForTests, subreaperPython } from '../../src/sandbox/con
 import { RUNNER_NICENESS } from '../../src/sandbox/supervisor.ts';
 import type { RunnerResult } from '../../src/types.ts';
 import { alive, sleepers, uniqueSleep, until as waitUntil } from './fixtures/processes.ts';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/lib/chromium.ts';
 
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-runners.ts', import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), 'fullstop-sandbox-'));
@@ -38,7 +39,7 @@ function attempt(behaviour: string, options: Options = {}) {
       target: { baseUrl: 'https://example.test', allowedOrigins: [], allowPrivateAddresses: false },
       ctx: {
         runDir,
-        chromiumPath: '/usr/bin/chromium',
+        chromiumPath: DEFAULT_CHROMIUM_PATH,
         workers: 1,
         signal: options.signal ?? new AbortController().signal,
         log: (m) => logs.push(m),

@@ -9,7 +9,7 @@ const check = (over: Partial<EngineCheck>): EngineCheck => ({
   version: '156.0',
   location: '/usr/bin/chromium',
   problem: null,
-  install: 'apt-get install chromium',
+  install: 'apt-get install chromium-headless-shell (or chromium)',
   setting: 'CHROMIUM_PATH',
   kinds: ['browser'],
   ...over,
