@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { type BrowserServer, chromium } from 'playwright-core';
+import { joinUpgraded } from '../../../../packages/engine/src/runners/browser/cloud-relay.ts';
 import { deviceProfile } from './fake-cloud-browsers.ts';
 
 /** The flags of the fake's Chromium: nothing of it calls out (no updates, no sync, no QUIC), and no GPU on this machine. */
@@ -75,18 +76,8 @@ export function fakePlaywrightEndpoint(account: { username: string; accessKey: s
         const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'GET', headers });
         upstream.on('upgrade', (res, browser: Socket, browserHead: Buffer) => {
           sockets.add(browser);
-          const lines = ['HTTP/1.1 101 Switching Protocols'];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-          socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-          if (browserHead.length) socket.write(browserHead);
-          if (head.length) browser.write(head);
-          browser.pipe(socket);
-          socket.pipe(browser);
-          browser.on('error', () => socket.destroy());
-          socket.on('close', () => browser.destroy());
-          browser.on('close', () => {
+          joinUpgraded({ socket, head }, { res, socket: browser, head: browserHead }, () => {
             sockets.delete(browser);
-            socket.destroy();
             session.ended ??= Date.now();
           });
         });

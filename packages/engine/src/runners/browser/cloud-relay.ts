@@ -19,6 +19,27 @@ import { createTargetGuard } from '../../policy/target-guard.ts';
 import { privateSocketDir } from '../../sandbox/net-jail.ts';
 import type { RunContext, RunTarget } from '../../types.ts';
 
+/**
+ * Joins a WebSocket client whose handshake this server took (`client`) to the server it was relayed to, once that
+ * server answered 101 (`upstream`): the answer's head is passed back as it came, then the bytes both ways, unchanged;
+ * either side's end ends the other. `onClose`: once, when the upstream's connection is gone.
+ */
+export function joinUpgraded(client: { socket: Socket; head: Buffer }, upstream: { res: http.IncomingMessage; socket: Socket; head: Buffer }, onClose: () => void): void {
+  const lines = ['HTTP/1.1 101 Switching Protocols'];
+  for (let i = 0; i < upstream.res.rawHeaders.length; i += 2) lines.push(`${upstream.res.rawHeaders[i]}: ${upstream.res.rawHeaders[i + 1]}`);
+  client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (upstream.head.length) client.socket.write(upstream.head);
+  if (client.head.length) upstream.socket.write(client.head);
+  upstream.socket.pipe(client.socket);
+  client.socket.pipe(upstream.socket);
+  upstream.socket.on('error', () => client.socket.destroy());
+  client.socket.on('close', () => upstream.socket.destroy());
+  upstream.socket.on('close', () => {
+    client.socket.destroy();
+    onClose();
+  });
+}
+
 /** How long the provider may take to answer the WebSocket's handshake (a desktop is found and started). */
 export const RELAY_HANDSHAKE_MS = 5 * 60_000;
 
@@ -98,19 +119,11 @@ export async function startCloudRelay(p: {
       });
       upstream.on('upgrade', (res, provider: Socket, providerHead: Buffer) => {
         sockets.add(provider);
+        // The handshake's deadline is no idle limit on the session: a test may wait on a page for minutes.
+        provider.setTimeout(0);
         cell.connections += 1;
-        const lines = [`HTTP/1.1 101 Switching Protocols`];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-        if (providerHead.length) socket.write(providerHead);
-        if (head.length) provider.write(head);
-        provider.pipe(socket);
-        socket.pipe(provider);
-        provider.on('error', () => socket.destroy());
-        socket.on('close', () => provider.destroy());
-        provider.on('close', () => {
+        joinUpgraded({ socket, head }, { res, socket: provider, head: providerHead }, () => {
           sockets.delete(provider);
-          socket.destroy();
           cell.ms += performance.now() - started;
         });
       });
