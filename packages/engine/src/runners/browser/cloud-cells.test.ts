@@ -7,7 +7,7 @@ import { browserOptionsProblem as problem, makeContext, parseBrowserOptions as p
 import { browserStackPlaywrightCaps, browserStackPlaywrightUrl, cloudCapabilities, cloudCellsOf, type CloudHub, cloudSpecsRefusal, playwrightBrowserOf, privateTargetRefusal } from './cloud-cells.ts';
 import { CloudCells, cloudCellCannot } from './cloud-session.ts';
 import { browserRunner } from './index.ts';
-import { matrixSection } from './matrix-report.ts';
+import { cloudCellsSection, matrixSection } from './matrix-report.ts';
 
 const iphone = { cloud: 'iPhone 15', os: 'iOS 18', browser: 'safari' };
 const edge = { cloud: 'Windows 11', browser: 'edge' };
@@ -122,6 +122,19 @@ describe('spec files on cloud cells (decision 0106)', () => {
     expect(playwrightBrowserOf(sonoma!)).toBe('webkit');
     expect(browserStackPlaywrightUrl('https://hub-cloud.browserstack.com/wd/hub')).toBe('wss://cdp.browserstack.com/playwright');
     expect(browserStackPlaywrightUrl('http://127.0.0.1:4444/wd/hub')).toBe('ws://127.0.0.1:4444/playwright');
+  });
+});
+
+describe('the providers’ billed minutes in the report (decision 0106)', () => {
+  const cell = { cell: 'cloud/edge@Windows 11', label: 'Edge on Windows 11', provider: 'BrowserStack', device: 'Windows 11', os: null, browser: 'edge', browserVersion: null, platformName: null, sessionId: 'abc', minutes: 0.4, ran: 'spec files', cannot: cloudCellCannot(null) };
+  it('shows the provider’s count beside ours, "not reported" when it did not answer, nothing before the server asked', () => {
+    const answered = cloudCellsSection([{ ...cell, billedMinutes: 1 }, { ...cell, cell: 'cloud/chrome@Windows 11', billedMinutes: 0.3 }]);
+    expect(answered).toContain('0.4 device minutes<div class="muted small">BrowserStack billed 1 minute</div>');
+    expect(answered).toContain('0.8 device minutes on BrowserStack in all by our count; BrowserStack billed 1.3 minutes.');
+    const silent = cloudCellsSection([{ ...cell, billedMinutes: 1 }, { ...cell, billedMinutes: null }]);
+    expect(silent).toContain('BrowserStack: not reported');
+    expect(silent).toContain('0.8 device minutes on BrowserStack in all by our count. The client');
+    expect(cloudCellsSection([cell])).not.toMatch(/BrowserStack billed|not reported/);
   });
 });
 
