@@ -115,7 +115,11 @@ export class CloudCells {
   specCells(): CloudSpecCells | undefined {
     const { hub, cells } = this.p;
     const runs = cells.filter((cell) => cloudSpecsRefusal(hub.provider, cell) === null);
-    if (runs.length === 0 || !hub.username || !hub.accessKey) return undefined;
+    if (runs.length === 0) return undefined;
+    if (!hub.username || !hub.accessKey) {
+      for (const cell of runs) this.summaries[cell.index]!.cannot = cloudCellCannot(`${PROVIDER_TITLES[hub.provider]} takes Playwright only with the account’s user name and access key, and they are not set`);
+      return undefined;
+    }
     // Every connection of a cell is one build's session on BrowserStack: the server finds them by this name after the run.
     const build = `Fullstop QA ${randomBytes(6).toString('hex')}`;
     return {
