@@ -57,7 +57,7 @@ const ENGINE_RUNS: Readonly<Record<string, { specs: boolean; why?: string }>> = 
   chromium: { specs: true },
   firefox: { specs: true },
   webkit: { specs: false, why: 'Playwright cannot drive WebKitGTK, so no spec files' },
-  cloud: { specs: false, why: 'Playwright spec files do not run on a device cloud’s browsers in this version' },
+  cloud: { specs: false, why: 'Playwright spec files run on BrowserStack’s desktop browsers only' },
 };
 
 /** What a page check checks, in words (the suite's validation and the report say it). */

@@ -34,7 +34,7 @@ async function startShop() {
 }
 
 type Case = { name: string; status: string; cell?: string; error?: string; screenshot?: string };
-type CloudCell = { cell: string; label: string; provider: string; sessionId: string | null; minutes: number | null; ran: string | null; cannot: string; note?: string; providerLinks?: { label: string; url: string }[]; providerNote?: string };
+type CloudCell = { cell: string; label: string; provider: string; sessionId: string | null; minutes: number | null; billedMinutes?: number | null; ran: string | null; cannot: string; note?: string; providerLinks?: { label: string; url: string }[]; providerNote?: string };
 type TestResult = { testName: string; status: string; error: string | null };
 
 /** The fakes' browsers: Debian's chromedriver (chromium-driver) and WebKitWebDriver (webkit2gtk-driver); without them those tests are skipped. */
@@ -161,11 +161,14 @@ describe('browser tests with cloud cells', () => {
       ]);
       for (const link of c.providerLinks!) expect(html).toContain(`<a href="${attr(link.url)}" rel="noreferrer noopener" target="_blank">${link.label}</a>`);
       expect(html).toContain(`${c.minutes} device minute`);
+      // BrowserStack's own count of the session, beside ours (decision 0106).
+      expect(c.billedMinutes).toBeGreaterThan(0);
+      expect(html).toContain(`BrowserStack billed ${c.billedMinutes} minute`);
     }
     expect(html).toContain('Cloud cells (2)');
     expect(html).toContain('<th>Cloud · Safari on iPhone 15 (iOS 18) · network: the provider’s</th>');
     expect(html).toContain('fails on Safari on iPhone 15 (iOS 18) only');
-    expect(html).toContain('Cloud: page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe): Playwright spec files do not run on a device cloud’s browsers in this version');
+    expect(html).toContain('Cloud: page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe): Playwright spec files run on BrowserStack’s desktop browsers only');
     for (const text of [json, html]) expect(text).not.toContain(account.accessKey);
 
     // A device the provider does not offer: said before any session, with the names it offers that are close.
@@ -259,6 +262,8 @@ describe('browser tests with cloud cells', () => {
     expect(cell).toMatchObject({ label: 'Edge on Windows', provider: 'AWS Device Farm' });
     expect(farm.testGridSessions.get(cell.sessionId!)?.ended).toEqual(expect.any(Number));
     expect(cell.providerLinks!.map((l) => l.label)).toEqual(['Video', 'WebDriver log']);
+    // Device Farm's billingMinutes of the session (GetTestGridSession), beside our count.
+    expect(cell.billedMinutes).toBeGreaterThan(0);
     expect(json).not.toContain(account.secretAccessKey);
     expect(farm.seen.join('\n')).not.toContain(account.secretAccessKey);
     // Device Farm does not let one choose the Windows version: its one desktop is "Windows".

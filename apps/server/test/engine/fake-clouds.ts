@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type AppiumServer, FAKE_APP } from '../../../../packages/engine/test/fixtures/appium-server.ts';
 import type { CloudBrowserAsk, LocalBrowsers } from './fake-cloud-browsers.ts';
+import { fakePlaywrightEndpoint } from './fake-playwright-cloud.ts';
 
 export type Kind = 'browserstack' | 'saucelabs';
 
@@ -72,7 +73,12 @@ export async function startCloud(kind: Kind, account: { username: string; access
   const sessions = new Set<string>();
   const detailsAsked: string[] = [];
   /** The browser sessions created through the hub, their capabilities as the runner sent them, and the lists' calls. */
-  const browserSessions: { id: string; capabilities: Record<string, unknown>; authorization: string | undefined }[] = [];
+  const browserSessions: { id: string; capabilities: Record<string, unknown>; authorization: string | undefined; created: number; ended: number | null }[] = [];
+  /** BrowserStack's Playwright endpoint (a browser test's spec files on a cloud cell, decision 0106). */
+  const playwright = fakePlaywrightEndpoint(account);
+  /** A session's time as the provider bills it: whole seconds from its start to its end (or now). */
+  const seconds = (s: { started: number; ended: number | null }) => Math.ceil(((s.ended ?? Date.now()) - s.started) / 1000);
+  const buildId = (name: string) => createHash('sha1').update(name).digest('hex');
   const listsAsked: string[] = [];
   /** What the session details answer: as documented, or (a provider with nothing useful) a 404. */
   const details = { answer: 'documented' as 'documented' | 'not-found' };
@@ -143,6 +149,22 @@ export async function startCloud(kind: Kind, account: { username: string; access
         }
         return json(res, 200, list);
       }
+      // BrowserStack Automate's builds and their sessions (a Playwright session is found by its build's name):
+      // GET /automate/builds.json → [{ automation_build }], GET /automate/builds/<id>/sessions.json → [{ automation_session }].
+      const bsBuilds = kind === 'browserstack' && req.method === 'GET' ? /^\/automate\/builds(?:\/([0-9a-f]+)\/sessions)?\.json(?:\?.*)?$/.exec(url) : null;
+      if (bsBuilds) {
+        if (!authorized(req)) return restRefusal(res);
+        detailsAsked.push(url);
+        const names = [...new Set(playwright.sessions.map((x) => String(x.caps.build)))];
+        if (!bsBuilds[1]) return json(res, 200, names.reverse().map((name) => ({ automation_build: { name, hashed_id: buildId(name), duration: 0, status: 'done', build_tag: null } })));
+        const name = names.find((n) => buildId(n) === bsBuilds[1]);
+        if (!name) return json(res, 404, { message: 'Build not found' });
+        return json(
+          res,
+          200,
+          playwright.sessions.filter((x) => x.caps.build === name).map((x) => ({ automation_session: { name: x.caps.name, duration: seconds(x), os: x.caps.os, os_version: x.caps.os_version, browser: x.caps.browser, status: x.ended ? 'done' : 'running', hashed_id: x.id, build_name: name, reason: 'CLIENT_STOPPED_SESSION' } })),
+        );
+      }
       // BrowserStack: GET /app-automate/sessions/<id>.json (an app's session) or /automate/sessions/<id>.json (a
       // browser's) answers `automation_session` with the session's pages.
       const bsSession = kind === 'browserstack' && req.method === 'GET' ? /^\/(app-automate|automate)\/sessions\/([^/]+)\.json$/.exec(url) : null;
@@ -152,13 +174,15 @@ export async function startCloud(kind: Kind, account: { username: string; access
         if (!authorized(req)) return restRefusal(res);
         const id = decodeURIComponent((bsSession?.[2] ?? sauceJob?.[2])!);
         detailsAsked.push(id);
-        const browserSession = browserSessions.some((s) => s.id === id);
+        const browserSession = browserSessions.find((s) => s.id === id);
+        const playwrightSession = playwright.sessions.find((x) => x.id === id);
+        if (playwrightSession && bsSession?.[1] === 'automate') sessions.add(id);
         const product = bsSession?.[1];
         if (
           details.answer === 'not-found' ||
           !sessions.has(id) ||
           (sauceJob && decodeURIComponent(sauceJob[1]!) !== account.username) ||
-          (product === 'automate' && !browserSession) ||
+          (product === 'automate' && !browserSession && !playwrightSession) ||
           (product === 'app-automate' && browserSession)
         ) {
           return kind === 'browserstack' ? json(res, 404, { message: 'Session not found' }) : json(res, 404, { detail: 'Not found.' });
@@ -168,7 +192,7 @@ export async function startCloud(kind: Kind, account: { username: string; access
           return json(res, 200, {
             automation_session: {
               name: 'Fullstop QA',
-              duration: 9,
+              duration: browserSession ? seconds({ started: browserSession.created, ended: browserSession.ended }) : playwrightSession ? seconds(playwrightSession) : 9,
               os: 'ios',
               os_version: '18',
               browser: 'safari',
@@ -212,6 +236,9 @@ export async function startCloud(kind: Kind, account: { username: string; access
           passed: null,
           video_url: `https://assets.saucelabs.com/jobs/${id}/video.mp4`,
           log_url: `https://assets.saucelabs.com/jobs/${id}/selenium-server.log`,
+          // Sauce Labs' times are whole seconds since the epoch; a job still running has no end.
+          start_time: browserSession ? Math.floor(browserSession.created / 1000) : null,
+          end_time: browserSession?.ended ? Math.ceil(browserSession.ended / 1000) : null,
         });
       }
       if (url.startsWith('/wd/hub/')) {
@@ -244,7 +271,7 @@ export async function startCloud(kind: Kind, account: { username: string; access
             const caps = payload.capabilities.alwaysMatch ?? {};
             const made = await backends.browsers.create(askOf(kind, caps));
             if (made.sessionId) {
-              browserSessions.push({ id: made.sessionId, capabilities: caps, authorization: req.headers.authorization });
+              browserSessions.push({ id: made.sessionId, capabilities: caps, authorization: req.headers.authorization, created: Date.now(), ended: null });
               sessions.add(made.sessionId);
             }
             res.writeHead(made.status, { 'content-type': 'application/json' });
@@ -257,7 +284,10 @@ export async function startCloud(kind: Kind, account: { username: string; access
           body = Buffer.from(JSON.stringify(payload));
         }
         if (sessionInUrl && backends.browsers?.asked.has(sessionInUrl)) {
-          const answer = await backends.browsers.forward(req.method ?? 'GET', sessionInUrl, url.slice(`/wd/hub/session/${sessionInUrl}`.length), body);
+          const rest = url.slice(`/wd/hub/session/${sessionInUrl}`.length);
+          const answer = await backends.browsers.forward(req.method ?? 'GET', sessionInUrl, rest, body);
+          const ending = req.method === 'DELETE' && rest === '' ? browserSessions.find((x) => x.id === sessionInUrl) : undefined;
+          if (ending) ending.ended ??= Date.now();
           res.writeHead(answer.status, { 'content-type': 'application/json' });
           return res.end(answer.body);
         }
@@ -273,6 +303,9 @@ export async function startCloud(kind: Kind, account: { username: string; access
       json(res, 404, { error: 'not found' });
     })().catch(() => json(res, 500, { error: 'fake provider failed' }));
   });
+  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    if (kind !== 'browserstack' || !playwright.upgrade(req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -286,6 +319,12 @@ export async function startCloud(kind: Kind, account: { username: string; access
     details,
     browserSessions,
     listsAsked,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** BrowserStack's Playwright sessions (spec files on a cloud cell) and its refusals of a wrong key there. */
+    playwrightSessions: playwright.sessions,
+    playwrightRefused: playwright.refused,
+    close: async () => {
+      await playwright.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -5,7 +5,7 @@ import type { ServerKeys } from '../../lib/server-keys.ts';
 import { type BrowserCloudKind, browserCatalogue, CLOUD_TITLES, type CloudOffer, notOffered } from './clouds/browser-catalogue.ts';
 import { type CloudCellAccount, CloudCellAttempt, testGridSessionLinks } from './clouds/browser-cells.ts';
 import { deviceFarmClient } from './clouds/device-farm.ts';
-import { cloudSessionLinks } from './clouds/session-links.ts';
+import { billedMinutesOf, browserStackBuildSessions, cloudSessionLinks } from './clouds/session-links.ts';
 import { CloudStorageError } from './clouds/storage.ts';
 import { findMobileProvider, type MobileProviderRow } from './repository.ts';
 import { appiumEndpointFor, deviceFarmAccountOf, storedKey } from './service.ts';
@@ -174,11 +174,13 @@ export async function endCloudCellAttempt(attemptKey: string): Promise<void> {
 
 /**
  * The provider's pages of each cloud cell's session (the session, its video and logs), added to a browser test's
- * summary after the run, as mobile UI tests' are. Nothing here fails the attempt or throws.
+ * summary after the run, as mobile UI tests' are, and what the provider billed for the cell's sessions (its page
+ * checks' and its spec files', decision 0106): `billedMinutes`, null when it did not answer. Nothing here fails the
+ * attempt or throws.
  */
 export async function addCloudCellLinks(db: Db, keys: ServerKeys, clientId: string, summary: RunnerSummary | null | undefined, o: { allowPrivate: boolean; log?: (message: string, data?: Record<string, unknown>) => void }): Promise<void> {
   if (summary?.kind !== 'browser' || !summary.cloudCells?.length) return;
-  const cells = summary.cloudCells.filter((c) => c.sessionId);
+  const cells = summary.cloudCells.filter((c) => c.sessionId || c.specFiles?.connections);
   if (!cells.length) return;
   try {
     const row = await findMobileProvider(db, clientId);
@@ -186,29 +188,45 @@ export async function addCloudCellLinks(db: Db, keys: ServerKeys, clientId: stri
     const key = storedKey(keys, row);
     await Promise.all(
       cells.map(async (c) => {
+        // Each of the cell's sessions adds what the provider billed for it; one it did not answer for leaves the sum unknown.
+        const billed: (number | undefined)[] = [];
         try {
           if (row.kind === 'devicefarm') {
-            if (!row.testGridProjectArn || !key) return;
+            if (!row.testGridProjectArn || !key || !c.sessionId) return;
             const client = deviceFarmClient(deviceFarmAccountOf(row, key), o.allowPrivate);
-            const found = await testGridSessionLinks(client, row.testGridProjectArn, c.sessionId!, key);
+            const found = await testGridSessionLinks(client, row.testGridProjectArn, c.sessionId, key);
             if (found.links.length) c.providerLinks = found.links;
             if (found.note) c.providerNote = found.note;
+            billed.push(found.billedMinutes);
             return;
           }
           if (!row.username || !key || !row.apiUrl) {
             c.providerNote = 'the provider’s video and log links need its user name and access key, which are not set';
+            billed.push(undefined);
             return;
           }
-          const found = await cloudSessionLinks({ kind: row.kind as 'browserstack' | 'saucelabs', apiUrl: row.apiUrl, username: row.username, accessKey: key }, c.sessionId!, o.allowPrivate, 'browser');
-          if (found.links.length) c.providerLinks = found.links;
-          if (found.note) c.providerNote = found.note;
+          const account = { kind: row.kind as 'browserstack' | 'saucelabs', apiUrl: row.apiUrl, username: row.username, accessKey: key };
+          if (c.sessionId) {
+            const found = await cloudSessionLinks(account, c.sessionId, o.allowPrivate, 'browser');
+            if (found.links.length) c.providerLinks = found.links;
+            if (found.note) c.providerNote = found.note;
+            billed.push(found.billedMinutes);
+          }
+          if (c.specFiles?.connections && account.kind === 'browserstack') {
+            const specs = await browserStackBuildSessions(account, c.specFiles.build, o.allowPrivate);
+            if (specs) c.specSessionIds = specs.ids;
+            billed.push(specs ? billedMinutesOf(specs.seconds) : undefined);
+          }
         } catch (err) {
           c.providerNote = 'the provider’s video and log links could not be fetched';
+          billed.push(undefined);
           o.log?.('the provider’s session links could not be fetched', { cell: c.label, error: (err as Error).message });
+        } finally {
+          c.billedMinutes = billed.length && billed.every((m) => m !== undefined) ? Math.round(billed.reduce((sum: number, m) => sum + m!, 0) * 10) / 10 : null;
         }
       }),
     );
-    o.log?.('cloud cell session links', { cells: cells.map((c) => ({ cell: c.label, links: c.providerLinks?.length ?? 0, ...(c.providerNote ? { note: c.providerNote } : {}) })) });
+    o.log?.('cloud cell session links', { cells: cells.map((c) => ({ cell: c.label, links: c.providerLinks?.length ?? 0, billedMinutes: c.billedMinutes ?? null, ...(c.providerNote ? { note: c.providerNote } : {}) })) });
   } catch (err) {
     o.log?.('the provider’s session links could not be fetched', { error: (err as Error).message });
   }

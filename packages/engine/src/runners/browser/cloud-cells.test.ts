@@ -4,10 +4,10 @@ import { cellLabel, engineChecks, failingWhere } from '@fullstop/contracts';
 import { describe, expect, it } from 'vitest';
 import { cellWeightOf } from '../../lib/cell-weight.ts';
 import { browserOptionsProblem as problem, makeContext, parseBrowserOptions as parse, testOf } from '../../../test/helpers.ts';
-import { cloudCapabilities, cloudCellsOf, type CloudHub, privateTargetRefusal } from './cloud-cells.ts';
-import { CloudCells } from './cloud-session.ts';
+import { browserStackPlaywrightCaps, browserStackPlaywrightUrl, cloudCapabilities, cloudCellsOf, type CloudHub, cloudSpecsRefusal, playwrightBrowserOf, privateTargetRefusal } from './cloud-cells.ts';
+import { CloudCells, cloudCellCannot } from './cloud-session.ts';
 import { browserRunner } from './index.ts';
-import { matrixSection } from './matrix-report.ts';
+import { cloudCellsSection, matrixSection } from './matrix-report.ts';
 
 const iphone = { cloud: 'iPhone 15', os: 'iOS 18', browser: 'safari' };
 const edge = { cloud: 'Windows 11', browser: 'edge' };
@@ -35,12 +35,14 @@ describe('cloud devices in a browser test (decision 0100)', () => {
     );
     expect(problem({ devices: [iphone, { ...iphone, cloud: 'iphone 15' }], pages })).toBe('options.devices: lists the same device twice');
     expect(problem({ devices: [iphone] })).toBe(
-      "options.pages: cloud devices run page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe), not spec files: Playwright spec files do not run on a device cloud’s browsers in this version. List the pages they check, e.g. pages: [{ path: '/' }]",
+      "options.pages: cloud devices without a local device run page checks only (page loads, console errors after load, broken links, key elements, a screenshot, axe). List the pages they check, e.g. pages: [{ path: '/' }], or add desktop to devices to run the spec files there and on the cloud devices whose provider runs Playwright (BrowserStack’s desktops)",
     );
+    // Beside a local device, the spec files run (on BrowserStack's desktops too: decision 0106): no pages needed.
+    expect(problem({ devices: ['desktop', edge] })).toBeNull();
     expect(problem({ devices: ['desktop', iphone], networks: ['none', 'slow-3g'], pages })).toBe(
       'options.networks: cloud devices run on the provider’s network, which our network shaping cannot reach: a test with cloud devices keeps networks to none (the default); move the networks slow-3g to a test of its own',
     );
-    expect(problem({ devices: [iphone], pages, specs: 'home.spec.ts' })).toBe('options.specs: no cell of this test runs spec files: cloud devices run page checks only; add desktop, phone or tablet to devices, or drop specs');
+    expect(problem({ devices: [iphone], pages, specs: 'home.spec.ts' })).toBe('options.specs: no cell of this test runs spec files: spec files run on a local device, and on cloud devices beside one; add desktop, phone or tablet to devices, or drop specs');
     expect(problem({ devices: ['desktop', edge], pages, viewport: { width: 800, height: 600 } })).toBe('options.viewport: cannot run with devices Windows 11: each device has its own viewport; drop viewport, or keep devices to desktop');
   });
 
@@ -61,7 +63,7 @@ describe('cloud devices in a browser test (decision 0100)', () => {
     expect(failingWhere({ [cells[0]!]: 'passed', [cells[1]!]: 'failed', [cells[2]!]: 'passed' })).toBe('fails on Safari on iPhone 15 (iOS 18) only');
     expect(failingWhere({ [cells[0]!]: 'passed', [cells[1]!]: 'failed', [cells[2]!]: 'failed' })).toBe('fails on the cloud cells only');
     const cases = cells.map((cell) => ({ name: `page check › / [${cell}]`, cell, status: 'passed' as const, durationMs: 1, steps: [{ title: 'load /', durationMs: 1 }] }));
-    expect(engineChecks(cases)).toEqual(['Chromium: page checks only (page loads, a screenshot)', 'Cloud: page checks only (page loads, a screenshot): Playwright spec files do not run on a device cloud’s browsers in this version']);
+    expect(engineChecks(cases)).toEqual(['Chromium: page checks only (page loads, a screenshot)', 'Cloud: page checks only (page loads, a screenshot): Playwright spec files run on BrowserStack’s desktop browsers only']);
     const html = matrixSection(cases);
     expect(html).toContain('<th>Cloud · Safari on iPhone 15 (iOS 18) · network: the provider’s</th>');
     expect(html).toContain('<th>Chromium · desktop</th>');
@@ -97,6 +99,42 @@ describe('what each provider is asked for', () => {
     const [sonoma] = cloudCellsOf([{ cloud: 'macOS Sonoma', browser: 'safari' }]);
     expect(cloudCapabilities(hub('saucelabs'), sonoma!, p)).toMatchObject({ browserName: 'safari', browserVersion: 'latest', platformName: 'macOS 14' });
     expect(cloudCapabilities(hub('devicefarm'), desktop!, p)).toEqual({ browserName: 'MicrosoftEdge', browserVersion: 'latest', platform: 'windows' });
+  });
+});
+
+describe('spec files on cloud cells (decision 0106)', () => {
+  const [phone, desktop, sonoma] = cloudCellsOf([iphone as never, edge as never, { cloud: 'macOS Sonoma', browser: 'safari' } as never]);
+
+  it('run on BrowserStack’s desktops only; elsewhere the cell says why, in words', () => {
+    expect(cloudSpecsRefusal('browserstack', desktop!)).toBeNull();
+    expect(cloudSpecsRefusal('browserstack', sonoma!)).toBeNull();
+    expect(cloudSpecsRefusal('browserstack', phone!)).toBe('BrowserStack gives Playwright no real phone or tablet: page checks only');
+    expect(cloudSpecsRefusal('saucelabs', desktop!)).toBe('Sauce Labs runs Playwright only from a project uploaded with its saucectl tool, not over a connection from our runner');
+    expect(cloudSpecsRefusal('devicefarm', desktop!)).toBe('AWS Device Farm’s desktop browsers take Selenium (WebDriver) only, not Playwright');
+    expect(cloudCellCannot(cloudSpecsRefusal('saucelabs', desktop!))).toMatch(/^Playwright spec files \(Sauce Labs runs Playwright only from a project uploaded with its saucectl tool, not over a connection from our runner\), our policy proxy/);
+    expect(cloudCellCannot(null)).toMatch(/^our policy proxy and network shaping/);
+  });
+
+  it('asks BrowserStack’s Playwright endpoint in its capabilities, without the user name and key (the relay adds them)', () => {
+    const p = { name: 'Fullstop QA: shop', build: 'Fullstop QA 0a1b', playwrightVersion: '1.56.1' };
+    expect(browserStackPlaywrightCaps(desktop!, p)).toEqual({ browser: 'edge', os: 'Windows', os_version: '11', name: p.name, build: p.build, 'client.playwrightVersion': '1.56.1' });
+    expect(browserStackPlaywrightCaps(sonoma!, p)).toMatchObject({ browser: 'playwright-webkit', os: 'OS X', os_version: 'Sonoma' });
+    expect(playwrightBrowserOf(sonoma!)).toBe('webkit');
+    expect(browserStackPlaywrightUrl('https://hub-cloud.browserstack.com/wd/hub')).toBe('wss://cdp.browserstack.com/playwright');
+    expect(browserStackPlaywrightUrl('http://127.0.0.1:4444/wd/hub')).toBe('ws://127.0.0.1:4444/playwright');
+  });
+});
+
+describe('the providers’ billed minutes in the report (decision 0106)', () => {
+  const cell = { cell: 'cloud/edge@Windows 11', label: 'Edge on Windows 11', provider: 'BrowserStack', device: 'Windows 11', os: null, browser: 'edge', browserVersion: null, platformName: null, sessionId: 'abc', minutes: 0.4, ran: 'spec files', cannot: cloudCellCannot(null) };
+  it('shows the provider’s count beside ours, "not reported" when it did not answer, nothing before the server asked', () => {
+    const answered = cloudCellsSection([{ ...cell, billedMinutes: 1 }, { ...cell, cell: 'cloud/chrome@Windows 11', billedMinutes: 0.3 }]);
+    expect(answered).toContain('0.4 device minutes<div class="muted small">BrowserStack billed 1 minute</div>');
+    expect(answered).toContain('0.8 device minutes on BrowserStack in all by our count; BrowserStack billed 1.3 minutes.');
+    const silent = cloudCellsSection([{ ...cell, billedMinutes: 1 }, { ...cell, billedMinutes: null }]);
+    expect(silent).toContain('BrowserStack: not reported');
+    expect(silent).toContain('0.8 device minutes on BrowserStack in all by our count. The client');
+    expect(cloudCellsSection([cell])).not.toMatch(/BrowserStack billed|not reported/);
   });
 });
 

@@ -182,6 +182,53 @@ export function cloudCapabilities(hub: CloudHub, cell: CloudCell, p: { sessionNa
   };
 }
 
+/**
+ * Why a cloud cell cannot run the suite's Playwright spec files, in the client's words, or null when its provider runs
+ * them (decision 0106): BrowserStack runs Playwright on its desktop browsers over a WebSocket; Sauce Labs runs it only
+ * from a project uploaded with its saucectl tool, AWS Device Farm's desktop browsers take Selenium only, and no
+ * provider gives Playwright a real phone's browser.
+ */
+export function cloudSpecsRefusal(provider: CloudProvider, cell: CloudCell): string | null {
+  if (!cell.desktop) return `${PROVIDER_TITLES[provider]} gives Playwright no real phone or tablet: page checks only`;
+  if (provider === 'saucelabs') return 'Sauce Labs runs Playwright only from a project uploaded with its saucectl tool, not over a connection from our runner';
+  if (provider === 'devicefarm') return 'AWS Device Farm’s desktop browsers take Selenium (WebDriver) only, not Playwright';
+  return null;
+}
+
+/** BrowserStack's Playwright browser for a cloud browser, and the Playwright engine that speaks to it. */
+const BROWSERSTACK_PLAYWRIGHT: Readonly<Record<CloudDevice['browser'], { browser: string; browserName: 'chromium' | 'firefox' | 'webkit' }>> = {
+  chrome: { browser: 'chrome', browserName: 'chromium' },
+  edge: { browser: 'edge', browserName: 'chromium' },
+  safari: { browser: 'playwright-webkit', browserName: 'webkit' },
+  firefox: { browser: 'playwright-firefox', browserName: 'firefox' },
+};
+/** The Playwright engine a cloud cell's project connects with. */
+export const playwrightBrowserOf = (cell: CloudCell) => BROWSERSTACK_PLAYWRIGHT[cell.device.browser].browserName;
+
+/**
+ * BrowserStack's Playwright capabilities of a desktop cell, without the user name and key: the runner's relay adds
+ * them (cloud-relay.ts), so that they never reach the spec files' process. `client.playwrightVersion` is ours:
+ * BrowserStack picks a server of the same protocol.
+ */
+export function browserStackPlaywrightCaps(cell: CloudCell, p: { name: string; build: string; playwrightVersion: string }): Record<string, unknown> {
+  const os = desktopOs(cell.device.cloud);
+  return {
+    browser: BROWSERSTACK_PLAYWRIGHT[cell.device.browser].browser,
+    os: os.family === 'Windows' ? 'Windows' : 'OS X',
+    os_version: os.version,
+    name: p.name,
+    build: p.build,
+    'client.playwrightVersion': p.playwrightVersion,
+  };
+}
+
+/** BrowserStack's Playwright endpoint for its hub: the real hub's is cdp.browserstack.com; another hub's (a fake's) is on its own origin. */
+export function browserStackPlaywrightUrl(hubUrl: string): string {
+  const hub = new URL(hubUrl);
+  if (/(^|\.)browserstack\.com$/.test(hub.hostname)) return 'wss://cdp.browserstack.com/playwright';
+  return `${hub.protocol === 'https:' ? 'wss:' : 'ws:'}//${hub.host}/playwright`;
+}
+
 /** The addresses a host resolves to (an IP literal is its own), with the guard's resolver when a test gives one. */
 async function addressesOf(hostname: string, network?: TargetGuardOptions): Promise<string[]> {
   const bare = hostname.replace(/^\[|\]$/g, '');

@@ -8,6 +8,7 @@
  * the run is aborted (the end is not bound to the run's signal); a killed runner's are ended by the server from the
  * notes in `CLOUD_SESSIONS_NOTE`, and by the provider's idle timeout at the latest.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -17,7 +18,9 @@ import type { WebDriverFetch } from '../../lib/webdriver.ts';
 import { WebDriverSession } from '../../lib/webdriver.ts';
 import { createTargetGuard } from '../../policy/target-guard.ts';
 import type { RunContext, RunTarget } from '../../types.ts';
-import { type CloudCell, type CloudHub, cloudCapabilities, PROVIDER_TITLES } from './cloud-cells.ts';
+import { createRequire } from 'node:module';
+import { browserStackPlaywrightCaps, browserStackPlaywrightUrl, type CloudCell, type CloudHub, cloudCapabilities, cloudSpecsRefusal, PROVIDER_TITLES } from './cloud-cells.ts';
+import { type CloudRelay, startCloudRelay } from './cloud-relay.ts';
 import type { CloudCellSummary } from './facts.ts';
 
 /** How long a cloud session may take to start: a real device is found, cleaned and handed over (a minute or more). */
@@ -25,9 +28,19 @@ export const CLOUD_SESSION_START_MS = 5 * 60_000;
 /** The provider's idle timeout of a session: the bound on one a killed runner left (BrowserStack allows 300 s at most). */
 const IDLE_SECONDS = { min: 60, max: 300 };
 
-/** What a cloud cell cannot run, in the matrix report's words. */
-export const CLOUD_CELL_CANNOT =
-  'Playwright spec files (page checks only), our policy proxy and network shaping (network: the provider’s), the suite’s login (its cookies would be written in the provider’s command log)';
+/** What no cloud cell runs, in the matrix report's words. */
+const CLOUD_NEVER = 'our policy proxy and network shaping (network: the provider’s), the suite’s login (its cookies would be written in the provider’s logs)';
+/** What a cloud cell cannot run: the spec files too, where its provider does not run Playwright (with why). */
+export const cloudCellCannot = (specsRefusal: string | null) => (specsRefusal ? `Playwright spec files (${specsRefusal}), ${CLOUD_NEVER}` : CLOUD_NEVER);
+
+/** The cloud cells of a browser test that run its spec files (decision 0106), as the spec part uses them. */
+export interface CloudSpecCells {
+  cells: CloudCell[];
+  /** The relay their projects connect to (outside the jail, with the provider's key); `perCell`: one a Playwright worker. */
+  startRelay(perCell: number): Promise<CloudRelay>;
+  /** The spec part has ended: each cell's connections and time, from the relay. */
+  ended(relay: CloudRelay): void;
+}
 
 /** Why the server did not give a cell its session: the client's cap of cloud minutes per run is used up. */
 export const CLOUD_CAP_CODE = 'cloud_cap';
@@ -46,6 +59,9 @@ function pinnedFetch(lookup: unknown): { fetch: WebDriverFetch; close(): Promise
     close: () => dispatcher.close().catch(() => {}),
   };
 }
+
+/** Our Playwright's version: BrowserStack serves a Playwright of the same protocol (`client.playwrightVersion`). */
+const PLAYWRIGHT_VERSION = (createRequire(import.meta.url)('playwright-core/package.json') as { version: string }).version;
 
 /** A device minute count: to a tenth, rounded up (a provider bills a started minute; this says how much of it). */
 export const deviceMinutes = (ms: number) => Math.ceil(ms / 6_000) / 10;
@@ -85,8 +101,57 @@ export class CloudCells {
       sessionId: null,
       minutes: null,
       ran: null,
-      cannot: CLOUD_CELL_CANNOT,
+      cannot: cloudCellCannot(cloudSpecsRefusal(p.hub.provider, cell)),
     }));
+  }
+
+  /** Each cell's time in its page-check session (ms), and whether its page checks ran. */
+  private readonly pageMs = new Map<number, number>();
+
+  /**
+   * The cells whose provider runs the suite's spec files over Playwright (BrowserStack's desktops), with the relay
+   * that connects them; undefined when there are none (or the provider has no user name and key to add).
+   */
+  specCells(): CloudSpecCells | undefined {
+    const { hub, cells } = this.p;
+    const runs = cells.filter((cell) => cloudSpecsRefusal(hub.provider, cell) === null);
+    if (runs.length === 0) return undefined;
+    if (!hub.username || !hub.accessKey) {
+      for (const cell of runs) this.summaries[cell.index]!.cannot = cloudCellCannot(`${PROVIDER_TITLES[hub.provider]} takes Playwright only with the account’s user name and access key, and they are not set`);
+      return undefined;
+    }
+    // Every connection of a cell is one build's session on BrowserStack: the server finds them by this name after the run.
+    const build = `Fullstop QA ${randomBytes(6).toString('hex')}`;
+    return {
+      cells: runs,
+      startRelay: (perCell) =>
+        startCloudRelay({
+          endpoint: browserStackPlaywrightUrl(hub.url),
+          username: hub.username!,
+          accessKey: hub.accessKey!,
+          cells: runs.map((cell) => ({ index: cell.index, caps: browserStackPlaywrightCaps(cell, { name: `Fullstop QA: ${this.p.testName} · ${cell.label} · spec files`.slice(0, 255), build, playwrightVersion: PLAYWRIGHT_VERSION }) })),
+          perCell,
+          target: this.p.target,
+          ctx: this.p.ctx,
+        }),
+      ended: (relay) => {
+        for (const cell of runs) {
+          const used = relay.usage(cell.index);
+          this.summaries[cell.index]!.specFiles = { build, connections: used.connections, ms: Math.round(used.ms), ...(used.refused ? { refused: used.refused } : {}) };
+        }
+      },
+    };
+  }
+
+  /** Both parts have ended: each cell says what ran there and the minutes of all its sessions (page checks' and spec files'). */
+  settle(): void {
+    for (const summary of this.summaries) {
+      const specs = summary.specFiles;
+      const pageMs = this.pageMs.get(this.summaries.indexOf(summary));
+      if (!specs || specs.connections === 0) continue;
+      summary.ran = pageMs !== undefined ? `spec files and page checks (${PAGE_CHECK_WORDS})` : 'spec files';
+      summary.minutes = deviceMinutes(specs.ms + (pageMs ?? 0));
+    }
   }
 
   /** The provider's answer, without the access key anywhere in it (Sauce Labs repeats a refused key in its message). */
@@ -164,7 +229,9 @@ export class CloudCells {
         await this.writeNotes();
         await pinnedFetchOfCell.close();
         await release();
-        summary.minutes = deviceMinutes(performance.now() - started);
+        const ms = performance.now() - started;
+        this.pageMs.set(cell.index, ms);
+        summary.minutes = deviceMinutes(ms);
         if (!ended) ctx.log('the cloud session could not be ended: the provider’s idle timeout ends it', { cell: cell.name, sessionId: session.id, idleSeconds });
       },
     };

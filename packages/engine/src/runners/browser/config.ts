@@ -5,7 +5,7 @@ import { playwrightChromiumArgs, runnerChromium } from '../../lib/chromium.ts';
 import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../../lib/firefox.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { loginContextOptions, type LoginSession } from '../../lib/login-session.ts';
-import { localDevicesOf } from './cloud-cells.ts';
+import { type CloudCell, localDevicesOf, playwrightBrowserOf } from './cloud-cells.ts';
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
@@ -44,6 +44,9 @@ const HEALING_HOOK = entryFile('healing-hook');
 const BROWSER_SERVERS = entryFile('browser-servers');
 /** Whether the entry files above are the server's build (JavaScript) rather than the engine's TypeScript sources. */
 const OWN_FILES_BUILT = HEALING_HOOK.endsWith('.js');
+
+/** How long a cloud cell's project waits for the provider's browser: a desktop is found and started (minutes at worst). */
+export const CLOUD_CONNECT_TIMEOUT_MS = 5 * 60_000;
 
 export function browserPaths(runDir: string): BrowserPaths {
   const dir = path.join(runDir, 'browser');
@@ -127,10 +130,16 @@ export async function writeBrowserConfig(p: {
   healing?: boolean;
   /** Whether every worker launches its own browser, as before issue 40 (benches only, `RunContext.browserPerCell`). */
   browserPerWorker?: boolean;
+  /** Cloud cells whose provider runs Playwright (decision 0106): each a project connected to the runner's relay. */
+  cloudProjects?: { cell: CloudCell; wsEndpoint: string }[];
 }): Promise<void> {
   const { paths, options } = p;
   const cells = p.cells ?? cellsOf(options.engines, localDevicesOf(options.devices), options.networks);
   const classic = p.classic ?? isClassic(cells);
+  const cloud = p.cloudProjects ?? [];
+  // Our proxy and the suite's login are the local cells' only: a cloud browser is on the provider's network, and the
+  // login's cookies would be written in the provider's logs (decision 0100).
+  const localUse = { proxy: { server: p.proxyUrl, bypass: '<-loopback>' }, ...(p.login ? loginContextOptions(p.login) : {}) };
   const config = {
     testDir: p.suiteDir,
     testMatch: Array.isArray(options.specs) ? options.specs : [options.specs ?? DEFAULT_SPECS],
@@ -158,11 +167,15 @@ export async function writeBrowserConfig(p: {
       headless: true,
       trace: 'retain-on-failure',
       screenshot: 'only-on-failure',
-      proxy: { server: p.proxyUrl, bypass: '<-loopback>' },
       ...(options.viewport ? { viewport: options.viewport } : {}),
-      ...(p.login ? loginContextOptions(p.login) : {}),
+      ...(cloud.length === 0 ? localUse : {}),
     },
-    projects: classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => cellProject(cell, p, options)),
+    projects: [
+      ...(classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => cellProject(cell, p, options))).map((project) =>
+        cloud.length === 0 ? project : { ...project, use: { ...localUse, ...project.use } },
+      ),
+      ...cloud.map(({ cell, wsEndpoint }) => ({ name: cell.name, use: { browserName: playwrightBrowserOf(cell), connectOptions: { wsEndpoint, timeout: CLOUD_CONNECT_TIMEOUT_MS } } })),
+    ],
   };
   // The grep option is a string in the manifest; Playwright wants a RegExp.
   // The hook loads with the config, in every worker, before any spec (a path of ours, never the suite's).
@@ -174,6 +187,7 @@ export async function writeBrowserConfig(p: {
 
 interface ProjectUse {
   browserName?: string;
+  connectOptions?: unknown;
   channel?: string;
   launchOptions?: Record<string, unknown>;
 }
@@ -187,6 +201,7 @@ interface ProjectUse {
 function sharedBrowsersSource(config: { projects: { use: ProjectUse }[] }, proxyUrl: string, paths: BrowserPaths): string {
   const launches: Record<string, Record<string, unknown>> = {};
   for (const { use } of config.projects) {
+    if (use.connectOptions) continue;
     const browserName = use.browserName ?? 'chromium';
     const proxy = browserName === 'chromium' ? { server: proxyUrl, bypass: '<-loopback>' } : { server: proxyUrl };
     launches[browserName] ??= { ...use.launchOptions, ...(use.channel ? { channel: use.channel } : {}), proxy };
@@ -197,7 +212,8 @@ function sharedBrowsersSource(config: { projects: { use: ProjectUse }[] }, proxy
     `process.env.${BROWSER_SERVERS_ENV} = ${JSON.stringify(JSON.stringify(launches))};`,
     `process.env.${BROWSER_SERVERS_RECORD_ENV} = ${JSON.stringify(paths.browserServers)};`,
     `const wsVars = ${JSON.stringify(wsVars)};`,
-    `for (const project of config.projects) {`,
+    // A cloud cell's project keeps its connection to the relay (decision 0106).
+    `for (const project of config.projects.filter((x) => !x.use.connectOptions)) {`,
     `  const ws = process.env[wsVars[project.use.browserName ?? 'chromium']];`,
     `  if (ws) project.use.connectOptions = { wsEndpoint: ws, timeout: ${SHARED_LAUNCH_TIMEOUT_MS} };`,
     `}`,

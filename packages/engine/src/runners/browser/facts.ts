@@ -32,6 +32,19 @@ export interface CloudCellSummary {
   ran: string | null;
   /** What a cloud cell cannot run, in words. */
   cannot: string;
+  /**
+   * The cell's spec files (decision 0106), where its provider runs Playwright: the provider's build their sessions
+   * were named in (the server finds them by it), how many connections the provider took, their time, and its last
+   * refusal (without the key).
+   */
+  specFiles?: { build: string; connections: number; ms: number; refused?: string };
+  /** The ids of the spec files' sessions on the provider, as its API listed them after the run. */
+  specSessionIds?: string[];
+  /**
+   * What the provider billed for the cell's sessions, in minutes, as its API answered after the run; null when it did
+   * not answer in time (or answered without it). Absent before the server asked.
+   */
+  billedMinutes?: number | null;
   /** Why the cell did not run (no session, the client's cap of cloud minutes), in one line. */
   note?: string;
   providerLinks?: ProviderLink[];

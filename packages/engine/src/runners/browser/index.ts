@@ -21,7 +21,7 @@ import type { BrowserServersRecord } from './browser-servers.ts';
 import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix.ts';
 import { runPageChecks } from './page-checks.ts';
 import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
-import { CloudCells } from './cloud-session.ts';
+import { CloudCells, type CloudSpecCells } from './cloud-session.ts';
 import { collectHealing, prepareHealing } from './healing/attempt.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
@@ -54,9 +54,15 @@ async function runSpecs(p: {
   ctx: RunContext;
   guard: TargetGuard;
   firefox: boolean;
+  /** Cloud cells whose provider runs Playwright (decision 0106), and how their connections reach it. */
+  cloud?: CloudSpecCells;
 }): Promise<SpecsOutcome> {
   const { options, paths, ctx, guard } = p;
-  const proxy = await startPolicyProxy(guard);
+  const relay = p.cloud ? await p.cloud.startRelay(ctx.workers) : null;
+  const proxy = await startPolicyProxy(guard).catch(async (error: unknown) => {
+    await relay?.close();
+    throw error;
+  });
   // A proxy per shaped network: a cell's traffic is shaped by its own network only.
   const shaped = new Map<Network, PolicyProxy>();
   let output = '';
@@ -68,6 +74,10 @@ async function runSpecs(p: {
     const proxies = [proxy, ...shaped.values()];
     const forwards: JailForward[] | null = netJailOn() ? proxies.map((x, i) => ({ port: JAIL_PROXY_PORT + i, socket: x.socketPath })) : null;
     const urlOf = (x: PolicyProxy) => (forwards ? inJailProxyUrl(JAIL_PROXY_PORT + proxies.indexOf(x)) : x.url);
+    // The cloud relay is reached like the proxies: a port of its own inside the jail, its Unix socket outside.
+    const relayPort = relay && forwards ? JAIL_PROXY_PORT + proxies.length : relay?.port;
+    if (relay && forwards) forwards.push({ port: relayPort!, socket: relay.socketPath });
+    const cloudProjects = relay && p.cloud ? p.cloud.cells.map((cell) => ({ cell, wsEndpoint: `ws://127.0.0.1:${relayPort}${relay.pathOf(cell.index)}` })) : [];
     const networkProxyUrls = Object.fromEntries([...shaped].map(([network, s]) => [network, urlOf(s)]));
     // Fingerprints of every call site, and heals with the last passing run's (decision 0101); benches may turn both off.
     const healing = ctx.healingFingerprints !== false;
@@ -89,6 +99,7 @@ async function runSpecs(p: {
       healing,
       ...(ctx.login ? { login: ctx.login } : {}),
       ...(ctx.browserPerCell ? { browserPerWorker: true } : {}),
+      ...(cloudProjects.length ? { cloudProjects } : {}),
     });
     const existing = process.env.NODE_PATH;
     const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
@@ -163,6 +174,10 @@ async function runSpecs(p: {
     return { cases, totals, artifacts, runErrors, timedOut: child.timedOut, durationMs: stats.duration };
   } finally {
     await Promise.all([proxy, ...shaped.values()].map((x) => x.close()));
+    if (relay) {
+      await relay.close();
+      p.cloud!.ended(relay);
+    }
     // Compiled files are no evidence: they would only weigh on the run folder.
     await rm(paths.transformCache, { recursive: true, force: true });
   }
@@ -212,6 +227,7 @@ export const browserRunner = defineRunner({
     const home = firefox || (options.engines.includes('webkit') && cells.length > 0);
     const cloud = hub ? { cells: cloudCells, run: new CloudCells({ hub, cells: cloudCells, target, ctx, testName: test.name, testTimeoutMs: options.testTimeoutMs, deadline }) } : undefined;
     if (home) await mkdir(paths.home, { recursive: true });
+    const cloudSpecs = cloud && specs !== null && specCells.length > 0 ? cloud.run.specCells() : undefined;
     const started = performance.now();
     try {
       const withSpecs = specs !== null && specCells.length > 0;
@@ -219,7 +235,7 @@ export const browserRunner = defineRunner({
       // attempt holds a core more than that (issue 40: a matrix heavier than the machine holds all of it), else after.
       const cores = Math.max(1, ctx.cores ?? 1);
       const together = withSpecs && options.pages !== undefined && cores >= ctx.workers + 1;
-      const runSpecPart = () => (withSpecs ? runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox }) : Promise.resolve(null));
+      const runSpecPart = () => (withSpecs ? runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox, ...(cloudSpecs ? { cloud: cloudSpecs } : {}) }) : Promise.resolve(null));
       const runPagePart = () =>
         options.pages
           ? runPageChecks(cells, options, {
@@ -250,6 +266,7 @@ export const browserRunner = defineRunner({
         artifacts.push(await writeJsonArtifact(ctx, 'browser/page-checks.json', { checks: options.pageChecks, pages: pagePart.raw }, 'Page checks'));
         artifacts.push(...pagePart.evidence.map((e) => evidenceArtifact(e.path, e.kind, e.label)));
       }
+      cloud?.run.settle();
       const runErrors = specPart?.runErrors ?? [];
       const failed = totals.failedTests > 0 || runErrors.length > 0 || specPart?.timedOut === true;
       return {

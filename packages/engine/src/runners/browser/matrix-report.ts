@@ -62,7 +62,19 @@ export function matrixSection(cases: readonly CaseResult[], { whatRan = true }: 
 function providerOf(c: CloudCellSummary): string {
   const links = (c.providerLinks ?? []).map((l) => safeLink(l.url, l.label)).join(' · ');
   const session = c.sessionId ? `<div class="muted small">Session <code>${e(c.sessionId)}</code></div>` : '';
-  return (links ? `<div class="small">${links}</div>` : '') + session + (c.providerNote ? `<div class="muted small">${e(c.providerNote)}</div>` : '');
+  const specs = c.specSessionIds?.length ? `<div class="muted small">Spec files’ session${c.specSessionIds.length === 1 ? '' : 's'} ${c.specSessionIds.map((id) => `<code>${e(id)}</code>`).join(', ')}</div>` : '';
+  return (links ? `<div class="small">${links}</div>` : '') + session + specs + (c.providerNote ? `<div class="muted small">${e(c.providerNote)}</div>` : '');
+}
+
+const minuteWords = (m: number) => `${m} minute${m === 1 ? '' : 's'}`;
+
+/** Our count of a cell's device minutes, and beside it the provider's when the server asked it (decision 0106). */
+function minutesOf(c: CloudCellSummary): string {
+  if (c.minutes === null) return '–';
+  const ours = e(`${c.minutes} device minute${c.minutes === 1 ? '' : 's'}`);
+  if (c.billedMinutes === undefined) return ours;
+  const theirs = c.billedMinutes === null ? `${c.provider}: not reported` : `${c.provider} billed ${minuteWords(c.billedMinutes)}`;
+  return `${ours}<div class="muted small">${e(theirs)}</div>`;
 }
 
 /**
@@ -74,12 +86,14 @@ export function cloudCellsSection(cloudCells: readonly CloudCellSummary[] | unde
   const rows = cloudCells.map((c) => [
     `${e(c.label)}${c.browserVersion || c.platformName ? `<div class="muted small">${e([c.browserVersion ? `${c.label.split(' on ')[0]} ${c.browserVersion}` : null, c.platformName].filter(Boolean).join(', '))}</div>` : ''}`,
     `${e(c.provider)}<div class="muted small">${e(CLOUD_NETWORK_WORDS)}</div>`,
-    e(c.ran ?? `did not run: ${c.note ?? 'no session'}`),
+    e(c.ran ?? `did not run: ${c.note ?? 'no session'}`) + (c.specFiles?.refused ? `<div class="muted small">${e(`spec files: ${c.provider} refused the connection (${c.specFiles.refused})`)}</div>` : ''),
     e(c.cannot),
-    c.minutes === null ? '–' : e(`${c.minutes} device minute${c.minutes === 1 ? '' : 's'}`),
+    minutesOf(c),
     providerOf(c) || '<span class="muted">–</span>',
   ]);
   const used = cloudCells.reduce((sum, c) => sum + (c.minutes ?? 0), 0);
-  const total = `<p class="muted">${e(`${Math.round(used * 10) / 10} device minutes on ${cloudCells[0]!.provider} in all, billed to the client’s account by the provider's own count (its dashboard shows each session).`)}</p>`;
+  const billed = cloudCells.every((c) => c.minutes === null || typeof c.billedMinutes === 'number') && cloudCells.some((c) => typeof c.billedMinutes === 'number');
+  const theirs = billed ? `; ${cloudCells[0]!.provider} billed ${minuteWords(Math.round(cloudCells.reduce((sum, c) => sum + (c.billedMinutes ?? 0), 0) * 10) / 10)}` : '';
+  const total = `<p class="muted">${e(`${Math.round(used * 10) / 10} device minutes on ${cloudCells[0]!.provider} in all by our count${theirs}. The client’s account is billed by the provider's own count (its dashboard shows each session).`)}</p>`;
   return section(`Cloud cells (${cloudCells.length})`, `${table(['Cell', 'Provider', 'Ran', 'Cannot run', 'Device minutes', 'Session'], rows, [4])}${total}`);
 }

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserOptionsProblem, parseBrowserOptions } from '../../../test/helpers.ts';
+import { browserWsVar } from './browser-servers.ts';
+import { cloudCellsOf } from './cloud-cells.ts';
 import { browserPaths, writeBrowserConfig } from './config.ts';
 import { casesFromReport } from './json-report.ts';
 import { failingWhere } from '@fullstop/contracts';
@@ -105,17 +107,34 @@ describe('where a case fails', () => {
 });
 
 describe('the Playwright config of a matrix', () => {
-  async function configFor(options: Record<string, unknown>, networkProxyUrls?: Record<string, string>) {
+  async function configFor(options: Record<string, unknown>, networkProxyUrls?: Record<string, string>, more: Partial<Parameters<typeof writeBrowserConfig>[0]> = {}) {
     const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-matrix-config-'));
     try {
       const paths = browserPaths(dir);
       await mkdir(paths.dir, { recursive: true });
-      await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2', ...(networkProxyUrls ? { networkProxyUrls } : {}) });
-      return ((await import(paths.config)) as { default: { projects: { name: string; use: Record<string, unknown> }[]; reporter: unknown[][] } }).default;
+      await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2', ...(networkProxyUrls ? { networkProxyUrls } : {}), ...more });
+      return ((await import(paths.config)) as { default: { projects: { name: string; use: Record<string, unknown> }[]; reporter: unknown[][]; use: Record<string, unknown> } }).default;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
+
+  it('connects a cloud cell’s project to the relay only: no proxy of ours, and the shared local browser is not given to it (decision 0106)', async () => {
+    const [edge] = cloudCellsOf([{ cloud: 'Windows 11', browser: 'edge' }]);
+    const relay = 'ws://127.0.0.1:3130/cell/0/00ff';
+    // As in a worker forked after the shared browsers' setup: the local Chromium's WebSocket in the environment.
+    process.env[browserWsVar('chromium')] = 'ws://127.0.0.1:9/shared';
+    try {
+      const config = await configFor({ devices: ['desktop', { cloud: 'Windows 11', browser: 'edge' }] }, undefined, { classic: false, cloudProjects: [{ cell: edge!, wsEndpoint: relay }] });
+      const byName = Object.fromEntries(config.projects.map((p) => [p.name, p.use]));
+      expect(Object.keys(byName)).toEqual(['chromium/desktop', 'cloud/edge@Windows 11']);
+      expect(byName['cloud/edge@Windows 11']).toEqual({ browserName: 'chromium', connectOptions: { wsEndpoint: relay, timeout: 300_000 } });
+      expect(byName['chromium/desktop']).toMatchObject({ proxy: { server: 'http://127.0.0.1:2', bypass: '<-loopback>' }, connectOptions: { wsEndpoint: 'ws://127.0.0.1:9/shared' } });
+      expect(config.use).not.toHaveProperty('proxy');
+    } finally {
+      delete process.env[browserWsVar('chromium')];
+    }
+  });
 
   it('keeps a test on Chromium on the desktop as it was: one project named chromium, JUnit names without a cell', async () => {
     const config = await configFor({});

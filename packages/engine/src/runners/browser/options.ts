@@ -95,11 +95,13 @@ export const browserInput = testInput(
         message: `cloud devices run on the provider’s network, which our network shaping cannot reach: a test with cloud devices keeps networks to none (the default); move the networks ${options.networks.filter((n) => n !== 'none').join(', ')} to a test of its own`,
       });
     }
-    if (!options.pages) {
+    // Spec files run on a cloud device (BrowserStack's desktops, decision 0106) in a test that runs them on a local
+    // device too; a test of cloud devices alone runs page checks.
+    if (!options.pages && local.length === 0) {
       ctx.addIssue({
         code: 'custom',
         path: ['options', 'pages'],
-        message: `cloud devices run page checks only (${PAGE_CHECK_WORDS}), not spec files: Playwright spec files do not run on a device cloud’s browsers in this version. List the pages they check, e.g. pages: [{ path: '/' }]`,
+        message: `cloud devices without a local device run page checks only (${PAGE_CHECK_WORDS}). List the pages they check, e.g. pages: [{ path: '/' }], or add desktop to devices to run the spec files there and on the cloud devices whose provider runs Playwright (BrowserStack’s desktops)`,
       });
     }
   }
@@ -114,7 +116,7 @@ export const browserInput = testInput(
   if (options.specs !== undefined && !options.engines.some(runsSpecs)) {
     ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no engine of this test runs spec files: WebKit runs page checks only; add chromium or firefox to engines, or drop specs' });
   } else if (options.specs !== undefined && local.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no cell of this test runs spec files: cloud devices run page checks only; add desktop, phone or tablet to devices, or drop specs' });
+    ctx.addIssue({ code: 'custom', path: ['options', 'specs'], message: 'no cell of this test runs spec files: spec files run on a local device, and on cloud devices beside one; add desktop, phone or tablet to devices, or drop specs' });
   }
   // One viewport for every cell would undo the devices' own sizes: a phone at desktop width tests nothing.
   const sized = options.devices.filter((d) => d !== 'desktop').map((d) => (typeof d === 'string' ? d : d.cloud));

@@ -141,7 +141,8 @@ export async function testGridSessionLinks(client: DeviceFarmClient, projectArn:
         if (label && a.url && /^https?:\/\//.test(a.url) && !a.url.includes(secret) && !links.some((l) => l.label === label)) links.push({ label, url: a.url });
       }
     }
-    return links.length ? { links } : { links, note: 'AWS Device Farm listed no video or logs for this session' };
+    const billed = typeof session.billingMinutes === 'number' ? { billedMinutes: session.billingMinutes } : {};
+    return links.length ? { links, ...billed } : { links, ...billed, note: 'AWS Device Farm listed no video or logs for this session' };
   } catch (err) {
     return { links: [], note: deviceFarmError(err, 'when the session’s artifacts were listed').message };
   }

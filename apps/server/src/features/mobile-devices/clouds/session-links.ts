@@ -25,7 +25,16 @@ export interface SessionLinks {
   links: ProviderLink[];
   /** Why there are no links (or only some), in one line; absent when the provider gave what it documents. */
   note?: string;
+  /**
+   * The session's time as the provider bills it, in minutes, when its answer said (BrowserStack's `duration`, Sauce
+   * Labs' `end_time - start_time`, Device Farm's `billingMinutes`).
+   */
+  billedMinutes?: number;
 }
+
+/** Seconds a provider counted, as minutes to a tenth, rounded up (as our own count: cloud-session.ts' deviceMinutes). */
+export const billedMinutesOf = (seconds: number) => Math.ceil(seconds / 6) / 10;
+const secondsIn = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 /** Sauce Labs' web app for a REST API host: `api.us-west-1…` → app.saucelabs.com, `api.<region>…` → app.<region>.saucelabs.com. */
 export function sauceAppOrigin(apiUrl: string): string {
@@ -58,6 +67,8 @@ function collect(pairs: [string, unknown][], accessKey: string): ProviderLink[] 
   return links;
 }
 
+const basicAuth = (account: CloudAccount) => ({ authorization: `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}` });
+
 async function getJson(url: string, account: CloudAccount, allowPrivate: boolean): Promise<{ status: number; json: Record<string, unknown> | null } | { unreachable: string }> {
   try {
     const res = await outboundRequest(url, {
@@ -65,7 +76,7 @@ async function getJson(url: string, account: CloudAccount, allowPrivate: boolean
       allowPrivate,
       userAgent: USER_AGENT,
       deadlineMs: SESSION_LINKS_DEADLINE_MS,
-      headers: { authorization: `Basic ${Buffer.from(`${account.username}:${account.accessKey}`).toString('base64')}` },
+      headers: basicAuth(account),
     });
     const json = res.json<unknown>();
     return { status: res.status, json: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null };
@@ -109,7 +120,9 @@ export async function cloudSessionLinks(account: CloudAccount, sessionId: string
           ],
       account.accessKey,
     );
-    return links.length ? { links } : { links, note: 'BrowserStack gave no video or log links for this session' };
+    const duration = secondsIn(s.duration);
+    const billed = duration === null ? {} : { billedMinutes: billedMinutesOf(duration) };
+    return links.length ? { links, ...billed } : { links, ...billed, note: 'BrowserStack gave no video or log links for this session' };
   }
   // Sauce Labs: the job's page is known from its id alone; the REST API adds the video and the log.
   const page: ProviderLink = { label: 'Session on Sauce Labs', url: `${sauceAppOrigin(account.apiUrl)}/tests/${id}` };
@@ -122,5 +135,36 @@ export async function cloudSessionLinks(account: CloudAccount, sessionId: string
     ],
     account.accessKey,
   );
-  return more.length ? { links: [page, ...more] } : { links: [page], note: 'Sauce Labs gave no video or log links for this job' };
+  const [start, end] = [secondsIn(r.json.start_time), secondsIn(r.json.end_time)];
+  const billed = start !== null && end !== null && end >= start ? { billedMinutes: billedMinutesOf(end - start) } : {};
+  return more.length ? { links: [page, ...more], ...billed } : { links: [page], ...billed, note: 'Sauce Labs gave no video or log links for this job' };
+}
+
+/**
+ * The Playwright sessions a cloud cell's spec files opened on BrowserStack (decision 0106), found by the build the
+ * runner named them in: `GET /automate/builds.json` (the latest builds), then `GET /automate/builds/<id>/sessions.json`.
+ * Their ids and the seconds BrowserStack counted, or null when it did not answer (in SESSION_LINKS_DEADLINE_MS each).
+ */
+export async function browserStackBuildSessions(account: CloudAccount, build: string, allowPrivate: boolean): Promise<{ ids: string[]; seconds: number } | null> {
+  const base = browserCloudApiUrl(account.kind, account.apiUrl).replace(/\/+$/, '');
+  const builds = await getList(`${base}/automate/builds.json?limit=50`, account, allowPrivate);
+  const found = builds?.map((b) => b.automation_build as Record<string, unknown> | undefined).find((b) => b?.name === build);
+  if (typeof found?.hashed_id !== 'string') return null;
+  const listed = await getList(`${base}/automate/builds/${encodeURIComponent(found.hashed_id)}/sessions.json?limit=100`, account, allowPrivate);
+  if (!listed) return null;
+  const sessions = listed.map((x) => x.automation_session as Record<string, unknown> | undefined).filter((x): x is Record<string, unknown> => typeof x?.hashed_id === 'string');
+  if (sessions.some((x) => secondsIn(x.duration) === null)) return null;
+  return { ids: sessions.map((x) => x.hashed_id as string), seconds: sessions.reduce((sum, x) => sum + secondsIn(x.duration)!, 0) };
+}
+
+/** A REST answer that is a JSON array of objects, or null (any other answer, or none in time). */
+async function getList(url: string, account: CloudAccount, allowPrivate: boolean): Promise<Record<string, unknown>[] | null> {
+  try {
+    const res = await outboundRequest(url, { method: 'GET', allowPrivate, userAgent: USER_AGENT, deadlineMs: SESSION_LINKS_DEADLINE_MS, headers: basicAuth(account) });
+    const list = res.status === 200 ? res.json<unknown>() : null;
+    return Array.isArray(list) ? list.filter((x): x is Record<string, unknown> => Boolean(x) && typeof x === 'object') : null;
+  } catch (err) {
+    if (err instanceof OutboundUnreachableError) return null;
+    throw err;
+  }
 }
