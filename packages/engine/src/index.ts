@@ -13,7 +13,7 @@ export { countByRisk, RISKS } from './lib/findings.ts';
 export { type Alert, type AlertCounts, countAlerts, groupAlerts } from './lib/alerts.ts';
 export { PASSIVE_RULE_IDS } from './runners/security-scan/passive-rules.ts';
 export * from './runners/mobile-static/app-files.ts';
-export { cloudCellsOf, cloudDevicesIn, type CloudHub, type CloudProvider } from './runners/browser/cloud-cells.ts';
+export { cloudCellsOf, cloudDevicesIn, type CloudHub, type CloudProvider, cloudSpecsRefusal } from './runners/browser/cloud-cells.ts';
 export * from './suite/index.ts';
 export * from './reporters/index.ts';
 export { manualResult, wcagOf } from './runners/manual/result.ts';

@@ -76,6 +76,14 @@ export interface AppiumEndpoint {
   sessionPerDevice?: boolean;
 }
 
+/**
+ * Which session of a browser test's cloud cell the runner asks for (decisions 0100, 0106): its page checks' (the
+ * default, and a mobile UI test's device) or its spec files' (the relay's connections to the provider). A cell has
+ * one of each at most; both count toward the client's cap of cloud minutes per run.
+ */
+export const DEVICE_SESSION_PARTS = ['pages', 'specs'] as const;
+export type DeviceSessionPart = (typeof DEVICE_SESSION_PARTS)[number];
+
 /** What the runner asks the server to open for one device of a mobile UI test (AppiumEndpoint.sessionPerDevice). */
 export interface DeviceSessionRequest {
   /** The device's place in the test's list (0-based): its session is let go by it. */
@@ -85,6 +93,8 @@ export interface DeviceSessionRequest {
   capabilities: Record<string, unknown>;
   /** When the test's time is up (epoch ms): a device not ready by then is not opened. */
   deadline: number;
+  /** A browser test's cloud cell: which of its sessions (unset: `pages`). */
+  part?: DeviceSessionPart;
 }
 
 export interface RunContext {
@@ -117,7 +127,7 @@ export interface RunContext {
    * ready. `closeDevice` lets it go (the server stops it; it also stops every one it opened when the attempt ends).
    */
   openDevice?: (request: DeviceSessionRequest) => Promise<{ url: string }>;
-  closeDevice?: (index: number) => Promise<void>;
+  closeDevice?: (index: number, part?: DeviceSessionPart) => Promise<void>;
   /** The logged-in session of this attempt (resolved once, before the runner starts): every request carries it. */
   login?: LoginSession;
   /** A load test run by several generators: which one this is, and when they all start (issue 12). */

@@ -1,4 +1,4 @@
-import type { DeviceSessionRequest, RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
+import type { DeviceSessionPart, DeviceSessionRequest, RunContext, RunnerResult, RunTarget, TestDefinition, TestKind } from '../types.ts';
 
 /**
  * The argument (`process.argv[2]`) asking a pre-forked runner process to load, while it waits, what every runner
@@ -44,7 +44,7 @@ export type HostMessage =
   | { type: 'progress'; progress: { done: number; total: number; message?: string } }
   /** A mobile UI test's device needs its session opened by the server (RunContext.openDevice), or let go (closeDevice). */
   | { type: 'device-open'; id: number; request: DeviceSessionRequest }
-  | { type: 'device-close'; id: number; index: number }
+  | { type: 'device-close'; id: number; index: number; part?: DeviceSessionPart }
   | { type: 'result'; result: RunnerResult }
   /** The runner threw instead of answering a result (the engine's runners never do; fakes may). */
   | { type: 'threw'; message: string; code?: string }

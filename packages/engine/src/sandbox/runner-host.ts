@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoginSession } from '../lib/login-session.ts';
 import type * as Masking from '../lib/mask-secrets.ts';
 import { errorMessage, NO_TOTALS } from '../lib/result.ts';
-import type { DeviceSessionRequest, Runner, TestKind } from '../types.ts';
+import type { DeviceSessionPart, DeviceSessionRequest, Runner, TestKind } from '../types.ts';
 import type * as ProcessTable from './process-table.ts';
 import { ATTEMPT_TAG_VAR } from './child-env.ts';
 import { KIND_RUNNERS } from './kind-runners.ts';
@@ -154,7 +154,7 @@ const deviceCalls = new Map<number, { resolve: (url: string | undefined) => void
 let deviceCallSeq = 0;
 
 /** Asks the supervisor (the server) to open or let go a mobile UI test's device session, and waits for its answer. */
-function deviceCall(message: { type: 'device-open'; request: DeviceSessionRequest } | { type: 'device-close'; index: number }): Promise<string | undefined> {
+function deviceCall(message: { type: 'device-open'; request: DeviceSessionRequest } | { type: 'device-close'; index: number; part?: DeviceSessionPart }): Promise<string | undefined> {
   const id = ++deviceCallSeq;
   return new Promise((resolve, reject) => {
     deviceCalls.set(id, { resolve, reject });
@@ -191,8 +191,8 @@ async function run(request: Extract<HostRequest, { type: 'run' }>): Promise<void
       if (!url) throw new Error('the server answered no Appium URL for the device');
       return { url };
     },
-    closeDevice: async (index: number) => {
-      await deviceCall({ type: 'device-close', index });
+    closeDevice: async (index: number, part?: DeviceSessionPart) => {
+      await deviceCall({ type: 'device-close', index, ...(part ? { part } : {}) });
     },
   };
   try {

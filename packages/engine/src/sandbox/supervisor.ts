@@ -395,7 +395,7 @@ function runSupervised(run: SandboxRun, runner: Runner, onStats?: (stats: Sandbo
               ? ctx.openDevice
                 ? ctx.openDevice(message.request).then((opened) => answer({ url: opened.url }))
                 : Promise.reject(new Error('this server opens no device sessions'))
-              : Promise.resolve(ctx.closeDevice?.(message.index)).then(() => answer({}));
+              : Promise.resolve(ctx.closeDevice?.(message.index, message.part)).then(() => answer({}));
           call.catch((error: unknown) => {
             const code = (error as { code?: unknown }).code;
             answer({ error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) });

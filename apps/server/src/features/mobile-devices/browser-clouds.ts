@@ -1,4 +1,4 @@
-import { type CloudHub, cloudCellsOf, cloudDevicesIn, type DeviceSessionRequest, type RunnerSummary, type TestDefinition } from '@fullstop/engine';
+import { type CloudHub, cloudCellsOf, cloudDevicesIn, cloudSpecsRefusal, type DeviceSessionPart, type DeviceSessionRequest, type RunnerSummary, type TestDefinition } from '@fullstop/engine';
 import { isMobileCloudKind } from '@fullstop/contracts';
 import type { Db } from '../../db/database.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
@@ -75,7 +75,7 @@ export async function browserCloudFor(
   if (o.runId) {
     cloudCellAttempts.set(
       o.attemptKey,
-      new CloudCellAttempt(db, account, { clientId, runId: o.runId, attemptId: o.attemptKey, runDir: o.runDir, cells: cells.map((c) => c.label), cap: row.cloudMinutesPerRun, allowPrivate: o.allowPrivate, log: o.log }),
+      new CloudCellAttempt(db, account, { clientId, runId: o.runId, attemptId: o.attemptKey, runDir: o.runDir, cells: cells.map((c) => ({ label: c.label, specs: cloudSpecsRefusal(kind, c) === null })), cap: row.cloudMinutesPerRun, allowPrivate: o.allowPrivate, log: o.log }),
     );
   }
   const capabilities = vendorCapabilities(row.capabilities);
@@ -154,11 +154,13 @@ export async function cloudDevicesNotOffered(
   });
 }
 
-/** What the runner of a browser attempt with cloud cells calls to ask for each cell's session and let it go. */
-export function cloudCellSessionsFor(attemptKey: string): { openDevice: (request: DeviceSessionRequest) => Promise<{ url: string }>; closeDevice: (index: number) => Promise<void> } | Record<string, never> {
+/** What the runner of a browser attempt with cloud cells calls to ask for each cell's sessions (page checks', spec files') and let them go. */
+export function cloudCellSessionsFor(
+  attemptKey: string,
+): { openDevice: (request: DeviceSessionRequest) => Promise<{ url: string }>; closeDevice: (index: number, part?: DeviceSessionPart) => Promise<void> } | Record<string, never> {
   const cells = cloudCellAttempts.get(attemptKey);
   if (!cells) return {};
-  return { openDevice: (request) => cells.openCell(request), closeDevice: (index) => cells.closeCell(index) };
+  return { openDevice: (request) => cells.openCell(request), closeDevice: (index, part) => cells.closeCell(index, part) };
 }
 
 /** The attempt has ended: its cells' time stops, a session a killed runner left is ended. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CreateTestGridUrlCommand, type DeviceFarmClient, GetTestGridSessionCommand, ListTestGridSessionArtifactsCommand } from '@aws-sdk/client-device-farm';
 import { CLOUD_SESSIONS_NOTE } from '@fullstop/contracts';
-import type { DeviceSessionRequest } from '@fullstop/engine';
+import { DEVICE_SESSION_PARTS, type DeviceSessionPart, type DeviceSessionRequest } from '@fullstop/engine';
 import type { Db } from '../../../db/database.ts';
 import { outboundRequest } from '../../../lib/outbound-http.ts';
 import { cloudMinutesUsed, endCloudCellSession, startCloudCellSession } from '../repository.ts';
@@ -38,11 +38,22 @@ export interface CloudCellAccount {
   testGrid?: { projectArn: string; client: DeviceFarmClient };
 }
 
-/** The cloud cells of one attempt, on the server's side. */
+/** A cell's session of one part (its page checks', its spec files'), as the attempt keeps it. */
+const partKey = (index: number, part: DeviceSessionPart) => `${part}:${index}`;
+
+/**
+ * The cloud cells of one attempt, on the server's side. A cell has two sessions at most, each once: its page checks'
+ * (one cell at a time: the runner takes them in turn) and its spec files' (decision 0106: the relay asks before its
+ * first connection to the provider and lets it go when the spec part ends; the cells' Playwright projects run side by
+ * side, so several cells' spec sessions may be open together, and beside a page-check session).
+ */
 export class CloudCellAttempt {
-  /** Each cell's row while it has its session, and the hub its session was given (to end it at the attempt's end). */
-  private readonly open = new Map<number, { rowId: string; hub: string }>();
+  /** Each cell's row while it has its session of a part, and the hub it was given (to end it at the attempt's end). */
+  private readonly open = new Map<string, { index: number; part: DeviceSessionPart; rowId: string; hub: string }>();
+  /** The page-check sessions given, by cell: the hub of each (a killed runner's noted sessions are ended over it). */
   private readonly given = new Map<number, string>();
+  /** Every session given or being given, by part and cell: none twice. */
+  private readonly asked = new Set<string>();
   private ended = false;
 
   constructor(
@@ -53,8 +64,8 @@ export class CloudCellAttempt {
       runId: string;
       attemptId: string;
       runDir: string;
-      /** The test's cloud cells by index: their labels; a request for any other index is refused. */
-      cells: readonly string[];
+      /** The test's cloud cells by index: their labels, and whether their provider runs spec files there; a request for any other index is refused. */
+      cells: readonly { label: string; specs: boolean }[];
       cap: number | null;
       allowPrivate: boolean;
       log: (message: string, data?: Record<string, unknown>) => void;
@@ -64,41 +75,60 @@ export class CloudCellAttempt {
   async openCell(request: DeviceSessionRequest): Promise<{ url: string }> {
     const { cells, cap } = this.p;
     if (this.ended) throw new CloudStorageError('the attempt has ended');
-    // The runner is asked nothing it cannot prove: a cell of its own test, once, one at a time.
-    if (!Number.isInteger(request.index) || request.index < 0 || request.index >= cells.length || this.given.has(request.index)) {
-      throw new CloudStorageError(`cloud cell ${String(request.index)} cannot have a session: this test has ${cells.length} cloud cell${cells.length === 1 ? '' : 's'}, each of them one session at most`);
+    const part = request.part ?? 'pages';
+    if (!DEVICE_SESSION_PARTS.includes(part)) throw new CloudStorageError(`a cloud cell has no session part ${JSON.stringify(String(part)).slice(0, 40)}: ${DEVICE_SESSION_PARTS.join(' or ')}`);
+    // The runner is asked nothing it cannot prove: a cell of its own test, one session of each part, once.
+    const key = Number.isInteger(request.index) ? partKey(request.index, part) : '';
+    if (!key || request.index < 0 || request.index >= cells.length || this.asked.has(key)) {
+      throw new CloudStorageError(`cloud cell ${String(request.index)} cannot have a ${part === 'specs' ? 'spec files’' : 'page checks’'} session: this test has ${cells.length} cloud cell${cells.length === 1 ? '' : 's'}, each of them one such session at most`);
     }
-    if (this.open.size > 0) throw new CloudStorageError('another cloud cell of this attempt still has its session: one at a time');
-    const label = cells[request.index]!;
-    if (cap !== null) {
-      const used = await cloudMinutesUsed(this.db, this.p.runId);
-      if (used >= cap) {
-        this.p.log('cloud cell not started: the cap of cloud minutes per run is used up', { cell: label, used, cap });
-        throw new CloudCapError(`the client’s cap of ${cap} cloud minute${cap === 1 ? '' : 's'} per run is used up (${Math.round(used * 10) / 10} used by this run’s cloud cells): an operator sets it on the client’s page`);
+    const cell = cells[request.index]!;
+    if (part === 'specs' && !cell.specs) throw new CloudStorageError(`cloud cell ${request.index} (${cell.label}) runs no spec files on ${CLOUD_TITLES[this.account.kind]}`);
+    // Page checks take their cells in turn; spec files run on their cells side by side (their Playwright projects).
+    if (part === 'pages' && [...this.open.values()].some((o) => o.part === 'pages')) throw new CloudStorageError('another cloud cell of this attempt still has its session: one at a time');
+    this.asked.add(key);
+    try {
+      if (cap !== null) {
+        const used = await cloudMinutesUsed(this.db, this.p.runId);
+        if (used >= cap) {
+          this.p.log('cloud cell not started: the cap of cloud minutes per run is used up', { cell: cell.label, part, used, cap });
+          throw new CloudCapError(`the client’s cap of ${cap} cloud minute${cap === 1 ? '' : 's'} per run is used up (${Math.round(used * 10) / 10} used by this run’s cloud cells): an operator sets it on the client’s page`);
+        }
       }
+      // The spec files' connections go to the provider's Playwright endpoint (BrowserStack's), which the runner knows.
+      const hub = part === 'pages' ? await this.hubOfCell() : this.account.url;
+      if (this.ended) throw new CloudStorageError('the attempt has ended');
+      const rowId = await startCloudCellSession(this.db, { clientId: this.p.clientId, runId: this.p.runId, attemptId: this.p.attemptId, cellIndex: request.index, cell: cell.label, provider: this.account.kind });
+      if (part === 'pages') this.given.set(request.index, hub);
+      this.open.set(key, { index: request.index, part, rowId, hub });
+      this.p.log('cloud cell session given', { cell: cell.label, part, provider: CLOUD_TITLES[this.account.kind] });
+      return { url: hub };
+    } catch (err) {
+      // Refused (the cap, Device Farm): asked again later, the cell is judged again (the runner asks each once).
+      this.asked.delete(key);
+      throw err;
     }
-    let hub = this.account.url;
-    if (this.account.kind === 'devicefarm') {
-      if (!this.account.testGrid) throw new CloudStorageError('the AWS Device Farm provider has no desktop browser testing project: an operator sets its testgrid-project ARN on the client’s page', 'validation_error');
-      try {
-        const made = await this.account.testGrid.client.send(new CreateTestGridUrlCommand({ projectArn: this.account.testGrid.projectArn, expiresInSeconds: TESTGRID_URL_SECONDS }));
-        if (!made.url) throw new CloudStorageError('AWS Device Farm answered CreateTestGridUrl without a URL');
-        hub = made.url;
-      } catch (err) {
-        throw deviceFarmError(err, 'when a desktop browser testing URL was created');
-      }
-    }
-    const rowId = await startCloudCellSession(this.db, { clientId: this.p.clientId, runId: this.p.runId, attemptId: this.p.attemptId, cellIndex: request.index, cell: label, provider: this.account.kind });
-    this.given.set(request.index, hub);
-    this.open.set(request.index, { rowId, hub });
-    this.p.log('cloud cell session given', { cell: label, provider: CLOUD_TITLES[this.account.kind] });
-    return { url: hub };
   }
 
-  async closeCell(index: number): Promise<void> {
-    const entry = this.open.get(index);
+  /** The hub of a cell's page-check session: the account's, or Device Farm's signed URL made for the cell. */
+  private async hubOfCell(): Promise<string> {
+    if (this.account.kind !== 'devicefarm') return this.account.url;
+    if (!this.account.testGrid) throw new CloudStorageError('the AWS Device Farm provider has no desktop browser testing project: an operator sets its testgrid-project ARN on the client’s page', 'validation_error');
+    try {
+      const made = await this.account.testGrid.client.send(new CreateTestGridUrlCommand({ projectArn: this.account.testGrid.projectArn, expiresInSeconds: TESTGRID_URL_SECONDS }));
+      if (!made.url) throw new CloudStorageError('AWS Device Farm answered CreateTestGridUrl without a URL');
+      return made.url;
+    } catch (err) {
+      throw deviceFarmError(err, 'when a desktop browser testing URL was created');
+    }
+  }
+
+  /** The runner let a cell's session of a part go: its time stops counting toward the cap (it stays in the run's sum). */
+  async closeCell(index: number, part: DeviceSessionPart = 'pages'): Promise<void> {
+    const key = partKey(index, part);
+    const entry = this.open.get(key);
     if (!entry) return;
-    this.open.delete(index);
+    this.open.delete(key);
     await endCloudCellSession(this.db, entry.rowId);
   }
 
@@ -108,7 +138,9 @@ export class CloudCellAttempt {
    */
   async endAll(): Promise<void> {
     this.ended = true;
-    for (const index of [...this.open.keys()]) await this.closeCell(index);
+    // Either part's session a killed runner left: its row ends now (a spec session's connection, dropped with the
+    // runner, ended it at the provider; a page-check session is ended below from the runner's notes).
+    for (const { index, part } of [...this.open.values()]) await this.closeCell(index, part);
     const notes = await readFile(path.join(this.p.runDir, CLOUD_SESSIONS_NOTE), 'utf8')
       .then((text) => JSON.parse(text) as unknown)
       .catch(() => []);
