@@ -6,7 +6,8 @@
  * forwarded to a port inside), and the relay, in the runner, opens the provider's WebSocket with the cell's
  * capabilities and the key added, at addresses the target policy judged, then carries the frames both ways
  * unchanged. It counts each connection's time (the device minutes we measure ourselves), bounds how many a cell may
- * hold at once, and says a provider's refusal without the key.
+ * hold at once, and says a provider's refusal without the key. Before a cell's connection reaches the provider, the
+ * cell is admitted (`admit`: the server gives the cell its spec session, or refuses it past the client's cap).
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -69,6 +70,11 @@ export async function startCloudRelay(p: {
   cells: readonly RelayCell[];
   /** How many connections a cell may hold at once: one a Playwright worker. */
   perCell: number;
+  /**
+   * Asked before each of a cell's connections goes to the provider: resolves when the cell may connect, rejects with
+   * why not (the connection is refused with those words, and the provider never hears of it).
+   */
+  admit?: (index: number) => Promise<void>;
   target: RunTarget;
   ctx: RunContext;
 }): Promise<CloudRelay> {
@@ -89,7 +95,8 @@ export async function startCloudRelay(p: {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     const match = /^\/cell\/(\d+)\/([0-9a-f]+)$/.exec(req.url ?? '');
-    const cell = match && match[2] === token ? byIndex.get(Number(match[1])) : undefined;
+    const index = Number(match?.[1]);
+    const cell = match && match[2] === token ? byIndex.get(index) : undefined;
     if (!cell) return refuse(socket, 404, 'no such cloud cell');
     if (cell.open >= p.perCell) return refuse(socket, 429, `this cloud cell holds ${p.perCell} connection${p.perCell === 1 ? '' : 's'} at most`);
     cell.open += 1;
@@ -102,6 +109,11 @@ export async function startCloudRelay(p: {
     };
     socket.once('close', done);
     void (async () => {
+      try {
+        await p.admit?.(index);
+      } catch (error) {
+        return refuse(socket, 403, errorMessage(error));
+      }
       const caps = { ...cell.caps, 'browserstack.username': p.username, 'browserstack.accessKey': p.accessKey };
       const url = new URL(httpForm);
       url.search = `caps=${encodeURIComponent(JSON.stringify(caps))}`;

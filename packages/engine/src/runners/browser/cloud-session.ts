@@ -17,7 +17,7 @@ import { errorMessage } from '../../lib/result.ts';
 import type { WebDriverFetch } from '../../lib/webdriver.ts';
 import { WebDriverSession } from '../../lib/webdriver.ts';
 import { createTargetGuard } from '../../policy/target-guard.ts';
-import type { RunContext, RunTarget } from '../../types.ts';
+import type { DeviceSessionPart, RunContext, RunTarget } from '../../types.ts';
 import { createRequire } from 'node:module';
 import { browserStackPlaywrightCaps, browserStackPlaywrightUrl, type CloudCell, type CloudHub, cloudCapabilities, cloudSpecsRefusal, PROVIDER_TITLES } from './cloud-cells.ts';
 import { type CloudRelay, startCloudRelay } from './cloud-relay.ts';
@@ -38,8 +38,13 @@ export interface CloudSpecCells {
   cells: CloudCell[];
   /** The relay their projects connect to (outside the jail, with the provider's key); `perCell`: one a Playwright worker. */
   startRelay(perCell: number): Promise<CloudRelay>;
-  /** The spec part has ended: each cell's connections and time, from the relay. */
-  ended(relay: CloudRelay): void;
+  /**
+   * The spec part has ended: each cell's connections and time, from the relay; each cell's spec session is let go
+   * (the server records its time in the run's cloud minutes).
+   */
+  ended(relay: CloudRelay): Promise<void>;
+  /** The cells whose spec files the server did not let start (the client's cap), by cell name: why, in the report's words. */
+  notStarted(): Map<string, string>;
 }
 
 /** Why the server did not give a cell its session: the client's cap of cloud minutes per run is used up. */
@@ -122,6 +127,23 @@ export class CloudCells {
     }
     // Every connection of a cell is one build's session on BrowserStack: the server finds them by this name after the run.
     const build = `Fullstop QA ${randomBytes(6).toString('hex')}`;
+    const caps = new Map(runs.map((cell) => [cell.index, browserStackPlaywrightCaps(cell, { name: `Fullstop QA: ${this.p.testName} · ${cell.label} · spec files`.slice(0, 255), build, playwrightVersion: PLAYWRIGHT_VERSION })]));
+    // Each cell's spec session, asked of the server once, before the cell's first connection reaches the provider
+    // (its time counts toward the client's cap from then), and let go when the spec part ends: Playwright may open
+    // the cell's connections again (a worker restarted after a failure) until then.
+    const asked = new Map<number, Promise<boolean>>();
+    const refusals = new Map<number, string>();
+    const admit = (index: number): Promise<void> => {
+      let answer = asked.get(index);
+      if (!answer) {
+        answer = this.askSpecSession(runs.find((c) => c.index === index)!, caps.get(index)!, refusals);
+        asked.set(index, answer);
+      }
+      return answer.then(() => {
+        const refused = refusals.get(index);
+        if (refused !== undefined) throw new Error(`spec files ${refused}`);
+      });
+    };
     return {
       cells: runs,
       startRelay: (perCell) =>
@@ -129,18 +151,49 @@ export class CloudCells {
           endpoint: browserStackPlaywrightUrl(hub.url),
           username: hub.username!,
           accessKey: hub.accessKey!,
-          cells: runs.map((cell) => ({ index: cell.index, caps: browserStackPlaywrightCaps(cell, { name: `Fullstop QA: ${this.p.testName} · ${cell.label} · spec files`.slice(0, 255), build, playwrightVersion: PLAYWRIGHT_VERSION }) })),
+          cells: runs.map((cell) => ({ index: cell.index, caps: caps.get(cell.index)! })),
           perCell,
+          admit,
           target: this.p.target,
           ctx: this.p.ctx,
         }),
-      ended: (relay) => {
+      ended: async (relay) => {
         for (const cell of runs) {
           const used = relay.usage(cell.index);
-          this.summaries[cell.index]!.specFiles = { build, connections: used.connections, ms: Math.round(used.ms), ...(used.refused ? { refused: used.refused } : {}) };
+          const notStarted = refusals.get(cell.index);
+          this.summaries[cell.index]!.specFiles = { build, connections: used.connections, ms: Math.round(used.ms), ...(used.refused ? { refused: used.refused } : {}), ...(notStarted ? { notStarted } : {}) };
+          if (await asked.get(cell.index)) await this.release(cell, 'specs');
         }
       },
+      notStarted: () => new Map(runs.flatMap((cell) => (refusals.has(cell.index) ? [[cell.name, refusals.get(cell.index)!] as const] : []))),
     };
+  }
+
+  /**
+   * Asks the server for a cell's spec session (true: given, to be let go); a refusal is kept in `refusals` in the
+   * report's words (the page checks' for the cap). A runner without a server connects without asking.
+   */
+  private async askSpecSession(cell: CloudCell, capabilities: Record<string, unknown>, refusals: Map<number, string>): Promise<boolean> {
+    const { ctx } = this.p;
+    if (!ctx.openDevice) return false;
+    try {
+      await ctx.openDevice({ index: cell.index, label: cell.label, capabilities, deadline: this.p.deadline, part: 'specs' });
+      return true;
+    } catch (error) {
+      refusals.set(cell.index, this.refusalOf(error));
+      ctx.log('a cloud cell’s spec files were not started', { cell: cell.name, reason: refusals.get(cell.index) });
+      return false;
+    }
+  }
+
+  /** Why the server gave a cell no session, in the report's words: "not started: <the cap>" or the server's error. */
+  private refusalOf(error: unknown): string {
+    return (error as { code?: unknown }).code === CLOUD_CAP_CODE ? `not started: ${errorMessage(error)}` : `the cloud session could not be asked for: ${this.clean(errorMessage(error))}`;
+  }
+
+  /** The server lets the cell's session of a part go (its time stops counting toward the cap). */
+  private async release(cell: CloudCell, part: DeviceSessionPart): Promise<void> {
+    await this.p.ctx.closeDevice?.(cell.index, part).catch((error: unknown) => this.p.ctx.log('the cloud cell could not be let go', { cell: cell.name, part, error: errorMessage(error) }));
   }
 
   /** Both parts have ended: each cell says what ran there and the minutes of all its sessions (page checks' and spec files'). */
@@ -148,6 +201,8 @@ export class CloudCells {
     for (const summary of this.summaries) {
       const specs = summary.specFiles;
       const pageMs = this.pageMs.get(this.summaries.indexOf(summary));
+      // Nothing ran on the cell, its spec files refused a session: the report says why (as for its page checks).
+      if (specs?.notStarted && summary.ran === null) summary.note ??= specs.notStarted;
       if (!specs || specs.connections === 0) continue;
       summary.ran = pageMs !== undefined ? `spec files and page checks (${PAGE_CHECK_WORDS})` : 'spec files';
       summary.minutes = deviceMinutes(specs.ms + (pageMs ?? 0));
@@ -182,14 +237,13 @@ export class CloudCells {
         hubUrl = (await ctx.openDevice({ index: cell.index, label: cell.label, capabilities, deadline: this.p.deadline })).url;
         asked = true;
       } catch (error) {
-        const capped = (error as { code?: unknown }).code === CLOUD_CAP_CODE;
-        summary.note = capped ? `not started: ${errorMessage(error)}` : `the cloud session could not be asked for: ${this.clean(errorMessage(error))}`;
-        return { error: summary.note, skipped: capped };
+        summary.note = this.refusalOf(error);
+        return { error: summary.note, skipped: (error as { code?: unknown }).code === CLOUD_CAP_CODE };
       }
     }
     /** The server lets the cell go (its time stops counting toward the cap). */
     const release = async () => {
-      if (asked) await ctx.closeDevice?.(cell.index).catch((error: unknown) => ctx.log('the cloud cell could not be let go', { cell: cell.name, error: errorMessage(error) }));
+      if (asked) await this.release(cell, 'pages');
     };
     let pinned: ReturnType<typeof pinnedFetch> | null = null;
     let session: WebDriverSession;

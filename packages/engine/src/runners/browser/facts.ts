@@ -35,9 +35,10 @@ export interface CloudCellSummary {
   /**
    * The cell's spec files (decision 0106), where its provider runs Playwright: the provider's build their sessions
    * were named in (the server finds them by it), how many connections the provider took, their time, and its last
-   * refusal (without the key).
+   * refusal (without the key); `notStarted`: why the server gave the cell no spec session (the client's cap of cloud
+   * minutes per run), in the page checks' words: its spec files did not run.
    */
-  specFiles?: { build: string; connections: number; ms: number; refused?: string };
+  specFiles?: { build: string; connections: number; ms: number; refused?: string; notStarted?: string };
   /** The ids of the spec files' sessions on the provider, as its API listed them after the run. */
   specSessionIds?: string[];
   /**

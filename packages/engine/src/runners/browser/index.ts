@@ -148,12 +148,23 @@ async function runSpecs(p: {
       .catch(() => undefined);
     const healed = healing ? await collectHealing({ paths, report, cells: !p.classic, runDir: ctx.runDir }) : null;
     if (healed && healed.healed > 0) ctx.log('locators healed', { heals: healed.healed, mode: options.healing });
-    const { cases, evidence } = casesFromReport(report, { runDir: ctx.runDir, cells: !p.classic, ...(steps ? { steps } : {}), ...(healed ? { heals: healed.heals } : {}) });
+    const read = casesFromReport(report, { runDir: ctx.runDir, cells: !p.classic, ...(steps ? { steps } : {}), ...(healed ? { heals: healed.heals } : {}) });
+    const { evidence } = read;
+    // A cloud cell the server gave no spec session (the client's cap of cloud minutes per run): its relay refused the
+    // connection, and its cases are skipped with why, as the cell's page checks are.
+    const notStarted = p.cloud?.notStarted() ?? new Map<string, string>();
+    let unrun = 0;
+    const cases = read.cases.map((c) => {
+      const why = c.cell === undefined ? undefined : notStarted.get(c.cell);
+      if (why === undefined || c.status !== 'failed') return c;
+      unrun += 1;
+      return { ...c, status: 'skipped' as const, error: why };
+    });
     const totals = {
       totalTests: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
       passedTests: stats.expected + stats.flaky,
-      failedTests: stats.unexpected,
-      skippedTests: stats.skipped,
+      failedTests: stats.unexpected - unrun,
+      skippedTests: stats.skipped + unrun,
     };
     const runErrors = (report.errors ?? []).map((e) => e.message ?? '').filter(Boolean);
     if (totals.totalTests === 0) throw new Error(runErrors[0] ?? `no tests matched ${JSON.stringify(p.specs)} in the suite`);
@@ -176,7 +187,7 @@ async function runSpecs(p: {
     await Promise.all([proxy, ...shaped.values()].map((x) => x.close()));
     if (relay) {
       await relay.close();
-      p.cloud!.ended(relay);
+      await p.cloud!.ended(relay);
     }
     // Compiled files are no evidence: they would only weigh on the run folder.
     await rm(paths.transformCache, { recursive: true, force: true });

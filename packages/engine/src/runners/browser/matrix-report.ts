@@ -86,7 +86,9 @@ export function cloudCellsSection(cloudCells: readonly CloudCellSummary[] | unde
   const rows = cloudCells.map((c) => [
     `${e(c.label)}${c.browserVersion || c.platformName ? `<div class="muted small">${e([c.browserVersion ? `${c.label.split(' on ')[0]} ${c.browserVersion}` : null, c.platformName].filter(Boolean).join(', '))}</div>` : ''}`,
     `${e(c.provider)}<div class="muted small">${e(CLOUD_NETWORK_WORDS)}</div>`,
-    e(c.ran ?? `did not run: ${c.note ?? 'no session'}`) + (c.specFiles?.refused ? `<div class="muted small">${e(`spec files: ${c.provider} refused the connection (${c.specFiles.refused})`)}</div>` : ''),
+    e(c.ran ?? `did not run: ${c.note ?? 'no session'}`) +
+      (c.specFiles?.notStarted && c.specFiles.notStarted !== c.note ? `<div class="muted small">${e(`spec files did not run: ${c.specFiles.notStarted}`)}</div>` : '') +
+      (c.specFiles?.refused ? `<div class="muted small">${e(`spec files: ${c.provider} refused the connection (${c.specFiles.refused})`)}</div>` : ''),
     e(c.cannot),
     minutesOf(c),
     providerOf(c) || '<span class="muted">–</span>',
