@@ -3,8 +3,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudCellSessions } from '../../src/db/schema/index.ts';
 import { buildTestApp, createTestClient } from '../helpers/app.ts';
 import { CHROMEDRIVER, type LocalBrowsers, startLocalBrowsers } from './fake-cloud-browsers.ts';
 import { startCloud } from './fake-clouds.ts';
@@ -97,7 +99,7 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
     const set = await app.inject({ method: 'PUT', url: `/operator/clients/${client.clientId}/mobile-devices`, headers: operator, payload: { kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, ...account } });
     expect(set.statusCode, set.body).toBe(200);
 
-    const detail = (await runAndWait(app, client, 'Buy everywhere', 300_000)) as { tests: { testName: string; status: string; error: string | null }[] };
+    const detail = (await runAndWait(app, client, 'Buy everywhere', 300_000)) as { runId: string; tests: { testName: string; status: string; error: string | null }[] };
     expect(detail.tests[0]).toMatchObject({ status: 'failed' });
     const json = await app.inject({ url: `/report/fetch/${encodeURIComponent('Buy everywhere')}/json`, headers: key(client) });
     const html = (await app.inject({ url: `/report/fetch/${encodeURIComponent('Buy everywhere')}/html`, headers: key(client) })).body;
@@ -133,6 +135,16 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
       expect(html).toContain(`BrowserStack billed ${c.billedMinutes} minute`);
     }
 
+    // The spec files' session is the server's too: asked before the relay's first connection, let go after the spec
+    // part, its time in the run's cloud minutes (which the client's cap bounds) beside the page checks' sessions.
+    const rows = await app.db.select().from(cloudCellSessions).where(eq(cloudCellSessions.runId, detail.runId));
+    expect(rows.map((r) => [r.cellIndex, r.cell, r.endedAt !== null]).sort()).toEqual([
+      [0, 'Edge on Windows 11', true],
+      [0, 'Edge on Windows 11', true],
+      [1, 'Chrome on Google Pixel 8 (Android 14)', true],
+    ]);
+    for (const r of rows) expect(r.endedAt!.getTime()).toBeGreaterThan(r.startedAt.getTime());
+
     // The key: in the fake's connection only, never in what the spec saw, the reports or anything the server kept.
     const edgeSaw = (await filesBelow(app.paths.dataDir))
       .filter(({ file }) => file.endsWith('.json'))
@@ -147,6 +159,39 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
     const leaked = (await filesBelow(app.paths.dataDir)).filter(({ text }) => text.includes(account.accessKey) || text.includes(encodeURIComponent(account.accessKey)));
     expect(leaked.map((f) => f.file)).toEqual([]);
   }, 600_000);
+
+  it('does not start a cloud cell’s spec files once the client’s cap of cloud minutes per run is used up', async () => {
+    const client = await createTestClient(app, { website: shop.url });
+    const test = { name: 'Buy within the cap', kind: 'browser', options: { devices: ['desktop', { cloud: 'Windows 11', browser: 'edge' }], specs: 'buy.spec.ts', testTimeoutMs: 60_000 } };
+    const imported = await importSuite(app, client.clientId, { 'suite.json': manifest({ Shop: [test] }), 'buy.spec.ts': SPEC });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const set = await app.inject({ method: 'PUT', url: `/operator/clients/${client.clientId}/mobile-devices`, headers: operator, payload: { kind: 'browserstack', url: cloud.url, apiUrl: cloud.apiUrl, ...account, cloudMinutesPerRun: 0 } });
+    expect(set.statusCode, set.body).toBe(200);
+    const sessionsBefore = cloud.playwrightSessions.length;
+    const refusedBefore = cloud.playwrightRefused.length;
+
+    const detail = (await runAndWait(app, client, 'Buy within the cap', 300_000)) as { runId: string; tests: { testName: string; status: string; error: string | null }[] };
+    expect(detail.tests[0]).toMatchObject({ status: 'passed', error: null });
+    const json = await app.inject({ url: `/report/fetch/${encodeURIComponent('Buy within the cap')}/json`, headers: key(client) });
+    const html = (await app.inject({ url: `/report/fetch/${encodeURIComponent('Buy within the cap')}/html`, headers: key(client) })).body;
+    const summary = json.json().summary as { cases: Case[]; cloudCells: (CloudCell & { note?: string })[] };
+
+    // The spec file ran on the local cell; on the cloud cell it is skipped with the page checks' words for the cap.
+    const capped = 'not started: the client’s cap of 0 cloud minutes per run is used up (0 used by this run’s cloud cells): an operator sets it on the client’s page';
+    expect(summary.cases.map((c) => [c.cell, c.status, c.error ?? null])).toEqual(
+      expect.arrayContaining([
+        ['chromium/desktop', 'passed', null],
+        ['cloud/edge@Windows 11', 'skipped', capped],
+      ]),
+    );
+    expect(summary.cases).toHaveLength(2);
+    expect(summary.cloudCells.map((c) => [c.label, c.ran, c.minutes, c.note])).toEqual([['Edge on Windows 11', null, null, capped]]);
+    expect(html).toContain(`did not run: ${capped}`);
+    // No connection reached BrowserStack, and the run holds no cloud minutes.
+    expect(cloud.playwrightSessions).toHaveLength(sessionsBefore);
+    expect(cloud.playwrightRefused).toHaveLength(refusedBefore);
+    expect(await app.db.select().from(cloudCellSessions).where(eq(cloudCellSessions.runId, detail.runId))).toEqual([]);
+  }, 300_000);
 
   it('refuses a wrong key at BrowserStack’s Playwright endpoint before any WebSocket, as the real one does', async () => {
     const caps = { browser: 'edge', os: 'Windows', os_version: '11', 'browserstack.username': account.username, 'browserstack.accessKey': 'not-the-key' };
