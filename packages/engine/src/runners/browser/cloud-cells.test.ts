@@ -136,6 +136,16 @@ describe('the providers’ billed minutes in the report (decision 0106)', () => 
     expect(silent).toContain('0.8 device minutes on BrowserStack in all by our count. The client');
     expect(cloudCellsSection([cell])).not.toMatch(/BrowserStack billed|not reported/);
   });
+
+  it('says a cell’s spec files did not run past the client’s cap, once when its page checks did not either', () => {
+    const capped = 'not started: the client’s cap of 1 cloud minute per run is used up (1.2 used by this run’s cloud cells): an operator sets it on the client’s page';
+    const specFiles = { build: 'Fullstop QA 0123456789ab', connections: 0, ms: 0, notStarted: capped };
+    const pagesRan = cloudCellsSection([{ ...cell, ran: 'page checks only (page loads)', specFiles }]);
+    expect(pagesRan).toContain('page checks only (page loads)<div class="muted small">spec files did not run: not started: the client’s cap of 1 cloud minute per run is used up');
+    const noneRan = cloudCellsSection([{ ...cell, ran: null, minutes: null, note: capped, specFiles }]);
+    expect(noneRan).toContain('did not run: not started: the client’s cap of 1 cloud minute');
+    expect(noneRan).not.toContain('spec files did not run');
+  });
 });
 
 describe('a private site and cloud cells', () => {
