@@ -99,6 +99,11 @@ export class CloudCellAttempt {
       const hub = part === 'pages' ? await this.hubOfCell() : this.account.url;
       if (this.ended) throw new CloudStorageError('the attempt has ended');
       const rowId = await startCloudCellSession(this.db, { clientId: this.p.clientId, runId: this.p.runId, attemptId: this.p.attemptId, cellIndex: request.index, cell: cell.label, provider: this.account.kind });
+      // The attempt ended while the row was written: endAll has passed, so the row ends here (it would count forever).
+      if (this.ended) {
+        await endCloudCellSession(this.db, rowId);
+        throw new CloudStorageError('the attempt has ended');
+      }
       if (part === 'pages') this.given.set(request.index, hub);
       this.open.set(key, { index: request.index, part, rowId, hub });
       this.p.log('cloud cell session given', { cell: cell.label, part, provider: CLOUD_TITLES[this.account.kind] });
