@@ -3,10 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudCellSessions } from '../../src/db/schema/index.ts';
+import { cloudCellSessions, engineAttempts, engineRunTests } from '../../src/db/schema/index.ts';
+import { CloudCellAttempt } from '../../src/features/mobile-devices/clouds/browser-cells.ts';
 import { buildTestApp, createTestClient } from '../helpers/app.ts';
 import { CHROMEDRIVER, type LocalBrowsers, startLocalBrowsers } from './fake-cloud-browsers.ts';
 import { startCloud } from './fake-clouds.ts';
@@ -75,6 +78,8 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
   let shop: Awaited<ReturnType<typeof startShop>>;
   let browsers: LocalBrowsers;
   let cloud: Awaited<ReturnType<typeof startCloud>>;
+  /** The run of the capped test: its attempt's rows serve the server's own rules' test. */
+  let cappedRun: { runId: string; clientId: string } | undefined;
 
   beforeAll(async () => {
     shop = await startShop();
@@ -191,7 +196,41 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
     expect(cloud.playwrightSessions).toHaveLength(sessionsBefore);
     expect(cloud.playwrightRefused).toHaveLength(refusedBefore);
     expect(await app.db.select().from(cloudCellSessions).where(eq(cloudCellSessions.runId, detail.runId))).toEqual([]);
+    cappedRun = { runId: detail.runId, clientId: client.clientId };
   }, 300_000);
+
+  it('gives a cloud cell one page-check and one spec session, once each, and closes what a killed runner left', async () => {
+    expect(cappedRun, 'the capped run of the test before').toBeDefined();
+    const { runId, clientId } = cappedRun!;
+    const [attempt] = await app.db.select({ id: engineAttempts.id }).from(engineAttempts).innerJoin(engineRunTests, eq(engineAttempts.runTestId, engineRunTests.id)).where(eq(engineRunTests.runId, runId));
+    const runDir = await mkdtemp(path.join(os.tmpdir(), 'cloud-cells-'));
+    const cells = new CloudCellAttempt(app.db, { kind: 'browserstack', url: cloud.url, ...account }, { clientId, runId, attemptId: attempt!.id, runDir, cells: [{ label: 'Edge on Windows 11', specs: true }, { label: 'Chrome on Google Pixel 8 (Android 14)', specs: false }], cap: null, allowPrivate: true, log: () => {} });
+    const ask = (index: number, part?: string) => cells.openCell({ index, label: 'x', capabilities: {}, deadline: Date.now() + 60_000, ...(part ? { part: part as 'specs' } : {}) });
+    try {
+      await expect(ask(0, 'specs')).resolves.toEqual({ url: cloud.url });
+      // Beside it: the same cell's page checks, then another cell's (one page-check session at a time).
+      await expect(ask(0)).resolves.toEqual({ url: cloud.url });
+      await expect(ask(1)).rejects.toThrow('another cloud cell of this attempt still has its session: one at a time');
+      await cells.closeCell(0);
+      await expect(ask(1)).resolves.toEqual({ url: cloud.url });
+      // Never twice, never a cell the test lacks or one whose provider runs no spec files there, never another part.
+      await expect(ask(0, 'specs')).rejects.toThrow('cloud cell 0 cannot have a spec files’ session: this test has 2 cloud cells, each of them one such session at most');
+      await expect(ask(0)).rejects.toThrow('cloud cell 0 cannot have a page checks’ session');
+      await expect(ask(2, 'specs')).rejects.toThrow('cloud cell 2 cannot have a spec files’ session');
+      await expect(ask(1, 'specs')).rejects.toThrow('cloud cell 1 (Chrome on Google Pixel 8 (Android 14)) runs no spec files on BrowserStack');
+      await expect(ask(0, 'video')).rejects.toThrow('a cloud cell has no session part "video": pages or specs');
+      // The runner is gone with its spec session and a page-check session open: the attempt's end closes both rows.
+      await cells.endAll();
+      const rows = await app.db.select().from(cloudCellSessions).where(eq(cloudCellSessions.runId, runId));
+      expect(rows.map((r) => [r.cellIndex, r.endedAt !== null]).sort()).toEqual([
+        [0, true],
+        [0, true],
+        [1, true],
+      ]);
+    } finally {
+      await rm(runDir, { recursive: true, force: true });
+    }
+  });
 
   it('refuses a wrong key at BrowserStack’s Playwright endpoint before any WebSocket, as the real one does', async () => {
     const caps = { browser: 'edge', os: 'Windows', os_version: '11', 'browserstack.username': account.username, 'browserstack.accessKey': 'not-the-key' };
