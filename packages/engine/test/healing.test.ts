@@ -201,8 +201,8 @@ describe('healing scores', () => {
       seen.add(file);
       const source = readFileSync(file, 'utf8');
       // Static and dynamic imports that load code (`import type` is erased, so it loads nothing).
-      for (const m of source.matchAll(/^import (?!type )[^'";]*?from '([^']+)'|^export [^'";]*? from '([^']+)'|import\('([^']+)'\)/gm)) {
-        const spec = m[1] ?? m[2] ?? m[3]!;
+      for (const m of source.matchAll(/^import (?!type )[^'";]*?from '([^']+)'|^export [^'";]*? from '([^']+)'|import\('([^']+)'\)|^import '([^']+)'/gm)) {
+        const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
         if (spec.startsWith('node:')) continue;
         if (spec.startsWith('.')) queue.push(fileURLToPath(new URL(spec, `file://${file}`)));
         else if (spec.startsWith('@fullstop/')) queue.push(resolve(spec));
