@@ -6,30 +6,19 @@
 // A fingerprint is what a client's page said about an element: hostile data. Every string is bounded here and the
 // engine clips before it parses, so a page that says more is cut short, and one that says something else is refused.
 import { z } from 'zod';
+import { FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_BOX_LIMIT, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS, MAX_CALL_SITES, MAX_FINGERPRINT_BYTES, MAX_HEALS } from './healing-limits.ts';
+
+export * from './healing-limits.ts';
 
 /** What a heal does to the case: `fail` (the default) fails it with the heal as its message, `pass` passes it marked healed, `off` heals nothing. */
 export const HEALING_MODES = ['fail', 'pass', 'off'] as const;
 export const healingMode = z.enum(HEALING_MODES);
 export type HealingMode = z.infer<typeof healingMode>;
 
-/** Call sites an attempt records at most (the first ones a passing test reached). */
-export const MAX_CALL_SITES = 200;
-/** Heals an attempt records at most. */
-export const MAX_HEALS = 100;
-/** A fingerprint, as JSON, in bytes at most. */
-export const MAX_FINGERPRINT_BYTES = 2048;
-/** Longest text (element text, accessible name, label) a fingerprint keeps, in characters. */
-export const FINGERPRINT_TEXT_CHARS = 160;
-/** Longest attribute value (id, test id, name, placeholder, …) and neighbour text a fingerprint keeps. */
-export const FINGERPRINT_ATTRIBUTE_CHARS = 100;
-/** Classes a fingerprint keeps, and the length of each. */
-export const FINGERPRINT_CLASSES = 8;
-export const FINGERPRINT_CLASS_CHARS = 40;
-
 const clippedText = z.string().max(FINGERPRINT_TEXT_CHARS);
 const clippedAttribute = z.string().max(FINGERPRINT_ATTRIBUTE_CHARS);
 /** A fraction of the viewport's width or height (a page scrolled far down is many viewports tall). */
-const viewportFraction = z.number().min(-1000).max(1000);
+const viewportFraction = z.number().min(-FINGERPRINT_BOX_LIMIT).max(FINGERPRINT_BOX_LIMIT);
 
 /**
  * One element as a spec's locator found it: who it is (test id, id, role and accessible name, text, label,
@@ -79,11 +68,6 @@ export const callSite = z
   })
   .strict();
 export type CallSite = z.infer<typeof callSite>;
-
-/** The one key of a call site: `file:line:column locator`. */
-export function callSiteKey(site: CallSite): string {
-  return `${site.file}:${site.line}:${site.column} ${site.locator}`;
-}
 
 /** A call site and the element it found in a passing test. */
 export const recordedFingerprint = z.object({ site: callSite, fingerprint: elementFingerprint }).strict();

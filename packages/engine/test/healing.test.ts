@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ElementFingerprint, fingerprintsFile, healsFile } from '@fullstop/contracts';
+import { type ElementFingerprint, elementFingerprint, fingerprintsFile, healsFile } from '@fullstop/contracts';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { healedSection } from '../src/runners/browser/healing/heal-report.ts';
 import { fingerprintFromPage } from '../src/runners/browser/healing/ingest.ts';
+import { hookFiles } from '../src/runners/browser/healing/own-files.ts';
 import { decide, HEAL_MIN_MARGIN, HEAL_MIN_SCORE, scoreCandidate } from '../src/runners/browser/healing/score.ts';
 import type { CaseResult, RunnerResult } from '../src/types.ts';
 import { startHealingSite } from './fixtures/healing-site.ts';
@@ -167,5 +171,46 @@ describe('healing scores', () => {
     expect(fingerprintFromPage({ tag: 'button', classes: [], index: 0, box: { x: 0, y: 0, width: 1, height: Number.NaN } })?.box).toBeUndefined();
     expect(fingerprintFromPage(null)).toMatchObject({ tag: 'element' });
     expect(fingerprintFromPage({ get tag() { throw new Error('hostile'); } })).toBeNull();
+    // The worker does not run the schema (zod stays out of its hot path): what it keeps must pass it all the same.
+    const far = fingerprintFromPage({ tag: 'button', classes: ['a'], index: 1, box: { x: 1e9, y: -1e9, width: 1, height: 1 } });
+    expect(far?.box).toEqual({ x: 1000, y: -1000, width: 1, height: 1 });
+    expect(elementFingerprint.safeParse(far).success).toBe(true);
+    const full = (c: string, n: number) => ({
+      tag: 'button', name: c.repeat(n), text: c.repeat(n), label: c.repeat(n), testId: c.repeat(n), id: c.repeat(n), classes: Array(20).fill(c.repeat(n)), index: 0,
+      attributes: Object.fromEntries(['name', 'type', 'placeholder', 'title', 'alt', 'href'].map((a) => [a, c.repeat(n)])),
+      neighbours: { previous: c.repeat(n), next: c.repeat(n), heading: c.repeat(n) },
+    });
+    const plain = fingerprintFromPage(full('x', 30));
+    expect(plain).not.toBeNull();
+    expect(elementFingerprint.safeParse(plain).success).toBe(true);
+    // Quotes double in JSON: past MAX_FINGERPRINT_BYTES, no fingerprint, as the schema would refuse it.
+    expect(fingerprintFromPage(full('"', 200))).toBeNull();
+  });
+
+  it("the hook's graph loads in a worker without Babel or zod: every file it imports is one Playwright leaves to Node", () => {
+    const external = hookFiles();
+    const left = (file: string) => external.some((p) => (p.endsWith('/**') ? file.startsWith(p.slice(0, -2)) : file === p));
+    const resolve = createRequire(import.meta.url).resolve;
+    const hook = fileURLToPath(new URL('../src/runners/browser/healing/hook.ts', import.meta.url));
+    const seen = new Set<string>();
+    const queue = [hook];
+    const packages = new Set<string>();
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      // Static and dynamic imports that load code (`import type` is erased, so it loads nothing).
+      for (const m of source.matchAll(/^import (?!type )[^'";]*?from '([^']+)'|^export [^'";]*? from '([^']+)'|import\('([^']+)'\)|^import '([^']+)'/gm)) {
+        const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+        if (spec.startsWith('node:')) continue;
+        if (spec.startsWith('.')) queue.push(fileURLToPath(new URL(spec, `file://${file}`)));
+        else if (spec.startsWith('@fullstop/')) queue.push(resolve(spec));
+        else packages.add(spec);
+      }
+    }
+    expect([...seen].filter((f) => !left(f))).toEqual([]);
+    expect(seen.has(fileURLToPath(new URL('../src/runners/browser/healing/install.ts', import.meta.url)))).toBe(true);
+    expect([...packages].sort()).toEqual(['@playwright/test', 'pngjs']);
   });
 });

@@ -9,6 +9,7 @@ import { type CloudCell, localDevicesOf, playwrightBrowserOf } from './cloud-cel
 import { deviceUse } from './devices.ts';
 import { type Cell, cellsOf, isClassic, type Network } from './matrix.ts';
 import { type BrowserOptions, DEFAULT_SPECS } from './options.ts';
+import { hookFiles } from './healing/own-files.ts';
 import { BROWSER_SERVERS_ENV, BROWSER_SERVERS_RECORD_ENV, browserWsVar, SHARED_LAUNCH_TIMEOUT_MS } from './browser-servers.ts';
 
 export interface BrowserPaths {
@@ -42,8 +43,6 @@ const STEPS_REPORTER = entryFile('steps-reporter');
 const HEALING_HOOK = entryFile('healing-hook');
 /** Playwright's globalSetup that launches one browser an engine for every cell's workers (browser-servers.ts). */
 const BROWSER_SERVERS = entryFile('browser-servers');
-/** Whether the entry files above are the server's build (JavaScript) rather than the engine's TypeScript sources. */
-const OWN_FILES_BUILT = HEALING_HOOK.endsWith('.js');
 
 /** How long a cloud cell's project waits for the provider's browser: a desktop is found and started (minutes at worst). */
 export const CLOUD_CONNECT_TIMEOUT_MS = 5 * 60_000;
@@ -148,9 +147,8 @@ export async function writeBrowserConfig(p: {
     fullyParallel: true,
     forbidOnly: true,
     workers: p.workers,
-    // The engine's own files, from the server's build, are plain JavaScript: Playwright need not compile them (with
-    // Babel, in every attempt, its cache being the attempt's own).
-    ...(OWN_FILES_BUILT ? { build: { external: [`${path.dirname(HEALING_HOOK)}/**`] } } : {}),
+    // The healing hook's files, left to Node rather than compiled by Babel in every worker (healing/own-files.ts).
+    build: { external: hookFiles() },
     retries: options.retries,
     timeout: options.testTimeoutMs,
     globalTimeout: options.maxDurationSeconds * 1000,

@@ -4,7 +4,7 @@
  * none), and nothing of the engine may leak into the page. A page can lie to these or throw: what they answer is
  * clipped here and parsed with the contract's schema in Node before anything uses it (ingest.ts).
  */
-import { FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS } from '@fullstop/contracts/healing';
+import { FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS } from '@fullstop/contracts/healing-limits';
 
 /** The elements a heal weighs: what a spec acts on or reads. */
 export const CANDIDATE_SELECTOR =

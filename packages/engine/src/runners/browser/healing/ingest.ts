@@ -1,9 +1,13 @@
 /**
- * What a page answered, made data: copied field by field into strings and numbers of bounded size, then parsed with
- * the contract's schema. Anything else (a getter that throws, an object of a million keys, a string of a megabyte)
- * is no fingerprint; nothing a page says is ever run or printed as code.
+ * What a page answered, made data: copied field by field into strings and numbers within the contract's bounds
+ * (`elementFingerprint`: each string, the box, the index, the whole at most MAX_FINGERPRINT_BYTES). Anything else (a
+ * getter that throws, an object of a million keys, a string of a megabyte) is no fingerprint; nothing a page says is
+ * ever run or printed as code. The schema itself is not run here, in a test worker's hot path (zod's load and its
+ * schemas cost a worker more than its fingerprints): the runner parses every record the workers wrote with it
+ * (attempt.ts), and drops one that is not valid.
  */
-import { type ElementFingerprint, elementFingerprint, FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS } from '@fullstop/contracts/healing';
+import type { ElementFingerprint } from '@fullstop/contracts/healing';
+import { FINGERPRINT_ATTRIBUTE_CHARS, FINGERPRINT_BOX_LIMIT, FINGERPRINT_CLASS_CHARS, FINGERPRINT_CLASSES, FINGERPRINT_TEXT_CHARS, MAX_FINGERPRINT_BYTES } from '@fullstop/contracts/healing-limits';
 
 const ATTRIBUTES = ['name', 'type', 'placeholder', 'title', 'alt', 'href'] as const;
 const NEIGHBOURS = ['previous', 'next', 'heading'] as const;
@@ -14,8 +18,9 @@ function str(value: unknown, max: number): string | undefined {
   return s || undefined;
 }
 
+/** A box's coordinate, within the bounds the page's own clipping keeps (in-page.ts). */
 function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(-FINGERPRINT_BOX_LIMIT, Math.min(FINGERPRINT_BOX_LIMIT, value)) : undefined;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -43,7 +48,7 @@ export function fingerprintFromPage(raw: unknown): ElementFingerprint | null {
           .map((c) => str(c, FINGERPRINT_CLASS_CHARS))
           .filter((c): c is string => Boolean(c))
       : [];
-    const candidate = {
+    const fingerprint: ElementFingerprint = {
       tag: str(r.tag, 24) ?? 'element',
       ...(str(r.role, 32) ? { role: str(r.role, 32) } : {}),
       ...(str(r.name, FINGERPRINT_TEXT_CHARS) ? { name: str(r.name, FINGERPRINT_TEXT_CHARS) } : {}),
@@ -57,8 +62,7 @@ export function fingerprintFromPage(raw: unknown): ElementFingerprint | null {
       ...(x !== undefined && y !== undefined && width !== undefined && height !== undefined ? { box: { x, y, width, height } } : {}),
       index: Number.isInteger(r.index) && (r.index as number) >= 0 ? Math.min(r.index as number, 100_000) : 0,
     };
-    const parsed = elementFingerprint.safeParse(candidate);
-    return parsed.success ? parsed.data : null;
+    return JSON.stringify(fingerprint).length <= MAX_FINGERPRINT_BYTES ? fingerprint : null;
   } catch {
     return null;
   }

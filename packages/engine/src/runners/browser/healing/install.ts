@@ -15,14 +15,17 @@
 import { appendFileSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CallSite, callSiteKey, type ElementFingerprint, fingerprintsFile, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts/healing';
+import type { CallSite, ElementFingerprint, FingerprintsFile } from '@fullstop/contracts/healing';
+import { callSiteKey, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts/healing-limits';
 import { test, type TestInfo } from '@playwright/test';
 import { READY_MAX_MS } from '../../../lib/page-ready.ts';
-import { findHeal, type FoundHeal, sourceOf } from './heal-action.ts';
+import type { FoundHeal } from './heal-action.ts';
 import { fingerprintFromPage } from './ingest.ts';
 import { FINGERPRINT_OF, PAGE_LIMITS, pageFunction } from './in-page.ts';
 import { failSoftly, internal, type InternalLocator, type LocatorMethod, playwrightInternals, testTimeLeft } from './playwright-internals.ts';
-import { type HealingSetup, healingSetup, type RecordTest, workerRecord, type WorkerRecord, workerRecordsFile } from './setup.ts';
+import { workerRecordsFile } from './setup-env.ts';
+// Types only: the schemas are the runner's (zod is no part of a worker's load, see setup.ts).
+import type { HealingSetup, RecordTest, WorkerRecord } from './setup.ts';
 
 /** The part of an action's time its own locator has before a heal is tried, and its bounds. */
 export const HEAL_AFTER_FRACTION = 0.1;
@@ -31,6 +34,12 @@ export const HEAL_AFTER_MAX_MS = 3_000;
 /** An action that would wait for the test's own timeout ends this much before it, to fail with its own reason. */
 const TEST_DEADLINE_MARGIN_MS = 500;
 const STACK_FRAMES = 40;
+
+/**
+ * What a heal needs (scoring, the page's candidates, the screenshot and PNG drawing), loaded at the first heal: a
+ * passing attempt, the case the cost goal is about, never loads it.
+ */
+const healModule = () => import('./heal-action.ts');
 
 /** The actions a heal may redo, by the place of their options argument. `pressSequentially`, `setChecked` and `clear` go through these. */
 const ACTIONS: Record<string, number> = { click: 0, dblclick: 0, tap: 0, hover: 0, focus: 0, check: 0, uncheck: 0, fill: 1, press: 1, type: 1, selectOption: 1, setInputFiles: 1 };
@@ -50,7 +59,8 @@ function installHealing(setup: HealingSetup): void {
   const roots = [...new Set([setup.suiteDir, realpathSync(setup.suiteDir)])];
   const known = new Map<string, ElementFingerprint>();
   if (setup.fingerprints && setup.mode !== 'off') {
-    for (const entry of fingerprintsFile.parse(JSON.parse(readFileSync(setup.fingerprints, 'utf8'))).sites) known.set(callSiteKey(entry.site), entry.fingerprint);
+    // The runner's own copy, written after it parsed the server's file with the contract (prepareHealing).
+    for (const entry of (JSON.parse(readFileSync(setup.fingerprints, 'utf8')) as FingerprintsFile).sites) known.set(callSiteKey(entry.site), entry.fingerprint);
   }
   const recordsFile = path.join(setup.outDir, workerRecordsFile(process.env.TEST_WORKER_INDEX ?? '', process.pid));
   const settled = new Set<string>();
@@ -58,7 +68,8 @@ function installHealing(setup: HealingSetup): void {
   let recorded = 0;
   let heals = 0;
 
-  const write = (record: WorkerRecord) => appendFileSync(recordsFile, `${JSON.stringify(workerRecord.parse(record))}\n`);
+  // Unparsed: the runner parses each line with the contract when it reads the file (attempt.ts), and leaves out one that is not valid.
+  const write = (record: WorkerRecord) => appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
 
   /** The running test; a new one settles the sites its predecessor passed through when it passed. */
   const testNow = (): TestNow | null => {
@@ -115,8 +126,7 @@ function installHealing(setup: HealingSetup): void {
     write({ type: 'fingerprint', test: now.ref, site, fingerprint });
   }
 
-  function healed(now: TestNow, site: CallSite, locator: InternalLocator, fingerprint: ElementFingerprint, heal: FoundHeal): void {
-    const oldLocator = sourceOf(locator);
+  function healed(now: TestNow, site: CallSite, oldLocator: string, fingerprint: ElementFingerprint, heal: FoundHeal): void {
     const runnerUp = heal.runnerUp === null ? 'no other candidate' : `runner-up ${heal.runnerUp.toFixed(2)}`;
     const words = `${oldLocator} → ${heal.newLocator} (score ${heal.score.toFixed(2)}, ${runnerUp}): ${heal.change}, at ${site.file}:${site.line}`;
     now.info.annotations.push({ type: 'healed', description: words });
@@ -187,11 +197,12 @@ function installHealing(setup: HealingSetup): void {
       };
       // The page gets up to half of what is left (or READY_MAX_MS with no deadline) to be ready before it is judged.
       const readyMs = rest() === 0 ? READY_MAX_MS : Math.min(READY_MAX_MS, Math.round(rest() / 2));
+      const { findHeal, sourceOf } = await healModule();
       const heal = await findHeal(this, fingerprint, setup.outDir, readyMs).catch((error: unknown) => ({ healed: false as const, why: `the heal failed: ${String(error).slice(0, 200)}` }));
       if (heal.healed) {
         // A healed action needs no time kept to explain itself: with no timeout of its own it may use the test's.
         const value = await invoke(original, name, heal.locator, withTimeout(actionTimeout > 0 ? rest() : 0));
-        healed(now, site, this, fingerprint, heal);
+        healed(now, site, sourceOf(this), fingerprint, heal);
         keep(now, site, key, await fingerprintOf(heal.locator));
         return value;
       }
@@ -244,7 +255,10 @@ function explain(error: Error, why: string): void {
 /** Installs healing in this worker from the setup file; a setup it cannot use turns healing off here, said once. */
 export function install(setupFile: string): void {
   try {
-    installHealing(healingSetup.parse(JSON.parse(readFileSync(setupFile, 'utf8'))));
+    // The runner wrote it (prepareHealing) from a typed object; a file not of that shape turns healing off here.
+    const setup = JSON.parse(readFileSync(setupFile, 'utf8')) as HealingSetup;
+    if (typeof setup?.suiteDir !== 'string' || typeof setup.outDir !== 'string') throw new Error('the healing setup is not one');
+    installHealing(setup);
   } catch (error) {
     process.stderr.write(`fullstop healing is off in this worker: ${String(error).slice(0, 300)}\n`);
   }

@@ -52,6 +52,25 @@ export function playwrightInternals(): Internals {
   return { locatorPrototype: Locator.prototype, monotonicTime: utils.monotonicTime, setBoxedStackPrefixes: utils.setBoxedStackPrefixes, playwrightDir: path.dirname(playwrightPackage) };
 }
 
+/**
+ * Tells Playwright's module loader in this process (its ESM loader's thread too) to leave `files` to Node, as the
+ * config's `build.external` does. Needed before the hook's own imports: the config, and the hook it imports, is
+ * loaded before Playwright reads the config's `build.external`; it then sets the config's list, which names the same.
+ */
+export async function leaveToNode(files: string[]): Promise<void> {
+  const fromTest = createRequire(createRequire(import.meta.url).resolve('@playwright/test/package.json'));
+  const playwrightDir = path.dirname(fromTest.resolve('playwright/package.json'));
+  const transform = fromTest(path.join(playwrightDir, 'lib/transform/transform.js')) as {
+    setTransformConfig?: (config: { babelPlugins: unknown[]; external: string[] }) => void;
+    transformConfig?: () => { babelPlugins: unknown[]; external: string[] };
+  };
+  const loaderHost = fromTest(path.join(playwrightDir, 'lib/common/esmLoaderHost.js')) as { configureESMLoaderTransformConfig?: () => Promise<void> };
+  if (typeof transform.setTransformConfig !== 'function' || typeof transform.transformConfig !== 'function' || typeof loaderHost.configureESMLoaderTransformConfig !== 'function') return;
+  const now = transform.transformConfig();
+  transform.setTransformConfig({ ...now, external: [...now.external, ...files] });
+  await loaderHost.configureESMLoaderTransformConfig();
+}
+
 /** A call that is no step of the test: it shows in no report and no trace (Playwright's own `internal` zone). */
 export function internal<T>(frame: InternalFrame, fn: () => Promise<T>): Promise<T> {
   return frame._wrapApiCall(fn, { internal: true });

@@ -1,6 +1,8 @@
 /**
  * What the runner tells the healing hook in Playwright's workers (hook.ts), and what a worker writes back: one file
- * named by an environment variable, one JSON line per record in a file of its own. Both sides parse with these.
+ * named by an environment variable, one JSON line per record in a file of its own. The runner parses with these; a
+ * worker imports their types only (`import type`): the setup is the runner's own file, and each record is parsed when
+ * the runner reads it (attempt.ts), so zod stays out of the workers' hot path.
  */
 import { callSite, caseHeal, elementFingerprint, healCandidate, healingMode } from '@fullstop/contracts/healing';
 import { z } from 'zod';
@@ -48,6 +50,3 @@ export const workerRecord = z.discriminatedUnion('type', [
     .strict(),
 ]);
 export type WorkerRecord = z.infer<typeof workerRecord>;
-
-/** A worker's file of records in the setup's `outDir`. */
-export const workerRecordsFile = (workerIndex: string, pid: number) => `worker-${workerIndex.replace(/[^0-9]/g, '') || 'x'}-${pid}.jsonl`;

@@ -67,7 +67,7 @@ export function OpsClientPage() {
                 </Link>
               </div>
             </Card>
-            <ClientStarterSuite clientId={data.id} />
+            <ClientStarterSuite clientId={data.id} hasSuite={data.suiteVersion !== null} />
             <div className="portal-grid-2">
               <Card id="ops-key-title" title="API key">
                 <ClientApiKey clientId={data.id} masked={data.apiKeyMasked} />

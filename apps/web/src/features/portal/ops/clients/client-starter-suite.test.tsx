@@ -12,12 +12,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The card of client c1, in the console's store and router. */
-function renderCard() {
+/** The card of client c1, in the console's store and router; `hasSuite`: whether c1 has a current suite. */
+function renderCard(hasSuite = true) {
   render(
     <Provider store={createPortalStore()}>
       <MemoryRouter>
-        <ClientStarterSuite clientId="c1" />
+        <ClientStarterSuite clientId="c1" hasSuite={hasSuite} />
       </MemoryRouter>
     </Provider>,
   );
@@ -77,7 +77,9 @@ describe('the console’s starter suite card (issue 42)', () => {
     );
     renderCard();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Propose a starter suite' }));
+    // A client with a current suite is offered additions, not a starter suite.
+    expect(screen.queryByRole('button', { name: 'Propose a starter suite' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Propose additions from a new crawl' }));
 
     // One sentence, then each part.
     expect((await screen.findByText(/^Adds 2 tests for \/careers/)).textContent).toBe(
@@ -113,7 +115,7 @@ describe('the console’s starter suite card (issue 42)', () => {
     };
     vi.stubGlobal('fetch', vi.fn(async () => json(nothing)));
     renderCard();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Propose a starter suite' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Propose additions from a new crawl' }));
     expect(await screen.findByText(nothing.message)).toBeTruthy();
     expect(screen.queryByRole('link')).toBeNull();
     expect(screen.queryByRole('button', { name: /^Try version/ })).toBeNull();
@@ -122,7 +124,8 @@ describe('the console’s starter suite card (issue 42)', () => {
   it('shows a first proposal as before: the whole suite, with a link to review it', async () => {
     const first: SuiteProposal = { ...patched, patch: null, message: 'Suite version 1 proposed from 12 page(s): 26 tests (the current version still runs)', version: 1, notes: [] };
     vi.stubGlobal('fetch', vi.fn(async () => json(first)));
-    renderCard();
+    renderCard(false);
+    expect(screen.queryByRole('button', { name: 'Propose additions from a new crawl' })).toBeNull();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Propose a starter suite' }));
     expect(await screen.findByText(first.message)).toBeTruthy();
     expect(screen.queryByText(/with these changes/)).toBeNull();

@@ -146,12 +146,12 @@ function Outcome({ clientId, proposal }: { clientId: string; proposal: SuiteProp
 }
 
 /**
- * "Propose a starter suite": crawls the client's website (within its target policy, logged in when the suite's
+ * "Propose a starter suite" ("Propose additions from a new crawl" once the client has a current suite): crawls the client's website (within its target policy, logged in when the suite's
  * secrets are set) and writes a new suite version, proposed, not current. Shows how the crawl goes, then a link to
  * the version in the Suites page's diff view. For a client with a current suite the version is a patch of it
  * (decision 0102): the card says what it adds and removes, compares it with the current version and trial-runs it.
  */
-export function ClientStarterSuite({ clientId }: { clientId: string }) {
+export function ClientStarterSuite({ clientId, hasSuite }: { clientId: string; hasSuite: boolean }) {
   const [propose, started] = useProposeSuiteMutation();
   const [error, setError] = useState<string | null>(null);
   const id = started.data?.id ?? '';
@@ -182,7 +182,7 @@ export function ClientStarterSuite({ clientId }: { clientId: string }) {
       </p>
       <div className="portal-actions" style={{ marginTop: 12 }}>
         <button type="button" className="btn btn--primary portal-btn-sm" disabled={busy} onClick={() => void start()}>
-          {busy ? 'Proposing…' : 'Propose a starter suite'}
+          {busy ? 'Proposing…' : hasSuite ? 'Propose additions from a new crawl' : 'Propose a starter suite'}
         </button>
       </div>
       {error && (
