@@ -123,6 +123,7 @@ describe.skipIf(noDrivers)('spec files on a BrowserStack desktop cloud cell', ()
     );
     expect(statuses).toHaveLength(5);
     expect(html).toContain('fails on Edge on Windows 11 only');
+    expect(html).not.toContain('the cloud cells only');
     expect(html).toContain('Cloud: spec files and page checks');
 
     // One Playwright session on BrowserStack, asked in its capabilities, with our Playwright's version.

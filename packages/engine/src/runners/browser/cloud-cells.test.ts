@@ -62,6 +62,8 @@ describe('cloud devices in a browser test (decision 0100)', () => {
     const cells = ['chromium/desktop', 'cloud/safari@iPhone 15 (iOS 18)', 'cloud/edge@Windows 11'];
     expect(failingWhere({ [cells[0]!]: 'passed', [cells[1]!]: 'failed', [cells[2]!]: 'passed' })).toBe('fails on Safari on iPhone 15 (iOS 18) only');
     expect(failingWhere({ [cells[0]!]: 'passed', [cells[1]!]: 'failed', [cells[2]!]: 'failed' })).toBe('fails on the cloud cells only');
+    // A spec file the phone does not run, failing on the one cloud desktop that does: that desktop is named.
+    expect(failingWhere({ [cells[0]!]: 'passed', [cells[1]!]: 'skipped', [cells[2]!]: 'failed' })).toBe('fails on Edge on Windows 11 only');
     const cases = cells.map((cell) => ({ name: `page check › / [${cell}]`, cell, status: 'passed' as const, durationMs: 1, steps: [{ title: 'load /', durationMs: 1 }] }));
     expect(engineChecks(cases)).toEqual(['Chromium: page checks only (page loads, a screenshot)', 'Cloud: page checks only (page loads, a screenshot): Playwright spec files run on BrowserStack’s desktop browsers only']);
     const html = matrixSection(cases);
