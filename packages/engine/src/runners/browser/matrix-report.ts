@@ -96,6 +96,6 @@ export function cloudCellsSection(cloudCells: readonly CloudCellSummary[] | unde
   const used = cloudCells.reduce((sum, c) => sum + (c.minutes ?? 0), 0);
   const billed = cloudCells.every((c) => c.minutes === null || typeof c.billedMinutes === 'number') && cloudCells.some((c) => typeof c.billedMinutes === 'number');
   const theirs = billed ? `; ${cloudCells[0]!.provider} billed ${minuteWords(Math.round(cloudCells.reduce((sum, c) => sum + (c.billedMinutes ?? 0), 0) * 10) / 10)}` : '';
-  const total = `<p class="muted">${e(`${Math.round(used * 10) / 10} device minutes on ${cloudCells[0]!.provider} in all by our count${theirs}. The client’s account is billed by the provider's own count (its dashboard shows each session).`)}</p>`;
+  const total = `<p class="muted">${e(`${Math.round(used * 10) / 10} device minutes on ${cloudCells[0]!.provider} in all by our count${theirs}. The client’s account is billed by the provider’s own count (its dashboard shows each session).`)}</p>`;
   return section(`Cloud cells (${cloudCells.length})`, `${table(['Cell', 'Provider', 'Ran', 'Cannot run', 'Device minutes', 'Session'], rows, [4])}${total}`);
 }
