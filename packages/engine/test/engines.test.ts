@@ -156,7 +156,7 @@ describe('engine readiness', () => {
     const chromiumPath = path.join(dir, 'chromium-is-not-here');
     site.resetCounters();
     const result = await runners[kind].run(testOf(kind, options, { suiteDir: dir }), localTarget(site.url), await makeContext({ chromiumPath }));
-    expect(result.error).toBe(`The ${title} needs Chromium, which is not installed at ${chromiumPath}. Install it with: apt-get install chromium`);
+    expect(result.error).toBe(`The ${title} needs Chromium, which is not installed at ${chromiumPath}. Install it with: apt-get install chromium-headless-shell (or chromium)`);
     expect(result).toMatchObject({ status: 'error', errorCode: 'engine_missing' });
     expect(isRetried(kind, result.errorCode)).toBe(false);
     expect(site.requests).toBe(0);

@@ -100,7 +100,7 @@ describe('engine readiness on a machine without wapiti and Chromium', () => {
     const noWapiti = `The security scan needs wapiti, which is not installed at ${WAPITI_PATH}. Install it with: apt-get install wapiti`;
     expect(byName['zap scan']).toMatchObject({ status: 'error', error: noWapiti });
     expect(byName['zap scan']!.attempts).toEqual([expect.objectContaining({ status: 'error', error: noWapiti })]);
-    const noChromium = `The accessibility test needs Chromium, which is not installed at ${CHROMIUM_PATH}. Install it with: apt-get install chromium`;
+    const noChromium = `The accessibility test needs Chromium, which is not installed at ${CHROMIUM_PATH}. Install it with: apt-get install chromium-headless-shell (or chromium)`;
     expect(byName['home accessibility']).toMatchObject({ status: 'error', error: noChromium });
     expect(byName['home accessibility']!.attempts).toHaveLength(1);
     // The passive checks need neither, and ran against the site.
