@@ -1,11 +1,12 @@
-import { readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
 import { startCellSite } from './fixtures/cell-site.ts';
 import { writeSuite } from './fixtures/reporting-spec.ts';
 import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
-import { localTarget, makeContext, testOf } from './helpers.ts';
+import { CHROMIUM_PATH, localTarget, makeContext, testOf } from './helpers.ts';
 
 interface PageRecord {
   cell: string;
@@ -116,5 +117,26 @@ describe('one browser per engine', () => {
     // The phone's cell ran after the crash, on the browser launched again for its worker.
     expect(result.summary.cases.find((c) => c.cell === 'chromium/phone')?.status).toBe('passed');
     expect(ctx.logs).toContain('spec browsers started {"chromium":2}');
+  }, 120_000);
+
+  it('starts a page-check browser once more when its first start fails, so the pages are judged, not our start', async () => {
+    // A Chromium whose first start exits at once (as a start past its time on a starved machine ends), then starts.
+    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-flaky-chromium-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const mark = path.join(dir, 'started-once');
+    const chromiumPath = path.join(dir, 'chromium');
+    await writeFile(chromiumPath, `#!/bin/sh\nif [ ! -e '${mark}' ]; then : > '${mark}'; exit 1; fi\nexec '${CHROMIUM_PATH}' "$@"\n`);
+    await chmod(chromiumPath, 0o755);
+    await chmod(dir, 0o777);
+    const ctx = await makeContext({ chromiumPath });
+    const options = { engines: ['chromium'], devices: ['desktop', 'phone'], pages: [{ path: '/', expect: ['h1'] }], pageChecks: { axe: 'off', links: false, settleMs: 0 } };
+    const result = await browserRunner.run(testOf('browser', options), localTarget(site.url), ctx);
+    if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+    expect(result.summary.cases.map((c) => [c.cell, c.status])).toEqual([
+      ['chromium/desktop', 'passed'],
+      ['chromium/phone', 'passed'],
+    ]);
+    expect(ctx.logs.some((l) => l.startsWith('a page-check browser did not start; starting it once more'))).toBe(true);
+    expect(ctx.logs).toContain('page check browsers started {"chromium":2}');
   }, 120_000);
 });

@@ -499,8 +499,18 @@ export async function runPageChecks(
         await (await current?.launching.catch(() => null))?.close();
         const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
         const contextProxies = await Promise.all(networks.map(proxyOf));
-        started[cell.engine] = (started[cell.engine] ?? 0) + 1;
-        return launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+        const launch = () => {
+          started[cell.engine] = (started[cell.engine] ?? 0) + 1;
+          return launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
+        };
+        // A start that failed is tried once more: most often it was past its time on a starved machine (Firefox at
+        // 30 s, with the runner itself 20 s to load), and a page's verdict must not rest on our browser's start. A
+        // program that could not be spawned (not installed) and an aborted run are not.
+        return launch().catch((error: unknown) => {
+          if (ctx.signal.aborted || (error as { syscall?: unknown }).syscall) throw error;
+          ctx.log('a page-check browser did not start; starting it once more', { engine: cell.engine, error: errorMessage(error).split('\n')[0] });
+          return launch();
+        });
       })();
       browser = { engine: cell.engine, launching };
       return launching;
