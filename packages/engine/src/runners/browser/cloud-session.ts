@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { CLOUD_SESSIONS_NOTE, PAGE_CHECK_WORDS } from '@fullstop/contracts';
@@ -18,7 +19,6 @@ import type { WebDriverFetch } from '../../lib/webdriver.ts';
 import { WebDriverSession } from '../../lib/webdriver.ts';
 import { createTargetGuard } from '../../policy/target-guard.ts';
 import type { DeviceSessionPart, RunContext, RunTarget } from '../../types.ts';
-import { createRequire } from 'node:module';
 import { browserStackPlaywrightCaps, browserStackPlaywrightUrl, type CloudCell, type CloudHub, cloudCapabilities, cloudSpecsRefusal, PROVIDER_TITLES } from './cloud-cells.ts';
 import { type CloudRelay, startCloudRelay } from './cloud-relay.ts';
 import type { CloudCellSummary } from './facts.ts';
@@ -198,15 +198,15 @@ export class CloudCells {
 
   /** Both parts have ended: each cell says what ran there and the minutes of all its sessions (page checks' and spec files'). */
   settle(): void {
-    for (const summary of this.summaries) {
+    this.summaries.forEach((summary, index) => {
       const specs = summary.specFiles;
-      const pageMs = this.pageMs.get(this.summaries.indexOf(summary));
+      const pageMs = this.pageMs.get(index);
       // Nothing ran on the cell, its spec files refused a session: the report says why (as for its page checks).
       if (specs?.notStarted && summary.ran === null) summary.note ??= specs.notStarted;
-      if (!specs || specs.connections === 0) continue;
+      if (!specs || specs.connections === 0) return;
       summary.ran = pageMs !== undefined ? `spec files and page checks (${PAGE_CHECK_WORDS})` : 'spec files';
       summary.minutes = deviceMinutes(specs.ms + (pageMs ?? 0));
-    }
+    });
   }
 
   /** The provider's answer, without the access key anywhere in it (Sauce Labs repeats a refused key in its message). */
