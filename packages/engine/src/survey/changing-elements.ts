@@ -28,6 +28,8 @@ import { type MASK_REASONS, SURVEY_LIMITS, type SurveyedLook } from './survey-ty
 
 /** Captures of both visits with the masks found so far, compared, at most this many times. */
 export const MAX_ROUNDS = 4;
+/** Times a device's two visits are made when they fail (a page closed under them), before the page goes without its look. */
+export const LOOK_ATTEMPTS = 2;
 /** Reading a page's elements (its own world: a hostile page may hang it). */
 const ELEMENTS_TIMEOUT_MS = 5_000;
 
@@ -158,13 +160,25 @@ async function keepOutermost(state: LookState, page: Page): Promise<void> {
 export async function lookTwice(browser: Browser, url: string, options: { devices: readonly Device[]; signal: AbortSignal; log: Log }): Promise<SurveyedLook | null> {
   const state: LookState = { masks: new Map(), fullPage: true };
   for (const device of options.devices) {
-    if (options.signal.aborted) return null;
-    let unstable: string | null;
-    try {
-      unstable = await lookOnDevice(browser, url, device, state, options.signal);
-    } catch (error) {
-      options.log('a page proposed for a visual test could not be visited twice', { url: new URL(url).pathname, device, error: errorMessage(error) });
-      return null;
+    let unstable: string | null = null;
+    for (let attempt = 1; ; attempt++) {
+      if (options.signal.aborted) return null;
+      // What one device found is kept only when its look ended: a look cut short starts again from the state before it.
+      const before: LookState = { masks: new Map(state.masks), fullPage: state.fullPage };
+      try {
+        unstable = await lookOnDevice(browser, url, device, state, options.signal);
+        break;
+      } catch (error) {
+        const failure = { url: new URL(url).pathname, device, attempt, error: errorMessage(error) };
+        if (attempt === LOOK_ATTEMPTS || options.signal.aborted) {
+          options.log('a page proposed for a visual test could not be visited twice', failure);
+          return null;
+        }
+        // A page closed under the look (its renderer gone on a loaded machine) says nothing of the page: it is looked at once more.
+        options.log('a look at a page proposed for a visual test failed: looking once more', failure);
+        state.masks = before.masks;
+        state.fullPage = before.fullPage;
+      }
     }
     if (unstable) return { masks: [], fullPage: state.fullPage, unstable: `on a ${device}, ${unstable}`.slice(0, SURVEY_LIMITS.errorChars) };
   }
