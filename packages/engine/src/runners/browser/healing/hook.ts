@@ -20,5 +20,5 @@ if (setupFile && process.env.TEST_WORKER_INDEX !== undefined) {
   // Before the import: else Playwright compiles the hook's graph with Babel in this worker (own-files.ts).
   await leaveToNode(hookFiles()).catch(() => undefined);
   const { install } = await import('./install.ts');
-  install(setupFile);
+  await install(setupFile);
 }

@@ -96,8 +96,27 @@ function describe(el, L) {
   return out;
 }`;
 
-/** For `$$eval(selector, FINGERPRINT_OF, limits)`: the fingerprint of the one element found; null for none or several. */
-export const FINGERPRINT_OF = `(els, L) => { ${DESCRIBE}\n return els.length === 1 ? describe(els[0], L) : null; }`;
+/**
+ * The selector engine that fingerprints, registered as a content script: Playwright runs such an engine in the
+ * utility world its actions already set up, where an evaluation in the page's main world (`$$eval`) would first set
+ * up Playwright's injected script there, once per document (about 100-150 ms of CPU across the processes, most of
+ * what fingerprints cost). Chained after a locator's selector (`<selector> >> fullstop-fingerprint=element`), it is
+ * given each element the selector found and answers, in their place, a detached element whose text is that
+ * element's fingerprint as JSON: `textContent` reads it, strict (several elements are no fingerprint). The utility
+ * world is also out of the page's reach: the page's scripts cannot replace what the engine calls.
+ */
+export const FINGERPRINT_ENGINE = 'fullstop-fingerprint';
+export const FINGERPRINT_ENGINE_SOURCE = `({
+  queryAll(root) { ${DESCRIBE}
+    if (!root || root.nodeType !== 1) return [];
+    const out = document.createElement('output');
+    out.textContent = JSON.stringify(describe(root, ${JSON.stringify(PAGE_LIMITS)}));
+    return [out];
+  },
+  query(root) { return this.queryAll(root)[0] || null; },
+})`;
+/** The fingerprint of the one element a locator's selector finds (FINGERPRINT_ENGINE). */
+export const fingerprintSelector = (selector: string) => `${selector} >> ${FINGERPRINT_ENGINE}=element`;
 
 /**
  * For `evaluate(CANDIDATES_OF, { ...limits, selector, max })`: the rendered candidates of the page, each with its

@@ -3,8 +3,8 @@
  * its assertions, for fingerprints only).
  *
  * - Fingerprints: the first time a test passes a call site of the suite's files (file, line, column, locator), the
- *   element is fingerprinted with one evaluation (before the action, or after it when the element was not there
- *   yet), and the worker writes a record. A call site a passing test of this worker has recorded is not measured
+ *   element is fingerprinted with one evaluation in Playwright's utility world (in-page.ts FINGERPRINT_ENGINE; before
+ *   the action, or after it when the element was not there yet), and the worker writes a record. A call site a passing test of this worker has recorded is not measured
  *   again; the runner keeps the records of passing tests only.
  * - Heals: at a call site the last passing run fingerprinted, the action first gets a short part of its time
  *   (HEAL_AFTER_*); when its locator then finds nothing or several elements, the page's candidates are weighed
@@ -17,11 +17,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallSite, ElementFingerprint, FingerprintsFile } from '@fullstop/contracts/healing';
 import { callSiteKey, MAX_CALL_SITES, MAX_HEALS } from '@fullstop/contracts/healing-limits';
-import { test, type TestInfo } from '@playwright/test';
+import { selectors, test, type TestInfo } from '@playwright/test';
 import { READY_MAX_MS } from '../../../lib/page-ready.ts';
 import type { FoundHeal } from './heal-action.ts';
 import { fingerprintFromPage } from './ingest.ts';
-import { FINGERPRINT_OF, PAGE_LIMITS, pageFunction } from './in-page.ts';
+import { FINGERPRINT_ENGINE, FINGERPRINT_ENGINE_SOURCE, fingerprintSelector } from './in-page.ts';
 import { failSoftly, internal, type InternalLocator, type LocatorMethod, playwrightInternals, testTimeLeft } from './playwright-internals.ts';
 import { workerRecordsFile } from './setup-env.ts';
 // Types only: the schemas are the runner's (zod is no part of a worker's load, see setup.ts).
@@ -34,6 +34,11 @@ export const HEAL_AFTER_MAX_MS = 3_000;
 /** An action that would wait for the test's own timeout ends this much before it, to fail with its own reason. */
 const TEST_DEADLINE_MARGIN_MS = 500;
 const STACK_FRAMES = 40;
+/**
+ * How long a fingerprint waits for its locator's element: it is taken before the action (the element there when the
+ * action found it) or after it when the element was not there yet; one that is gone by then is no fingerprint.
+ */
+const FINGERPRINT_WAIT_MS = 250;
 
 /**
  * What a heal needs (scoring, the page's candidates, the screenshot and PNG drawing), loaded at the first heal: a
@@ -52,8 +57,10 @@ interface TestNow {
   sites: Set<string>;
 }
 
-function installHealing(setup: HealingSetup): void {
+async function installHealing(setup: HealingSetup): Promise<void> {
   const pw = playwrightInternals();
+  // Before the first page: a context takes the engines registered when it is made.
+  await selectors.register(FINGERPRINT_ENGINE, { content: FINGERPRINT_ENGINE_SOURCE }, { contentScript: true });
   // Our frames are Playwright's for a step's location and an error's stack: the spec's line, not the hook's.
   pw.setBoxedStackPrefixes([pw.playwrightDir, path.dirname(fileURLToPath(import.meta.url))]);
   const roots = [...new Set([setup.suiteDir, realpathSync(setup.suiteDir)])];
@@ -112,8 +119,8 @@ function installHealing(setup: HealingSetup): void {
   }
 
   const fingerprintOf = (locator: InternalLocator) =>
-    internal(locator._frame, () => locator._frame.$$eval(locator._selector, pageFunction(FINGERPRINT_OF), PAGE_LIMITS))
-      .then(fingerprintFromPage)
+    internal(locator._frame, () => locator._frame.textContent(fingerprintSelector(locator._selector), { strict: true, timeout: FINGERPRINT_WAIT_MS }))
+      .then((json) => fingerprintFromPage(json ? JSON.parse(json) : null))
       .catch(() => null);
 
   /** Whether the site is still to be fingerprinted in this test. */
@@ -253,12 +260,12 @@ function explain(error: Error, why: string): void {
 }
 
 /** Installs healing in this worker from the setup file; a setup it cannot use turns healing off here, said once. */
-export function install(setupFile: string): void {
+export async function install(setupFile: string): Promise<void> {
   try {
     // The runner wrote it (prepareHealing) from a typed object; a file not of that shape turns healing off here.
     const setup = JSON.parse(readFileSync(setupFile, 'utf8')) as HealingSetup;
     if (typeof setup?.suiteDir !== 'string' || typeof setup.outDir !== 'string') throw new Error('the healing setup is not one');
-    installHealing(setup);
+    await installHealing(setup);
   } catch (error) {
     process.stderr.write(`fullstop healing is off in this worker: ${String(error).slice(0, 300)}\n`);
   }

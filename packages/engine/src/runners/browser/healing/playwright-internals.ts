@@ -13,6 +13,7 @@ export interface InternalFrame {
   _timeout(options?: { timeout?: number }): number;
   evaluate(fn: unknown, arg: unknown): Promise<unknown>;
   $$eval(selector: string, fn: unknown, arg: unknown): Promise<unknown>;
+  textContent(selector: string, options: { strict: boolean; timeout: number }): Promise<string | null>;
   page(): Page;
   parentFrame(): InternalFrame | null;
   getByTestId(testId: string): InternalLocator;
