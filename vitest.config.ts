@@ -42,11 +42,13 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/engine/starter-visual.test.ts',
   'src/features/engine/runner-pool.test.ts',
   // Real Chromium through the server, in one process: healed locators and a deploy's re-crawl, visual review, cloud
-  // cells and the mobile UI kind. PGlite is PostgreSQL itself (compiled to WebAssembly): their SQL runs the same there;
-  // what a server adds is other processes, which these files do not have. About 90 s of a CI worker each run.
+  // cells (page checks and spec files) and the mobile UI kind. PGlite is PostgreSQL itself (compiled to WebAssembly):
+  // their SQL runs the same there; what a server adds is other processes, which these files do not have. About 90 s
+  // of a CI worker each run.
   'test/engine/healing-proposals.test.ts',
   'test/engine/visual-review.test.ts',
   'test/engine/browser-cloud-cells.test.ts',
+  'test/engine/browser-cloud-specs.test.ts',
   'test/engine/mobile-ui-serving.test.ts',
 ];
 
