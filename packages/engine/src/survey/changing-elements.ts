@@ -163,10 +163,11 @@ export async function lookTwice(browser: Browser, url: string, options: { device
     let unstable: string | null = null;
     for (let attempt = 1; ; attempt++) {
       if (options.signal.aborted) return null;
-      // What one device found is kept only when its look ended: a look cut short starts again from the state before it.
-      const before: LookState = { masks: new Map(state.masks), fullPage: state.fullPage };
+      // A look works on a copy, kept once it ended: a look cut short leaves nothing of it in the next one.
+      const trial: LookState = { masks: new Map(state.masks), fullPage: state.fullPage };
       try {
-        unstable = await lookOnDevice(browser, url, device, state, options.signal);
+        unstable = await lookOnDevice(browser, url, device, trial, options.signal);
+        Object.assign(state, trial);
         break;
       } catch (error) {
         const failure = { url: new URL(url).pathname, device, attempt, error: errorMessage(error) };
@@ -176,8 +177,6 @@ export async function lookTwice(browser: Browser, url: string, options: { device
         }
         // A page closed under the look (its renderer gone on a loaded machine) says nothing of the page: it is looked at once more.
         options.log('a look at a page proposed for a visual test failed: looking once more', failure);
-        state.masks = before.masks;
-        state.fullPage = before.fullPage;
       }
     }
     if (unstable) return { masks: [], fullPage: state.fullPage, unstable: `on a ${device}, ${unstable}`.slice(0, SURVEY_LIMITS.errorChars) };

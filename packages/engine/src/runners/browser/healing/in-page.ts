@@ -113,7 +113,6 @@ export const FINGERPRINT_ENGINE_SOURCE = `({
     out.textContent = JSON.stringify(describe(root, ${JSON.stringify(PAGE_LIMITS)}));
     return [out];
   },
-  query(root) { return this.queryAll(root)[0] || null; },
 })`;
 /** The fingerprint of the one element a locator's selector finds (FINGERPRINT_ENGINE). */
 export const fingerprintSelector = (selector: string) => `${selector} >> ${FINGERPRINT_ENGINE}=element`;

@@ -4,8 +4,9 @@
  *
  * - Fingerprints: the first time a test passes a call site of the suite's files (file, line, column, locator), the
  *   element is fingerprinted with one evaluation in Playwright's utility world (in-page.ts FINGERPRINT_ENGINE; before
- *   the action, or after it when the element was not there yet), and the worker writes a record. A call site a passing test of this worker has recorded is not measured
- *   again; the runner keeps the records of passing tests only.
+ *   the action, or after it when the element was not there yet), and the worker writes a record. A call site a
+ *   passing test of this worker has recorded is not measured again; the runner keeps the records of passing tests
+ *   only.
  * - Heals: at a call site the last passing run fingerprinted, the action first gets a short part of its time
  *   (HEAL_AFTER_*); when its locator then finds nothing or several elements, the page's candidates are weighed
  *   (heal-action.ts). A clear winner is acted on with a locator of its own, and the test fails ("healed: …") or
