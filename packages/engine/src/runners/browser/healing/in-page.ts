@@ -23,7 +23,8 @@ export const PAGE_LIMITS: PageLimits = { text: FINGERPRINT_TEXT_CHARS, attribute
 /** `describe(el, L)`: the fingerprint of one element, its strings clipped to the limits L. */
 const DESCRIBE = String.raw`
 function describe(el, L) {
-  const norm = (s, n) => { const t = String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); return t.length > n ? t.slice(0, n) : t; };
+  // Cut before the whitespace is folded: a page's 5 MB of text would cost seconds of its renderer each time.
+  const norm = (s, n) => { const t = String(s == null ? '' : s).slice(0, 16 * n + 256).replace(/\s+/g, ' ').trim(); return t.length > n ? t.slice(0, n) : t; };
   const opt = (s, n) => { const t = norm(s, n); return t ? t : undefined; };
   const attr = (n) => { const v = el.getAttribute(n); return v == null ? undefined : opt(v, L.attribute); };
   const textOf = (n, max) => (n ? opt(n.textContent, max) : undefined);
