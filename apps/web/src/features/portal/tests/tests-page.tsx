@@ -10,7 +10,7 @@ import { useGetLatestResultsQuery, useGetNewestRunQuery, useGetRunDetailQuery } 
 import { useClientProfile } from '../store/use-client-profile.ts';
 import { useViewerReason } from '../store/viewer.ts';
 import { isGoing, useLiveTests } from './live-status.ts';
-import { endedKey, runAllProgress, runAllProgressText } from './run-progress.ts';
+import { endedKey, followedRunAll, runAllProgress, runAllProgressText } from './run-progress.ts';
 import { TestRow } from './test-row.tsx';
 import { TestSchedules } from './test-schedules.tsx';
 import { useCancelRunTestMutation, useGetManualCasesQuery, useGetTestsQuery, useRunAllTestsMutation, useRunTestMutation } from './tests-api.ts';
@@ -18,10 +18,11 @@ import { useConfirm } from '../components/confirm-dialog.tsx';
 import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 import './tests.css';
 
-/** While its run of all goes, the page reads the newest run again this often, in case the live stream misses its end. */
+/**
+ * While a run of all goes, the page reads that run (and the newest run) again this often: the live stream keeps each
+ * test's newest event only, and may miss the run's end. The run as read also gives its manual cases waiting for a tester.
+ */
 const RUN_POLL_MS = 4000;
-/** While it goes, its manual cases waiting for a tester (a tester takes minutes per case) are read again this often. */
-const MANUAL_POLL_MS = 30_000;
 
 export function TestsPage() {
   const profile = useClientProfile();
@@ -42,8 +43,9 @@ export function TestsPage() {
   const confirm = useConfirm();
 
   const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
-  const progress = runAllProgress(startedRunId, newest.data?.runs[0], live, total);
-  const goingRun = useGetRunDetailQuery(apiKey && progress ? { runId: progress.runId, apiKey } : skipToken, { pollingInterval: progress ? MANUAL_POLL_MS : 0 });
+  const followed = followedRunAll(startedRunId, newest.data?.runs[0]);
+  const goingRun = useGetRunDetailQuery(apiKey && followed ? { runId: followed, apiKey } : skipToken, { pollingInterval: followed ? RUN_POLL_MS : 0 });
+  const progress = runAllProgress(followed, newest.data?.runs[0], live, total, goingRun.data);
 
   // The run this page started has ended: forget it, and read the newest run again (it no longer goes).
   const { refetch: refetchNewest } = newest;
