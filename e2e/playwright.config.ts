@@ -25,7 +25,7 @@ process.env.E2E_OPERATOR_TOKEN ??= randomBytes(24).toString('hex');
  * runs share a machine.
  */
 /** The specs whose runs the engine works through (see the 'engine-runs' project). */
-const ENGINE_RUNS = /(demo-run-all|history|tests-run-all|visual-review|mobile-ui-demo)\.spec\.ts/;
+const ENGINE_RUNS = /(run-all|visual-review|mobile-ui-demo)\.spec\.ts/;
 
 export default defineConfig({
   testDir: path.join(here, 'tests'),
@@ -48,8 +48,8 @@ export default defineConfig({
   },
   projects: [
     {
-      // The specs that wait for the engine to run whole suites (the demo's Run all, twice in History, visual and mobile
-      // UI runs) take their turns, beside the rest: side by side, their runs queued behind each other on the one
+      // The specs that wait for the engine to run whole suites (the demo's one Run All that the dashboard, insights,
+      // reports and History then read; visual and mobile UI runs) take their turns, beside the rest: side by side, their runs queued behind each other on the one
       // server's engine and each outwaited its budget, a verdict of the machine's load rather than of the product.
       // First in the list, so that its one worker starts on them while the other takes the rest.
       name: 'engine-runs',

@@ -3,9 +3,13 @@ import pg from 'pg';
 
 /**
  * A PostgreSQL database of its own beside `adminUrl`'s (a superuser's), for one test file or bench run: its URL
- * at once, the database itself on `create()`, gone again (connections and all) on `drop()`.
+ * at once, the database itself on `create()` (empty, or a copy of a template), gone again (connections and all) on
+ * `drop()`.
  */
-export function scratchDatabase(adminUrl: string, prefix: string): { url: string; create(): Promise<void>; drop(): Promise<void> } {
+export function scratchDatabase(
+  adminUrl: string,
+  prefix: string,
+): { url: string; create(options?: { template?: string }): Promise<void>; drop(): Promise<void> } {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -20,7 +24,8 @@ export function scratchDatabase(adminUrl: string, prefix: string): { url: string
   };
   return {
     url: url.toString(),
-    create: () => asAdmin(`CREATE DATABASE ${name}`),
+    // A template (a database nobody is connected to) is copied whole: its tables, rows and migrations' journal.
+    create: (options = {}) => asAdmin(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`),
     drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
