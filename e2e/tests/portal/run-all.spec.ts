@@ -175,6 +175,9 @@ test('History lists the Run All and a single test run after it with how they sta
 
   await page.goto(paths.history);
   await expect(page.getByRole('heading', { name: 'History', level: 1 })).toBeVisible();
+  // Filtered by the test both runs included: the other specs' runs of the demo (a page holds 20) cannot push either off.
+  await page.getByLabel('Test', { exact: true }).selectOption(SINGLE_TEST);
+  await expect(page).toHaveURL(/test=Marketing/);
   const rowOf = (runId: string) => page.getByRole('row').filter({ has: page.locator(`a[href="${historyRunPath(runId)}"]`) });
   for (const [runId, scope] of [
     [runAllId, `All tests (${DEMO_TESTS})`],
@@ -187,13 +190,7 @@ test('History lists the Run All and a single test run after it with how they sta
     await expect(rowOf(runId)).toContainText(/Passed|Failed|Could not run/);
   }
   await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
-  await shots(page, 'history');
-
-  // Filtered by the test both runs included, both are still there.
-  await page.getByLabel('Test', { exact: true }).selectOption(SINGLE_TEST);
-  await expect(page).toHaveURL(/test=Marketing/);
-  await expect(page.locator(`a[href="${historyRunPath(single!)}"]`)).toBeVisible();
-  await expect(page.locator(`a[href="${historyRunPath(runAllId)}"]`)).toBeVisible();
+  await shots(page, 'history-after-run-all');
 
   await page.goto(historyRunPath(single!));
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Run of');
