@@ -49,8 +49,9 @@ export default defineConfig({
   projects: [
     {
       // The specs that wait for the engine to run whole suites (the demo's one Run All that the dashboard, insights,
-      // reports and History then read; visual and mobile UI runs) take their turns, beside the rest: side by side, their runs queued behind each other on the one
-      // server's engine and each outwaited its budget, a verdict of the machine's load rather than of the product.
+      // reports and History then read; visual and mobile UI runs) take their turns, beside the rest: side by side,
+      // their runs queued behind each other on the one server's engine and each outwaited its budget, a verdict of the
+      // machine's load rather than of the product.
       // First in the list, so that its one worker starts on them while the other takes the rest.
       name: 'engine-runs',
       testMatch: ENGINE_RUNS,

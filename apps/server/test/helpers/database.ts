@@ -77,7 +77,7 @@ function migratedTemplate(adminUrl: string): Promise<string> {
         } finally {
           await database.close();
         }
-        await admin.query(`ALTER DATABASE ${new URL(building.url).pathname.slice(1)} RENAME TO ${name}`);
+        await admin.query(`ALTER DATABASE ${building.name} RENAME TO ${name}`);
       }
       await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
     } finally {

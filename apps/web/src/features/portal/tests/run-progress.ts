@@ -1,4 +1,4 @@
-import type { RunSummary } from '@fullstop/contracts';
+import type { RunStatus, RunSummary } from '@fullstop/contracts';
 import { isGoing, type LiveTests } from './live-status.ts';
 
 /** A run of all tests that is still going, and how far it got. */
@@ -11,8 +11,8 @@ export interface RunAllProgress {
 /** What the page read of the run it follows (GET /test/runs/{runId}): its status and its tests'. */
 export interface FollowedRun {
   runId: string;
-  status: RunSummary['status'];
-  tests: readonly { status: RunSummary['status'] }[];
+  status: RunStatus;
+  tests: readonly { status: RunStatus }[];
 }
 
 /**

@@ -19,8 +19,8 @@ import { countTests, runAcceptedText, TESTS_TEXT } from './tests-texts.ts';
 import './tests.css';
 
 /**
- * While a run of all goes, the page reads that run (and the newest run) again this often: the live stream keeps each
- * test's newest event only, and may miss the run's end. The run as read also gives its manual cases waiting for a tester.
+ * While a run of all goes, the page reads that run again this often: the live stream keeps each test's newest event
+ * only, and may miss the run's end. The run as read also gives its manual cases waiting for a tester.
  */
 const RUN_POLL_MS = 4000;
 
@@ -42,7 +42,8 @@ export function TestsPage() {
   const [cancelOne] = useCancelRunTestMutation();
   const confirm = useConfirm();
 
-  const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken, { pollingInterval: startedRunId ? RUN_POLL_MS : 0 });
+  // Read again when a test ends (below): a run of all started elsewhere shows up then.
+  const newest = useGetNewestRunQuery(apiKey && total > 0 ? apiKey : skipToken);
   const followed = followedRunAll(startedRunId, newest.data?.runs[0]);
   const goingRun = useGetRunDetailQuery(apiKey && followed ? { runId: followed, apiKey } : skipToken, { pollingInterval: followed ? RUN_POLL_MS : 0 });
   const progress = runAllProgress(followed, newest.data?.runs[0], live, total, goingRun.data);
