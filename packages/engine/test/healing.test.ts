@@ -4,17 +4,21 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Locator, type Page, selectors } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ElementFingerprint, elementFingerprint, fingerprintsFile, healsFile } from '@fullstop/contracts';
 import { browserRunner } from '../src/runners/browser/index.ts';
+import { CHROMIUM_FLAGS, playwrightChromiumArgs } from '../src/lib/chromium.ts';
 import { healedSection } from '../src/runners/browser/healing/heal-report.ts';
+import { FINGERPRINT_ENGINE, FINGERPRINT_ENGINE_SOURCE } from '../src/runners/browser/healing/in-page.ts';
+import { readFingerprint } from '../src/runners/browser/healing/install.ts';
 import { fingerprintFromPage } from '../src/runners/browser/healing/ingest.ts';
 import { hookFiles } from '../src/runners/browser/healing/own-files.ts';
 import { decide, HEAL_MIN_MARGIN, HEAL_MIN_SCORE, scoreCandidate } from '../src/runners/browser/healing/score.ts';
 import type { CaseResult, RunnerResult } from '../src/types.ts';
 import { startHealingSite } from './fixtures/healing-site.ts';
 import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
-import { localTarget, makeContext, testOf } from './helpers.ts';
+import { CHROMIUM_PATH, localTarget, makeContext, testOf } from './helpers.ts';
 
 const SEND = "getByRole('button', { name: 'Send', exact: true })";
 const HEADING = 'shows the contact heading';
@@ -214,5 +218,42 @@ describe('healing scores', () => {
     expect([...seen].filter((f) => !left(f))).toEqual([]);
     expect(seen.has(fileURLToPath(new URL('../src/runners/browser/healing/install.ts', import.meta.url)))).toBe(true);
     expect([...packages].sort()).toEqual(['@playwright/test', 'pngjs']);
+  });
+});
+
+/**
+ * How the hook reads a fingerprint at an action's call site (install.ts `readFingerprint`), in Chromium: one query that
+ * never waits for the element, so a step whose element renders late pays nothing, and a strict one.
+ */
+describe('reading a fingerprint', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    await selectors.register(FINGERPRINT_ENGINE, { content: FINGERPRINT_ENGINE_SOURCE }, { contentScript: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: playwrightChromiumArgs(CHROMIUM_FLAGS) });
+    page = await browser.newPage();
+    await page.setContent(
+      `<h1>Contact us</h1><button id="send" class="btn">Send</button><button>Alike</button><button>Alike</button>
+       <iframe srcdoc="<button id='inner'>Inside</button>"></iframe>`,
+    );
+    await page.frameLocator('iframe').getByRole('button').waitFor();
+  });
+  afterAll(() => browser?.close());
+
+  const read = async (locator: Locator, options?: { found?: boolean }) => {
+    const json = await readFingerprint(locator as never, options);
+    return json ? JSON.parse(json) : null;
+  };
+
+  it('answers the one element found, nothing where none is, and nothing where several are', async () => {
+    expect(await read(page.getByRole('button', { name: 'Send' }))).toMatchObject({ tag: 'button', id: 'send', name: 'Send', neighbours: { heading: 'Contact us' } });
+    expect(await read(page.getByRole('button', { name: 'Send' }), { found: true })).toMatchObject({ id: 'send' });
+    expect(await read(page.getByRole('button', { name: 'Gone' }))).toBeNull();
+    expect(await read(page.getByRole('button', { name: 'Alike' }))).toBeNull();
+  });
+
+  it('reads an element inside a frame, which the one query cannot name', async () => {
+    expect(await read(page.frameLocator('iframe').getByRole('button', { name: 'Inside' }))).toMatchObject({ id: 'inner', text: 'Inside' });
+    expect(await read(page.frameLocator('iframe').getByRole('button', { name: 'Gone' }))).toBeNull();
   });
 });

@@ -108,8 +108,9 @@ function describe(el, L) {
  */
 export const FINGERPRINT_ENGINE = 'fullstop-fingerprint';
 export const FINGERPRINT_ENGINE_SOURCE = `({
-  queryAll(root) { ${DESCRIBE}
+  queryAll(root, body) { ${DESCRIBE}
     if (!root || root.nodeType !== 1) return [];
+    if (body === 'none') return [document.createElement('output')];
     const out = document.createElement('output');
     out.textContent = JSON.stringify(describe(root, ${JSON.stringify(PAGE_LIMITS)}));
     return [out];
@@ -117,6 +118,8 @@ export const FINGERPRINT_ENGINE_SOURCE = `({
 })`;
 /** The fingerprint of the one element a locator's selector finds (FINGERPRINT_ENGINE). */
 export const fingerprintSelector = (selector: string) => `${selector} >> ${FINGERPRINT_ENGINE}=element`;
+/** Chained after an element: an empty answer, a fingerprint of nothing (what a query of `<html>` without the element reads). */
+export const FINGERPRINT_NONE = `${FINGERPRINT_ENGINE}=none`;
 
 /**
  * For `evaluate(CANDIDATES_OF, { ...limits, selector, max })`: the rendered candidates of the page, each with its

@@ -3,8 +3,8 @@
  * its assertions, for fingerprints only).
  *
  * - Fingerprints: the first time a test passes a call site of the suite's files (file, line, column, locator), the
- *   element is fingerprinted with one evaluation in Playwright's utility world (in-page.ts FINGERPRINT_ENGINE; before
- *   the action, or after it when the element was not there yet), and the worker writes a record. A call site a
+ *   element is fingerprinted in Playwright's utility world (in-page.ts FINGERPRINT_ENGINE; before the action when the
+ *   element is there, else after it, never waiting for it), and the worker writes a record. A call site a
  *   passing test of this worker has recorded is not measured again; the runner keeps the records of passing tests
  *   only.
  * - Heals: at a call site the last passing run fingerprinted, the action first gets a short part of its time
@@ -22,7 +22,7 @@ import { selectors, test, type TestInfo } from '@playwright/test';
 import { READY_MAX_MS } from '../../../lib/page-ready.ts';
 import type { FoundHeal } from './heal-action.ts';
 import { fingerprintFromPage } from './ingest.ts';
-import { FINGERPRINT_ENGINE, FINGERPRINT_ENGINE_SOURCE, fingerprintSelector } from './in-page.ts';
+import { FINGERPRINT_ENGINE, FINGERPRINT_ENGINE_SOURCE, FINGERPRINT_NONE, fingerprintSelector } from './in-page.ts';
 import { failSoftly, internal, type InternalLocator, type LocatorMethod, playwrightInternals, testTimeLeft } from './playwright-internals.ts';
 import { workerRecordsFile } from './setup-env.ts';
 // Types only: the schemas are the runner's (zod is no part of a worker's load, see setup.ts).
@@ -35,11 +35,32 @@ export const HEAL_AFTER_MAX_MS = 3_000;
 /** An action that would wait for the test's own timeout ends this much before it, to fail with its own reason. */
 const TEST_DEADLINE_MARGIN_MS = 500;
 const STACK_FRAMES = 40;
+/** How long reading a fingerprint may take once the element is known to be there (or known to be none). */
+const FINGERPRINT_READ_MS = 250;
+
 /**
- * How long a fingerprint waits for its locator's element: it is taken before the action (the element there when the
- * action found it) or after it when the element was not there yet; one that is gone by then is no fingerprint.
+ * The fingerprint (as the page's JSON, unparsed) of the one element `locator` finds, in one evaluation of Playwright's
+ * utility world, as an internal call (no step, no trace).
+ *
+ * An action's waits for no element: the locator's element, or an empty answer where the locator finds none
+ * (`<html>` that has none, FINGERPRINT_NONE), so it is taken before the action when the element is there (as the action
+ * found it) and otherwise after it; one that is gone by then is no fingerprint. The action itself waits for its
+ * element: a wait here added its time to every step whose element renders late (250 ms each, before), and a query
+ * first, then the read, cost two round trips through the shared browser (13.7 CPU-ms a call site, against 7).
+ * `found`: the element a passing assertion has just found (the read alone). Exported for the healing bench, which
+ * times what it costs.
  */
-const FINGERPRINT_WAIT_MS = 250;
+export function readFingerprint(locator: InternalLocator, { found = false }: { found?: boolean } = {}): Promise<string | null> {
+  const frame = locator._frame;
+  return internal(frame, async () => {
+    const element = frame.locator(fingerprintSelector(locator._selector));
+    const read = (l: InternalLocator) => l.textContent({ timeout: FINGERPRINT_READ_MS });
+    if (found) return read(element);
+    const none = frame.locator('html', { hasNot: frame.locator(locator._selector) }).locator(FINGERPRINT_NONE);
+    // A locator the composed query refuses (one that enters a frame): a query that waits for nothing, then the read.
+    return read(element.or(none)).catch(async () => ((await element.count()) === 1 ? read(element) : null));
+  });
+}
 
 /**
  * What a heal needs (scoring, the page's candidates, the screenshot and PNG drawing), loaded at the first heal: a
@@ -119,8 +140,8 @@ async function installHealing(setup: HealingSetup): Promise<void> {
     return null;
   }
 
-  const fingerprintOf = (locator: InternalLocator) =>
-    internal(locator._frame, () => locator._frame.textContent(fingerprintSelector(locator._selector), { strict: true, timeout: FINGERPRINT_WAIT_MS }))
+  const fingerprintOf = (locator: InternalLocator, options: { found?: boolean } = {}) =>
+    readFingerprint(locator, options)
       .then((json) => fingerprintFromPage(json ? JSON.parse(json) : null))
       .catch(() => null);
 
@@ -233,7 +254,7 @@ async function installHealing(setup: HealingSetup): Promise<void> {
     const isNot = Boolean((options as { isNot?: boolean } | undefined)?.isNot);
     if (now && site && !isNot && typeof expression === 'string' && !NO_ELEMENT_EXPECTATIONS.has(expression) && (result as { matches?: boolean } | null)?.matches === true) {
       const key = callSiteKey(site);
-      if (wanted(now, key)) keep(now, site, key, await fingerprintOf(this));
+      if (wanted(now, key)) keep(now, site, key, await fingerprintOf(this, { found: true }));
     }
     return result;
   };

@@ -20,7 +20,7 @@ export interface InternalFrame {
   getByRole(role: string, options: { name: string; exact: boolean }): InternalLocator;
   getByLabel(text: string, options: { exact: boolean }): InternalLocator;
   getByText(text: string, options: { exact: boolean }): InternalLocator;
-  locator(selector: string): InternalLocator;
+  locator(selector: string, options?: { hasNot?: InternalLocator }): InternalLocator;
 }
 
 export interface InternalLocator {
@@ -28,6 +28,9 @@ export interface InternalLocator {
   _selector: string;
   toString(): string;
   count(): Promise<number>;
+  locator(selector: string): InternalLocator;
+  or(other: InternalLocator): InternalLocator;
+  textContent(options: { timeout: number }): Promise<string | null>;
   boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null>;
 }
 
