@@ -13,7 +13,7 @@
  * server gives this test on this machine (its spec files beside its page checks); "a browser a cell" 1, as before.
  * Figures, never pass/fail.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { browserRunner } from '../../packages/engine/src/runners/browser/index.ts';
@@ -28,8 +28,17 @@ const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
 const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').split(',');
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
 const PAUSE_MS = 500;
-const MODES = ['browser a cell', 'browser an engine'] as const;
-type Mode = (typeof MODES)[number];
+const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine, module loader on'] as const;
+type Mode = (typeof ALL_MODES)[number];
+/**
+ * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "Module loader on" is the test as
+ * it ran before decision 0108: the same suite with one more file, an unused `.mjs`, for which Playwright's ES module
+ * loader stays on in each of its processes (module-mode.ts).
+ */
+const MODES = (process.env.BENCH_MATRIX_MODES?.split(',') ?? ALL_MODES.slice(0, 2)).map((m) => {
+  if (!(ALL_MODES as readonly string[]).includes(m)) throw new Error(`BENCH_MATRIX_MODES: no mode "${m}" (${ALL_MODES.join(', ')})`);
+  return m as Mode;
+});
 
 const OPTIONS = {
   engines: ENGINES,
@@ -62,6 +71,9 @@ const site = await startCellSite();
 // The suite outside the repository, as a stored suite version is (@playwright/test resolves through NODE_PATH).
 const suiteDir = path.join(root, 'suite');
 cpSync(path.join(import.meta.dirname, '../../packages/engine/test/fixtures/cell-suite'), suiteDir, { recursive: true });
+const loaderSuiteDir = path.join(root, 'suite-with-mjs');
+cpSync(suiteDir, loaderSuiteDir, { recursive: true });
+writeFileSync(path.join(loaderSuiteDir, 'unused.mjs'), 'export {};\n');
 let counter = 0;
 
 async function once(mode: Mode): Promise<Sample> {
@@ -70,7 +82,7 @@ async function once(mode: Mode): Promise<Sample> {
   const cpu0 = meter.seconds();
   const started = performance.now();
   const result = await browserRunner.run(
-    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS, ...(SPECS ? { suiteDir } : {}) },
+    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS, ...(SPECS ? { suiteDir: mode === 'browser an engine, module loader on' ? loaderSuiteDir : suiteDir } : {}) },
     { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
     {
       runDir,
@@ -104,7 +116,7 @@ async function once(mode: Mode): Promise<Sample> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const samples: Record<Mode, Sample[]> = { 'browser a cell': [], 'browser an engine': [] };
+const samples = Object.fromEntries(MODES.map((m) => [m, [] as Sample[]])) as Record<Mode, Sample[]>;
 try {
   // A first one of each warms the OS's caches.
   for (const mode of MODES) await once(mode);
@@ -116,7 +128,8 @@ try {
       console.log(`round ${i + 1} ${mode}: ${s.wall.toFixed(1)} s, ${s.cpu.toFixed(1)} CPU-s, ${s.browsers} browsers`);
     }
   }
-  const reference = samples['browser a cell'][0]!.verdicts;
+  // The first mode's first run is the reference (a browser a cell's, by default).
+  const reference = samples[MODES[0]!][0]!.verdicts;
   const same = (s: Sample) => JSON.stringify(s.verdicts) === JSON.stringify(reference);
   const failing = Object.values(reference).filter((v) => v.startsWith('failed')).length;
   const rows = Object.fromEntries(

@@ -109,6 +109,27 @@ describe('browser runner', () => {
     expect(result).toMatchObject({ status: 'error', errorCode: 'target_policy' });
   });
 
+  it("compiles a CommonJS suite's TypeScript that Node alone cannot strip, without Playwright's ES module loader", async () => {
+    // The loader is off for such a suite (module-mode.ts): its specs and their imports go through Playwright's
+    // require hook. An enum is TypeScript Node's own type stripping refuses.
+    const dir = await mkdtemp(path.join(tmpdir(), 'fullstop-module-mode-'));
+    try {
+      await writeFile(path.join(dir, 'paths.ts'), `export enum Paths {\n  Home = '/',\n}\n`);
+      await writeFile(
+        path.join(dir, 'home.spec.ts'),
+        `import { expect, test } from '@playwright/test';\nimport { Paths } from './paths';\ntest('home answers', async ({ page }) => {\n  expect((await page.goto(Paths.Home))?.ok()).toBe(true);\n});\n`,
+      );
+      const result = await browserRunner.run(testOf('browser', {}, { suiteDir: dir }), localTarget(server.url), await makeContext());
+      expect({ status: result.status, error: result.error, totals: result.totals }).toEqual({
+        status: 'passed',
+        error: undefined,
+        totals: { totalTests: 1, passedTests: 1, failedTests: 0, skippedTests: 0 },
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stops Playwright when the run is aborted', async () => {
     const controller = new AbortController();
     const ctx = await makeContext({ signal: controller.signal });

@@ -23,6 +23,7 @@ import { runPageChecks } from './page-checks.ts';
 import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
 import { CloudCells, type CloudSpecCells } from './cloud-session.ts';
 import { collectHealing, prepareHealing } from './healing/attempt.ts';
+import { suiteNeedsEsmLoader } from './module-mode.ts';
 
 /** Time Playwright gets past its own global timeout to write its reports before it is killed. */
 export const PLAYWRIGHT_EXIT_GRACE_MS = 30_000;
@@ -101,6 +102,7 @@ async function runSpecs(p: {
       ...(ctx.browserPerCell ? { browserPerWorker: true } : {}),
       ...(cloudProjects.length ? { cloudProjects } : {}),
     });
+    const esm = await suiteNeedsEsmLoader(p.suiteDir);
     const existing = process.env.NODE_PATH;
     const child = await runChild(process.execPath, [playwrightCli, 'test', '--config', paths.config], {
       cwd: paths.dir,
@@ -112,6 +114,8 @@ async function runSpecs(p: {
         // Compiled files cached in the attempt's folder, never in one a later attempt of another client reads.
         PWTEST_CACHE_DIR: paths.transformCache,
         PLAYWRIGHT_HTML_OPEN: 'never',
+        // Playwright's ES module loader only for a suite of ES modules (module-mode.ts): 0.5 CPU-s a process otherwise.
+        ...(esm ? {} : { PW_DISABLE_TS_ESM: '1' }),
         FORCE_COLOR: '0',
         CI: '1',
         ...healingEnv,
