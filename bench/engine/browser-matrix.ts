@@ -28,10 +28,10 @@ const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
 const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').split(',');
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
 const PAUSE_MS = 500;
-const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine, module loader on'] as const;
+const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader'] as const;
 type Mode = (typeof ALL_MODES)[number];
 /**
- * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "Module loader on" is the test as
+ * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "With the module loader" is the test as
  * it ran before decision 0108: the same suite with one more file, an unused `.mjs`, for which Playwright's ES module
  * loader stays on in each of its processes (module-mode.ts).
  */
@@ -82,7 +82,7 @@ async function once(mode: Mode): Promise<Sample> {
   const cpu0 = meter.seconds();
   const started = performance.now();
   const result = await browserRunner.run(
-    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS, ...(SPECS ? { suiteDir: mode === 'browser an engine, module loader on' ? loaderSuiteDir : suiteDir } : {}) },
+    { name: 'Matrix', group: 'G', kind: 'browser', options: OPTIONS, ...(SPECS ? { suiteDir: mode === 'browser an engine with the module loader' ? loaderSuiteDir : suiteDir } : {}) },
     { baseUrl: site.url, allowedOrigins: [], allowPrivateAddresses: true },
     {
       runDir,
