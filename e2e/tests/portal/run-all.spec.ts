@@ -10,8 +10,12 @@ import { zipEntryNames } from '../../support/zip.ts';
  * One run of the whole suite serves them all: each of these once ran the suite itself, four runs of minutes each on the
  * one engine-runs worker (see playwright.config.ts), the longest stretch of the end-to-end stage.
  */
-/** The demo's whole suite runs against this server; on 2 shared cores it takes well under this. */
-const RUN_ALL_BUDGET_MS = 240_000;
+/**
+ * How long the tests wait for the demo's whole suite before calling it stuck: not a speed limit. It takes about a minute
+ * on an idle machine and 4 beside three busy loops (load average 9-12, 2026-11-30); CI's machine is shared, and a
+ * budget of 4 minutes failed there once for the load alone.
+ */
+const RUN_ALL_BUDGET_MS = 600_000;
 const DEMO_TESTS = 9;
 /** The single test History's second run is: five page cases, one of the demo's lighter browser tests. */
 const SINGLE_TEST = 'Marketing pages';
