@@ -4,6 +4,12 @@ import type { TestClient } from '../helpers/app.ts';
 import { zipEntries } from '../helpers/zip.ts';
 import { engineWithTwoClients, key, mixedSuite, operator, waitForRunEnd } from './helpers.ts';
 
+/**
+ * How long a run of the scripted suite may take before it is called stuck. It ends in seconds on an idle machine; on
+ * CI's shared one (load average 15-20) it once took more than 30 s. A bound for a hang, not a speed limit.
+ */
+const RUN_END_MS = 150_000;
+
 describe('runs, reports and insights', () => {
   let app: FastifyInstance;
   let a: TestClient;
@@ -39,20 +45,20 @@ describe('runs, reports and insights', () => {
     expect(Object.keys(queued.json()).sort()).toEqual(['message', 'runId']);
     expect(queued.json().message).toMatch(/^All tests queued: 5 tests/);
     expect(Date.now() - started).toBeLessThan(3000);
-    await waitForRunEnd(app, a.apiKey, queued.json().runId);
+    await waitForRunEnd(app, a.apiKey, queued.json().runId, RUN_END_MS);
 
     const waited = await app.inject({ url: '/test/run/marketing%20pages?wait=true', headers: key(a) });
     expect(waited.statusCode).toBe(200);
     const result = waited.json();
     expect(result).toMatchObject({ status: 'passed', passed: true, totals: { totalTests: 2, passedTests: 2, failedTests: 0, skippedTests: 0 } });
     expect(result.tests).toEqual([{ testName: 'marketing pages', status: 'passed', totals: { totalTests: 2, passedTests: 2, failedTests: 0, skippedTests: 0 }, error: null }]);
-  });
+    }, 2 * RUN_END_MS);
 
   it('keeps every attempt of a retried test, with its log', async () => {
     const history = await app.inject({ url: '/test/runs?limit=10', headers: key(a) });
     const allRun = history.json().runs.find((r: { scope: string }) => r.scope === 'all');
     expect(allRun.status).toBe('failed');
-    const detail = await waitForRunEnd(app, a.apiKey, allRun.runId);
+    const detail = await waitForRunEnd(app, a.apiKey, allRun.runId, RUN_END_MS);
     const checks = detail.tests.find((t: { testName: string }) => t.testName === 'security checks');
     expect(checks.status).toBe('passed');
     expect(checks.attempts.map((x: { status: string }) => x.status)).toEqual(['error', 'passed']);
@@ -62,7 +68,7 @@ describe('runs, reports and insights', () => {
     expect(zip.statusCode).toBe(200);
     const names = await zipEntries(zip.rawPayload);
     expect(names).toEqual(expect.arrayContaining(['artifacts/attempt-1.log', 'artifacts/attempt-2.log', 'artifacts/attempt-2/evidence.txt', 'report.json', 'report.html', 'junit.xml']));
-  });
+    }, RUN_END_MS + 30_000);
 
   it('lists reports in the spec’s shape and serves each format with its type and a safe name', async () => {
     const res = await app.inject({ url: '/report/fetch/all', headers: key(a) });
