@@ -130,7 +130,9 @@ describe('load runner', () => {
     expect(result.status).toBe('failed');
     if (result.summary.kind !== 'load') throw new Error('wrong summary');
     expect(result.summary.load.customMetricThresholdMet).toBe(false);
-    expect(result.summary.load.minResponseTime).toBeGreaterThanOrEqual(PLANTED.slowMs);
+    // The site's timer counts from libuv's loop time, cached at the start of its turn: it can fire under a millisecond
+    // before PLANTED.slowMs have passed by the runner's clock (299.96 ms once, on CI).
+    expect(result.summary.load.minResponseTime).toBeGreaterThanOrEqual(PLANTED.slowMs - 1);
     expect(result.summary.thresholdChecks?.map((c) => [c.name, c.met])).toEqual([
       ['maxP95Ms', false],
       ['maxFailedRate', true],
