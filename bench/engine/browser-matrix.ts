@@ -5,7 +5,7 @@
  * test: Chromium, Firefox and WebKit (`BENCH_MATRIX_ENGINES`) × desktop and phone × 4G and slow 3G; six page checks
  * of the cell site (packages/engine/test/fixtures/cell-site.ts; load, console errors, key elements, links,
  * screenshot, axe) in every cell, and three spec files (fixtures/cell-suite; `BENCH_MATRIX_SPECS=0` leaves them out)
- * in the Chromium and Firefox cells. Some cases fail by design (the home page's key elements on a phone and on slow
+ * in the Chromium and Firefox cells (`BENCH_MATRIX_PAGES=0` leaves the page checks out: the spec files alone). Some cases fail by design (the home page's key elements on a phone and on slow
  * 3G; a spec on a phone, another on slow 3G), so that "verdicts equal" compares both. Per mode: wall, CPU-seconds of
  * this process and everything it starts (its own cgroup where possible), browsers started (the runner's log: page
  * checks' and spec files'; WebKit's sessions are not browsers of Playwright's and are not counted), and whether every
@@ -27,13 +27,16 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? DEFAULT_FIREFOX_PATH;
 const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').split(',');
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
+const PAGES = process.env.BENCH_MATRIX_PAGES !== '0';
 const PAUSE_MS = 500;
-const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader'] as const;
+const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader', 'browser an engine with spec cells one at a time'] as const;
 type Mode = (typeof ALL_MODES)[number];
 /**
  * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "With the module loader" is the test as
  * it ran before decision 0108: the same suite with one more file, an unused `.mjs`, for which Playwright's ES module
- * loader stays on in each of its processes (module-mode.ts).
+ * loader stays on in each of its processes (module-mode.ts). "With spec cells one at a time" is the test as it ran before
+ * decision 0109: one Playwright worker for the spec cells whatever their networks (the runner's bench-only
+ * `specWorkers`), where the 4G and slow-3G cells now run two at once.
  */
 const MODES = (process.env.BENCH_MATRIX_MODES?.split(',') ?? ALL_MODES.slice(0, 2)).map((m) => {
   if (!(ALL_MODES as readonly string[]).includes(m)) throw new Error(`BENCH_MATRIX_MODES: no mode "${m}" (${ALL_MODES.join(', ')})`);
@@ -44,14 +47,18 @@ const OPTIONS = {
   engines: ENGINES,
   devices: ['desktop', 'phone'],
   networks: ['4g', 'slow-3g'],
-  pages: [
-    { path: '/', expect: ['h1', '#w-1280', '#quick', '#fresh'] },
-    { path: '/about', expect: ['h1'] },
-    { path: '/contact', expect: ['h1'] },
-    { path: '/about?from=home', expect: ['h1', 'nav'] },
-    { path: '/contact?from=about', expect: ['h1', 'nav'] },
-    { path: '/?again=1', expect: ['h1'] },
-  ],
+  ...(PAGES
+    ? {
+        pages: [
+          { path: '/', expect: ['h1', '#w-1280', '#quick', '#fresh'] },
+          { path: '/about', expect: ['h1'] },
+          { path: '/contact', expect: ['h1'] },
+          { path: '/about?from=home', expect: ['h1', 'nav'] },
+          { path: '/contact?from=about', expect: ['h1', 'nav'] },
+          { path: '/?again=1', expect: ['h1'] },
+        ],
+      }
+    : {}),
   ...(SPECS ? { specs: '*.spec.ts' } : {}),
 };
 const SPEC_ENGINES = ENGINES.filter((e) => e !== 'webkit').length;
@@ -94,6 +101,7 @@ async function once(mode: Mode): Promise<Sample> {
       // Before: a browser a cell, one part after the other. Now: what the server gives this test on 2 cores
       // (queue/capacity.ts attemptCores: it weighs more than the machine, so it holds both), its parts side by side.
       ...(mode === 'browser a cell' ? { browserPerCell: true, cores: 1 } : { cores: 2 }),
+      ...(mode === 'browser an engine with spec cells one at a time' ? { specWorkers: 1 } : {}),
     },
   );
   const wall = (performance.now() - started) / 1000;
@@ -105,7 +113,7 @@ async function once(mode: Mode): Promise<Sample> {
     const line = logs.find((l) => l.startsWith(prefix));
     return line ? Object.entries(JSON.parse(line.slice(prefix.length)) as Record<string, number>).filter(([e]) => e !== 'webkit').reduce((a, [, n]) => a + n, 0) : null;
   };
-  const pageBrowsers = startedBy('page check browsers started ') ?? NaN;
+  const pageBrowsers = PAGES ? (startedBy('page check browsers started ') ?? NaN) : 0;
   // A browser a cell's specs say nothing: each spec cell's worker launched its own.
   const specBrowsers = SPECS ? (startedBy('spec browsers started ') ?? (mode === 'browser a cell' ? SPEC_CELLS : NaN)) : 0;
   const browsers = pageBrowsers + specBrowsers;

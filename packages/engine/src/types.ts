@@ -143,6 +143,11 @@ export interface RunContext {
    */
   browserPerCell?: boolean;
   /**
+   * Benches only: the Playwright workers of a browser test's spec files, instead of what its cells' networks let run
+   * together on `workers` cores (lib/cell-weight.ts `specWorkersWithin`). The server never sets it.
+   */
+  specWorkers?: number;
+  /**
    * A browser test's fingerprints of the last passing run of the same suite version (`fingerprints.json`, decision
    * 0101), given by the server: the locators its call sites used that find nothing or too much now are healed.
    * Unset: nothing heals (fingerprints are still recorded). `false`: benches only, no fingerprint is recorded either.

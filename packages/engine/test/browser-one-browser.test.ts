@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { browserRunner } from '../src/runners/browser/index.ts';
+import { browserPaths } from '../src/runners/browser/config.ts';
 import { startCellSite } from './fixtures/cell-site.ts';
 import { writeSuite } from './fixtures/reporting-spec.ts';
 import { serverForSuite, suiteCopyForSuite } from './fixtures/suite-server.ts';
@@ -95,6 +96,28 @@ describe('one browser per engine', () => {
       ...pageCases('phone', 'failed'),
     ]);
   }, 180_000);
+
+  it('runs spec cells on a shaped network two at once within one core, each on its own worker, with the verdicts they had', async () => {
+    // 4G keeps half a core busy (lib/cell-weight.ts): two such cells share the one core the attempt holds.
+    const ctx = await makeContext({ workers: 1 });
+    const options = { engines: ['chromium'], devices: ['desktop', 'phone'], networks: ['4g'], specs: '*.spec.ts' };
+    const result = await browserRunner.run(testOf('browser', options, { suiteDir: suite.dir }), localTarget(site.url), ctx);
+    if (result.summary.kind !== 'browser') throw new Error('wrong summary');
+    expect(ctx.logs).toContain('spec workers {"workers":2,"cells":2,"cores":1}');
+    expect(ctx.logs).toContain('spec browsers started {"chromium":1}');
+    // What one cell at a time gives (the page-check test above): a phone fails the wide layout, nothing else fails.
+    expect(result.summary.cases.map((c) => `${c.name}: ${c.status}`)).toEqual([
+      'about.spec.ts › about is read on a wide screen [chromium/desktop/4g]: passed',
+      'about.spec.ts › about is read on a wide screen [chromium/phone/4g]: failed',
+      'contact.spec.ts › contact is a click away [chromium/desktop/4g]: passed',
+      'contact.spec.ts › contact is a click away [chromium/phone/4g]: passed',
+      'home.spec.ts › home is fresh and quick [chromium/desktop/4g]: passed',
+      'home.spec.ts › home is fresh and quick [chromium/phone/4g]: passed',
+    ]);
+    // The generated config holds each cell to one worker: the two at once are two cells, never one cell twice.
+    const config = await readFile(browserPaths(ctx.runDir).config, 'utf8');
+    expect(config.match(/"workers": \d+/g)).toEqual(['"workers": 2', '"workers": 1', '"workers": 1']);
+  }, 120_000);
 
   it('launches the spec files’ shared browser again when it dies: the cells after it pass on a new one', async () => {
     const dir = await writeSuite('fullstop-crash-suite-', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellBusy, runWithin } from './cell-weight.ts';
+import { cellBusy, runWithin, specWorkersWithin } from './cell-weight.ts';
 import type { Network } from '../policy/network-profiles.ts';
 
 /** A work item that ends when told: the pool's order of starts is read without any clock. */
@@ -65,5 +65,20 @@ describe('cells that wait run together', () => {
       ran.push(i);
     });
     expect(ran).toEqual([1, 2]);
+  });
+});
+
+describe("the spec files' workers", () => {
+  it('run as many cells at once as the busiest one lets share the cores, never fewer than the cores or more than the cells', () => {
+    // An unshaped cell keeps its core busy alone: as before issue 40.
+    expect(specWorkersWithin(1, ['none', 'none', 'none'])).toBe(1);
+    expect(specWorkersWithin(2, ['none', '4g', 'slow-3g'])).toBe(2);
+    // 4G keeps half a core busy: two 4G cells to a core; with a slow-3G cell beside them, 4G still sets it.
+    expect(specWorkersWithin(1, ['4g', '4g', 'slow-3g', 'slow-3g'])).toBe(2);
+    expect(specWorkersWithin(1, ['slow-3g', 'slow-3g', 'slow-3g', 'slow-3g', 'slow-3g'])).toBe(4);
+    expect(specWorkersWithin(2, ['4g', '4g', '4g', '4g', '4g', '4g', '4g', '4g'])).toBe(4);
+    // Never more workers than cells: a worker a cell at most runs them all at once.
+    expect(specWorkersWithin(1, ['slow-3g', 'slow-3g'])).toBe(2);
+    expect(specWorkersWithin(2, ['slow-3g'])).toBe(2);
   });
 });

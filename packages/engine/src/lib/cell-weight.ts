@@ -60,6 +60,17 @@ const CELL_BUSY: Readonly<Record<Network, number>> = { none: 1, cable: 1, '4g': 
 export const cellBusy = (network: Network) => CELL_BUSY[network];
 
 /**
+ * Playwright workers for a test's spec cells on `cores` cores (issue 40): as many cells at once as their shares of a
+ * core (`cellBusy`) fit in them, and never fewer workers than cores, nor more than cells. Playwright's workers are one
+ * number for its whole run, so the busiest cell sets it for all: 4G cells run two to a core, slow-3G cells four, an
+ * unshaped cell alone, as before. Each cell (a project) keeps at most `cores` of them, as it had before.
+ */
+export function specWorkersWithin(cores: number, networks: readonly Network[]): number {
+  const busiest = Math.max(...networks.map(cellBusy));
+  return Math.max(cores, Math.min(networks.length, Math.floor(cores / busiest)));
+}
+
+/**
  * Runs `work` on each item, as many at once as their `share`s fit in `budget`: a weighted pool. Whenever there is room,
  * the first item not started yet that fits starts (a light one may pass a heavy one that waits for room); an item
  * heavier than the budget runs alone. After an item's work throws, no further item starts; the pool waits for those

@@ -115,6 +115,11 @@ export async function writeBrowserConfig(p: {
   chromiumPath: string;
   firefoxPath: string;
   workers: number;
+  /**
+   * The most workers one cell (a project) may hold when `workers` runs several cells at once (lib/cell-weight.ts
+   * `specWorkersWithin`); unset: no limit a project, Playwright's default.
+   */
+  workersPerCell?: number;
   /** The policy proxy as the specs reach it: its `url`, or `inJailProxyUrl(port)` when they run jailed. */
   proxyUrl: string;
   /** The proxy shaping each network the test names, when it is not the unshaped one at `proxyUrl`. */
@@ -169,7 +174,7 @@ export async function writeBrowserConfig(p: {
       ...(cloud.length === 0 ? localUse : {}),
     },
     projects: [
-      ...(classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => cellProject(cell, p, options))).map((project) =>
+      ...(classic ? [{ name: 'chromium', use: chromiumUse(p.chromiumPath) }] : cells.map((cell) => ({ ...cellProject(cell, p, options), ...(p.workersPerCell ? { workers: p.workersPerCell } : {}) }))).map((project) =>
         cloud.length === 0 ? project : { ...project, use: { ...localUse, ...project.use } },
       ),
       ...cloud.map(({ cell, wsEndpoint }) => ({ name: cell.name, use: { browserName: playwrightBrowserOf(cell), connectOptions: { wsEndpoint, timeout: CLOUD_CONNECT_TIMEOUT_MS } } })),

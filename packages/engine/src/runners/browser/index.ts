@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ValidationError } from '../../errors.ts';
 import { runChild } from '../../lib/child-process.ts';
+import { specWorkersWithin } from '../../lib/cell-weight.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
@@ -85,6 +86,11 @@ async function runSpecs(p: {
     const healingEnv = healing
       ? await prepareHealing({ paths, suiteDir: p.suiteDir, mode: options.healing, fingerprints: ctx.healingFingerprints || undefined, log: ctx.log })
       : {};
+    // Cells that wait run together (issue 40): more workers than cores where every spec cell is on a shaped network,
+    // each cell held to the workers it had. Not beside cloud cells, whose relay takes `ctx.workers` sessions.
+    const workers =
+      ctx.specWorkers ?? (ctx.browserPerCell || cloudProjects.length > 0 || p.classic ? ctx.workers : specWorkersWithin(ctx.workers, p.cells.map((c) => c.network)));
+    if (workers !== ctx.workers) ctx.log('spec workers', { workers, cells: p.cells.length, cores: ctx.workers });
     await writeBrowserConfig({
       paths,
       suiteDir: p.suiteDir,
@@ -94,7 +100,8 @@ async function runSpecs(p: {
       baseUrl: p.baseUrl,
       chromiumPath: ctx.chromiumPath,
       firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
-      workers: ctx.workers,
+      workers,
+      ...(workers > ctx.workers ? { workersPerCell: ctx.workers } : {}),
       proxyUrl: urlOf(proxy),
       networkProxyUrls,
       healing,

@@ -113,7 +113,7 @@ describe('the Playwright config of a matrix', () => {
       const paths = browserPaths(dir);
       await mkdir(paths.dir, { recursive: true });
       await writeBrowserConfig({ paths, suiteDir: dir, options: parse(options), baseUrl: 'http://127.0.0.1:1/', chromiumPath: '/usr/bin/chromium', firefoxPath: '/usr/bin/firefox-esr', workers: 1, proxyUrl: 'http://127.0.0.1:2', ...(networkProxyUrls ? { networkProxyUrls } : {}), ...more });
-      return ((await import(paths.config)) as { default: { projects: { name: string; use: Record<string, unknown> }[]; reporter: unknown[][]; use: Record<string, unknown> } }).default;
+      return ((await import(paths.config)) as { default: { workers: number; projects: { name: string; use: Record<string, unknown>; workers?: number }[]; reporter: unknown[][]; use: Record<string, unknown> } }).default;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -168,5 +168,14 @@ describe('the Playwright config of a matrix', () => {
     expect(byName['chromium/desktop/slow-3g']).toMatchObject({ proxy: { server: 'http://127.0.0.1:3', bypass: '<-loopback>' } });
     expect(byName['firefox/desktop/none']).toMatchObject({ proxy: { server: 'http://127.0.0.1:2' } });
     expect(byName['firefox/desktop/slow-3g']).toMatchObject({ proxy: { server: 'http://127.0.0.1:3' } });
+  });
+
+  it('runs shaped cells several at once, each cell held to the workers it had (issue 40: cells that wait run together)', async () => {
+    const config = await configFor({ engines: ['chromium', 'firefox'], networks: ['4g', 'slow-3g'] }, { '4g': 'http://127.0.0.1:3', 'slow-3g': 'http://127.0.0.1:4' }, { workers: 2, workersPerCell: 1 });
+    expect(config.workers).toBe(2);
+    expect(config.projects.map((p) => p.workers)).toEqual([1, 1, 1, 1]);
+    // Without a limit a cell, as before: Playwright's default.
+    const before = await configFor({ engines: ['chromium', 'firefox'] });
+    expect(before.projects.map((p) => p.workers)).toEqual([undefined, undefined]);
   });
 });
