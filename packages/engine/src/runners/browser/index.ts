@@ -88,9 +88,9 @@ async function runSpecs(p: {
       : {};
     // Cells that wait run together (issue 40): more workers than cores where every spec cell is on a shaped network,
     // each cell held to the workers it had. Not beside cloud cells, whose relay takes `ctx.workers` sessions.
-    const workers =
-      ctx.specWorkers ?? (ctx.browserPerCell || cloudProjects.length > 0 || p.classic ? ctx.workers : specWorkersWithin(ctx.workers, p.cells.map((c) => c.network)));
-    if (workers !== ctx.workers) ctx.log('spec workers', { workers, cells: p.cells.length, cores: ctx.workers });
+    const workers = ctx.specWorkers ?? (ctx.browserPerCell || cloudProjects.length > 0 ? ctx.workers : specWorkersWithin(ctx.workers, p.cells.map((c) => c.network)));
+    const raised = workers > ctx.workers;
+    if (raised) ctx.log('spec workers', { workers, cells: p.cells.length, cores: ctx.workers });
     await writeBrowserConfig({
       paths,
       suiteDir: p.suiteDir,
@@ -101,7 +101,7 @@ async function runSpecs(p: {
       chromiumPath: ctx.chromiumPath,
       firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
       workers,
-      ...(workers > ctx.workers ? { workersPerCell: ctx.workers } : {}),
+      ...(raised ? { workersPerCell: ctx.workers } : {}),
       proxyUrl: urlOf(proxy),
       networkProxyUrls,
       healing,
