@@ -29,14 +29,16 @@ const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
 const PAGES = process.env.BENCH_MATRIX_PAGES !== '0';
 const PAUSE_MS = 500;
-const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader', 'browser an engine with spec cells one at a time'] as const;
+const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader', 'browser an engine with spec cells one at a time', 'browser an engine a part'] as const;
 type Mode = (typeof ALL_MODES)[number];
 /**
  * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "With the module loader" is the test as
  * it ran before decision 0108: the same suite with one more file, an unused `.mjs`, for which Playwright's ES module
  * loader stays on in each of its processes (module-mode.ts). "With spec cells one at a time" is the test as it ran before
  * decision 0109: one Playwright worker for the spec cells whatever their networks (the runner's bench-only
- * `specWorkers`), where the 4G and slow-3G cells now run two at once.
+ * `specWorkers`), where the 4G and slow-3G cells now run two at once. "A part" is the test as it ran before decision
+ * 0110: the spec files and the page checks a browser an engine each (the runner's bench-only `browserHost: false`),
+ * where the attempt's browser host now serves both.
  */
 const MODES = (process.env.BENCH_MATRIX_MODES?.split(',') ?? ALL_MODES.slice(0, 2)).map((m) => {
   if (!(ALL_MODES as readonly string[]).includes(m)) throw new Error(`BENCH_MATRIX_MODES: no mode "${m}" (${ALL_MODES.join(', ')})`);
@@ -102,6 +104,7 @@ async function once(mode: Mode): Promise<Sample> {
       // (queue/capacity.ts attemptCores: it weighs more than the machine, so it holds both), its parts side by side.
       ...(mode === 'browser a cell' ? { browserPerCell: true, cores: 1 } : { cores: 2 }),
       ...(mode === 'browser an engine with spec cells one at a time' ? { specWorkers: 1 } : {}),
+      ...(mode === 'browser an engine a part' ? { browserHost: false } : {}),
     },
   );
   const wall = (performance.now() - started) / 1000;
@@ -116,7 +119,7 @@ async function once(mode: Mode): Promise<Sample> {
   const pageBrowsers = PAGES ? (startedBy('page check browsers started ') ?? NaN) : 0;
   // A browser a cell's specs say nothing: each spec cell's worker launched its own.
   const specBrowsers = SPECS ? (startedBy('spec browsers started ') ?? (mode === 'browser a cell' ? SPEC_CELLS : NaN)) : 0;
-  const browsers = pageBrowsers + specBrowsers;
+  const browsers = pageBrowsers + specBrowsers + (startedBy('shared browsers started ') ?? 0);
   // An error's first line: Playwright's call log below it counts its polls, which differ from run to run.
   const verdicts = Object.fromEntries(result.summary.cases.map((c) => [c.name, `${c.status}${c.error ? `: ${c.error.split('\n')[0]}` : ''}`]));
   rmSync(runDir, { recursive: true, force: true });

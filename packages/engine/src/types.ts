@@ -148,6 +148,11 @@ export interface RunContext {
    */
   specWorkers?: number;
   /**
+   * Benches only: false gives a browser test's spec files and page checks a browser an engine each, as before
+   * decision 0110, instead of the attempt's browser host's for both. The server never sets it.
+   */
+  browserHost?: boolean;
+  /**
    * A browser test's fingerprints of the last passing run of the same suite version (`fingerprints.json`, decision
    * 0101), given by the server: the locators its call sites used that find nothing or too much now are healed.
    * Unset: nothing heals (fingerprints are still recorded). `false`: benches only, no fingerprint is recorded either.

@@ -76,13 +76,20 @@ describe('one browser per engine', () => {
         .slice(from)
         .filter((url) => url.includes('from='))
         .map((url) => url.includes('from=spec'));
-      return { cases: result.summary.cases.map((c) => `${c.name}: ${c.status}`), changes: bySpec.filter((spec, i) => i > 0 && spec !== bySpec[i - 1]).length };
+      return { cases: result.summary.cases.map((c) => `${c.name}: ${c.status}`), changes: bySpec.filter((spec, i) => i > 0 && spec !== bySpec[i - 1]).length, logs: ctx.logs };
     };
     const alone = await run(1);
     expect(alone.changes).toBe(1);
     const both = await run(2);
     expect(both.changes).toBeGreaterThan(1);
     expect(both.cases).toEqual(alone.cases);
+    // One Chromium for the whole test, either way: the browser host's, which the specs' workers and the page checks share.
+    for (const { logs } of [alone, both]) {
+      expect(logs).toContain('shared browsers started {"chromium":1}');
+      expect(logs).toContain('page check browsers started {}');
+      expect(logs).toContain('page check browsers shared with the spec files {"chromium":1}');
+      expect(logs).toContain('spec browsers started {}');
+    }
     // The specs' cases first (by file, then cell), then the page checks' in the matrix's order; a phone fails both wide layouts.
     const pageCases = (cell: string, status: string) => ['/', '/about'].map((p) => `page check › ${p}?from=check [chromium/${cell}]: ${p === '/' ? status : 'passed'}`);
     expect(both.cases).toEqual([

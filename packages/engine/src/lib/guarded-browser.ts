@@ -105,6 +105,41 @@ async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch, a
 }
 
 /**
+ * A context's `proxy` option for a proxy the browser reaches at `server`. Chromium sends loopback through a context's
+ * proxy as through its own (Playwright adds `<-loopback>`); Firefox takes no bypass rule over BiDi, its prefs do the
+ * same (lib/firefox.ts).
+ */
+export function contextProxyOf(server: string, engine: 'chromium' | 'firefox'): { server: string; bypass?: string } {
+  return engine === 'firefox' ? { server } : { server, bypass: '<-loopback>' };
+}
+
+/**
+ * A browser of the attempt's, launched or connected to, held for it: every context it opens starts logged in
+ * (whichever runner or helper opens it: browser.newPage opens one too), and an abort of the run closes it so that
+ * pending page calls fail at once. Throws when the run was aborted already (the browser is closed then).
+ */
+export async function holdForAttempt(browser: Browser, guard: TargetGuard, ctx: RunContext): Promise<{ close(): Promise<void> }> {
+  const session = loginOf(guard);
+  if (session) {
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = (options = {}) => newContext({ ...loginContextOptions(session), ...options });
+  }
+  // Aborted while the browser was starting: nobody would close it otherwise.
+  if (ctx.signal.aborted) {
+    await browser.close().catch(() => undefined);
+    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new RunAbortedError();
+  }
+  const onAbort = () => void browser.close().catch(() => undefined);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    async close() {
+      ctx.signal.removeEventListener('abort', onAbort);
+      await browser.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
  * Debian Chromium (or Debian's Firefox, when asked) behind the policy proxy (every request, loopback included, is
  * checked; shaped when a network is named); closed when the run is aborted so that pending page calls fail at once.
  * Either browser runs in a network namespace whose only way out is that proxy where the kernel allows it (`netJailOn`).
@@ -119,33 +154,20 @@ export async function launchGuardedBrowser(guard: TargetGuard, ctx: RunContext, 
     await proxy.close();
     throw error;
   }
-  const session = loginOf(guard);
-  if (session) {
-    // Every context of the run starts logged in, whichever runner or helper opens it (browser.newPage opens one too).
-    const newContext = browser.newContext.bind(browser);
-    browser.newContext = (options = {}) => newContext({ ...loginContextOptions(session), ...options });
-  }
-  const onAbort = () => void browser.close().catch(() => undefined);
-  // Aborted while the browser was starting: nobody would close it otherwise.
-  if (ctx.signal.aborted) {
-    await browser.close().catch(() => undefined);
+  const held = await holdForAttempt(browser, guard, ctx).catch(async (error: unknown) => {
     await proxy.close();
-    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new RunAbortedError();
-  }
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+    throw error;
+  });
   return {
     browser,
     proxy,
     contextProxy(p) {
       const server = addresses.get(p);
       if (!server) throw new Error('contextProxy: a proxy the browser was not launched with');
-      // Chromium sends loopback through a context's proxy as through its own (Playwright adds `<-loopback>`); Firefox
-      // takes no bypass rule over BiDi, its prefs do the same (lib/firefox.ts).
-      return how.engine === 'firefox' ? { server } : { server, bypass: '<-loopback>' };
+      return contextProxyOf(server, how.engine ?? 'chromium');
     },
     async close() {
-      ctx.signal.removeEventListener('abort', onAbort);
-      await browser.close().catch(() => undefined);
+      await held.close();
       await proxy.close();
     },
   };

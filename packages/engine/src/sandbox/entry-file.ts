@@ -14,6 +14,7 @@ export const ENTRY_FILES = {
   'mobile-ui-specs': 'runners/mobile-ui/spec-child',
   'site-survey': 'survey/site-survey',
   'browser-servers': 'runners/browser/browser-servers',
+  'browser-host': 'runners/browser/browser-host',
 } as const;
 
 export type EntryName = keyof typeof ENTRY_FILES;

@@ -24,7 +24,8 @@
  *   unshare --user --map-current-user --keep-caps --net --pid --mount --fork --kill-child
  *     /bin/sh -c '<init>' fullstop-net-jail <command> <args...>
  *
- * where the init (this file's `initScript`), PID 1 of the new PID namespace, mounts the tmpfs over /run, starts one
+ * where the init (this file's `initScript`), PID 1 of the new PID namespace, mounts the tmpfs over /run and a /proc
+ * of the namespace's own (decision 0110: the host's /proc showed every process of the machine), starts one
  * socat per forward (its stdio on /dev/null and fds 3-9 closed, so that it holds none of the caller's pipes), brings
  * lo up, waits until each forwarder listens (read from /proc/net/tcp, which is the namespace's own), then runs the
  * command under `setpriv` with every capability dropped (inheritable, ambient and bounding: root in the namespace
@@ -163,6 +164,10 @@ function initScript(t: Tools, forwards: JailForward[], inward: JailInward[], uid
   // Unix sockets are files, and the filesystem is shared: an empty tmpfs over /run hides the host's daemons' sockets
   // there (PostgreSQL's, MariaDB's, Redis's, D-Bus's, Docker's). Not fatal: a kernel that refuses it leaves them.
   const hide = hidden.map((dir) => `${q(t.mount)} -t tmpfs -o mode=0755,nosuid,nodev,noexec,size=64k fullstop-net-jail ${q(dir)} 2>/dev/null`);
+  // A /proc of the PID namespace's own (with the mount namespace, where the hidden folders made one): the processes
+  // outside, the runner's and the attempt's browser host's, are not found there (their numbers, command lines). `-n`:
+  // mount writes nothing under the empty /run. Not fatal either: a kernel that refuses it leaves the host's /proc.
+  if (hidden.length > 0) hide.push(`${q(t.mount)} -n -t proc -o nosuid,nodev,noexec fullstop-net-jail /proc 2>/dev/null`);
   const up = [`${q(t.ip)} link set lo up || { echo 'net jail: loopback would not come up' >&2; exit 125; }`];
   // Forwarders on loopback start first: they bind while lo is still down, so their start overlaps ip's.
   const early: string[] = [];

@@ -271,6 +271,9 @@ jail('net jail', () => {
           '  try { return `status ${(await fetch(url, { signal: AbortSignal.timeout(5000) })).status}`; }',
           '  catch (e) { return `error ${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name}`; }',
           '};',
+          "import { readdirSync, readFileSync } from 'node:fs';",
+          // Whether a process of the attempt's browser host (shared-browsers.ts) is among the processes the spec sees.
+          "const hostSeen = () => readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p)).some((p) => { try { return readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('browser-host'); } catch { return false; } });",
           "test('tries every way out, then loads the target', async ({ page, browser }) => {",
           // The shared browser's Playwright server (runners/browser/browser-servers.ts) runs a context's requests in its
           // own process: in the jail, and through the browser's policy proxy.
@@ -282,6 +285,7 @@ jail('net jail', () => {
           "    postgresSocket: await unix('/var/run/postgresql/.s.PGSQL.5432'),",
           "    metadata: await get('http://169.254.169.254/'),",
           '    browserServer: await served.request.get(`http://127.0.0.1:${process.env.FULLSTOP_JAIL_TEST_API_PORT}/healthz`, { timeout: 5000 }).then((r) => `status ${r.status()}`, (e: Error) => `error ${e.message.split(String.fromCharCode(10))[0]}`),',
+          '    hostSeen: String(hostSeen()),',
           '  };',
           '  await served.close();',
           '  writeFileSync(process.env.FULLSTOP_JAIL_TEST_OUT!, JSON.stringify(results));',
@@ -299,10 +303,12 @@ jail('net jail', () => {
       if (suiteDir) await rm(suiteDir, { recursive: true, force: true });
     });
 
-    const runSpec = async () => {
-      const { result, seen: ways } = await runReportingSpec<Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata' | 'browserServer', string>>(suiteDir, 'ways-out.spec.ts', site.url, 'FULLSTOP_JAIL_TEST_OUT');
+    const runSpec = async (options: Record<string, unknown> = {}) => {
+      const { result, seen: ways } = await runReportingSpec<Record<'api' | 'postgres' | 'redis' | 'postgresSocket' | 'metadata' | 'browserServer' | 'hostSeen', string>>(suiteDir, 'ways-out.spec.ts', site.url, 'FULLSTOP_JAIL_TEST_OUT', options);
       return { result, ways };
     };
+    /** Page checks beside the spec: its browser is then the attempt's browser host's (decision 0110). */
+    const withPageChecks = { pages: [{ path: '/', expect: ['h1'] }], pageChecks: { axe: 'off', links: false, settleMs: 0 } };
 
     it('jailed: the API, the database (by TCP and by its socket), Redis and the metadata address are out of reach; the target loads through the proxy', async () => {
       const before = apiRequests();
@@ -316,6 +322,22 @@ jail('net jail', () => {
       expect(ways.postgresSocket).not.toBe('open');
       expect(ways.metadata).toMatch(/^error /);
       expect(ways.browserServer).not.toBe('status 200');
+      expect(ways.hostSeen).toBe('false');
+    });
+
+    it('jailed, with page checks beside it: the spec drives the browser host’s browser, reaches nothing through it, and cannot see the host’s processes', async () => {
+      const before = apiRequests();
+      const { result, ways } = await runSpec(withPageChecks);
+      expect(result.error).toBeUndefined();
+      expect(result.totals).toEqual({ totalTests: 2, passedTests: 2, failedTests: 0, skippedTests: 0 });
+      expect(ways.api).toMatch(/^error /);
+      expect(ways.postgres).not.toBe('open');
+      expect(ways.metadata).toMatch(/^error /);
+      // Run by the host's Playwright server, in the host's jail: its only way out is the policy proxy.
+      expect(ways.browserServer).not.toBe('status 200');
+      expect(apiRequests()).toBe(before);
+      // Another PID namespace: the host serving the page checks is not a process the spec can signal or trace.
+      expect(ways.hostSeen).toBe('false');
     });
 
     it('unjailed (a switch for tests only), the same spec reaches the API: the test above can fail', async () => {
@@ -327,6 +349,8 @@ jail('net jail', () => {
       // The shared browser's requests still go through its launch's policy proxy, which refuses the API's port.
       expect(ways.browserServer).toBe('status 403');
       expect(apiRequests()).toBe(before + 1);
+      // Unjailed, the browser host of a test with page checks is one of the processes the spec sees.
+      expect((await runSpec(withPageChecks)).ways.hostSeen).toBe('true');
       // The database and Redis, where this machine runs them, answer unjailed too.
       if (await reachable(5432)) expect(ways.postgres).toBe('open');
       if (await reachable(6379)) expect(ways.redis).toBe('open');

@@ -10,6 +10,10 @@
  * A launch that fails leaves the workers to launch their own, as before; a browser that dies is launched again for
  * the workers forked after it (the ones connected to it fail their test, as a crashed browser's did), at most
  * SHARED_LAUNCHES_MAX times an engine.
+ *
+ * A test with page checks too has its browsers from the attempt's browser host instead (decision 0110,
+ * browser-host.ts, with `launchSharedBrowsers` below): the engines it serves are named in the Playwright process's
+ * environment already, and this setup launches none of them.
  */
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +25,9 @@ export const BROWSER_SERVERS_ENV = 'FULLSTOP_BROWSER_SERVERS';
 export const BROWSER_SERVERS_RECORD_ENV = 'FULLSTOP_BROWSER_SERVERS_RECORD';
 /** The variable naming a shared browser's WebSocket in the workers' environment. */
 export const browserWsVar = (browserName: string) => `FULLSTOP_BROWSER_WS_${browserName.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+/** What starts each line the attempt's browser host (browser-host.ts) writes for the runner; the rest is JSON. */
+export const HOST_LINE = 'fullstop-browser-host ';
 
 /** What the setup records: each engine's launches (relaunches included) by the time they took, and launches that failed. */
 export interface BrowserServersRecord {
@@ -39,18 +46,28 @@ function launchers(): Record<string, BrowserType> {
   return { chromium: core.chromium!, _bidiFirefox: core._bidiFirefox! };
 }
 
-export default async function setup(): Promise<() => Promise<void>> {
-  const wanted = JSON.parse(process.env[BROWSER_SERVERS_ENV] ?? '{}') as Record<string, LaunchOptions>;
-  const recordFile = process.env[BROWSER_SERVERS_RECORD_ENV];
+/** One engine's shared browser as the setup launches it: Playwright's launch options, and where its server listens. */
+export type SharedLaunch = LaunchOptions & { port?: number; wsPath?: string };
+
+/** Shared browsers being served: what has been launched so far, and the way to close them all. */
+export interface SharedBrowsers {
+  record: BrowserServersRecord;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches one browser server an engine of `wanted` (its `browserName` → launch options), each again after it died
+ * (SHARED_LAUNCHES_MAX launches in all); `changed` is told each time one is launched, fails or closes, with the
+ * engine's WebSocket (null: none now). Used by Playwright's globalSetup below and by the attempt's browser host
+ * (browser-host.ts), which serves the page checks too.
+ */
+export async function launchSharedBrowsers(wanted: Record<string, SharedLaunch>, changed: (browserName: string, wsEndpoint: string | null, record: BrowserServersRecord) => void): Promise<SharedBrowsers> {
   const record: BrowserServersRecord = { launchMs: {}, failed: {} };
-  const write = () => {
-    if (recordFile) writeFileSync(recordFile, JSON.stringify(record));
-  };
   const types = launchers();
   const servers = new Map<string, BrowserServer>();
   let closing = false;
 
-  async function start(browserName: string, options: LaunchOptions): Promise<void> {
+  async function start(browserName: string, options: SharedLaunch): Promise<void> {
     const type = types[browserName];
     if (!type) return;
     const asked = performance.now();
@@ -59,23 +76,39 @@ export default async function setup(): Promise<() => Promise<void>> {
       const launches = (record.launchMs[browserName] ??= []);
       launches.push(Math.round(performance.now() - asked));
       servers.set(browserName, server);
-      process.env[browserWsVar(browserName)] = server.wsEndpoint();
+      changed(browserName, server.wsEndpoint(), record);
       server.once('close', () => {
         servers.delete(browserName);
-        delete process.env[browserWsVar(browserName)];
-        // Workers forked from now on get a new shared one, or (after SHARED_LAUNCHES_MAX) launch their own again.
+        changed(browserName, null, record);
+        // Launched again for whoever connects from now on; after SHARED_LAUNCHES_MAX, they launch their own.
         if (!closing && launches.length < SHARED_LAUNCHES_MAX) void start(browserName, options);
       });
     } catch (error) {
-      delete process.env[browserWsVar(browserName)];
       record.failed[browserName] = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+      changed(browserName, null, record);
     }
-    write();
   }
 
   await Promise.all(Object.entries(wanted).map(([browserName, options]) => start(browserName, options)));
-  return async () => {
-    closing = true;
-    await Promise.all([...servers.values()].map((s) => s.close().catch(() => undefined)));
+  return {
+    record,
+    async close() {
+      closing = true;
+      await Promise.all([...servers.values()].map((s) => s.close().catch(() => undefined)));
+    },
   };
+}
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const wanted = JSON.parse(process.env[BROWSER_SERVERS_ENV] ?? '{}') as Record<string, LaunchOptions>;
+  const recordFile = process.env[BROWSER_SERVERS_RECORD_ENV];
+  const shared = await launchSharedBrowsers(wanted, (browserName, wsEndpoint, record) => {
+    // Workers forked from now on connect to it, or (none now) launch their own.
+    if (wsEndpoint) process.env[browserWsVar(browserName)] = wsEndpoint;
+    else delete process.env[browserWsVar(browserName)];
+    if (recordFile) writeFileSync(recordFile, JSON.stringify(record));
+  });
+  // Written even when it launched none (the attempt's browser host serves every engine): the runner logs it.
+  if (recordFile) writeFileSync(recordFile, JSON.stringify(shared.record));
+  return () => shared.close();
 }

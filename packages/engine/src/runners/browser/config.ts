@@ -202,19 +202,15 @@ interface ProjectUse {
  * to it. Evaluated in the Playwright process (before the setup: it names nothing yet) and again in each worker.
  */
 function sharedBrowsersSource(config: { projects: { use: ProjectUse }[] }, proxyUrl: string, paths: BrowserPaths): string {
-  const launches: Record<string, Record<string, unknown>> = {};
-  for (const { use } of config.projects) {
-    if (use.connectOptions) continue;
-    const browserName = use.browserName ?? 'chromium';
-    const proxy = browserName === 'chromium' ? { server: proxyUrl, bypass: '<-loopback>' } : { server: proxyUrl };
-    launches[browserName] ??= { ...use.launchOptions, ...(use.channel ? { channel: use.channel } : {}), proxy };
-  }
+  const launches = launchesOf(config.projects, proxyUrl);
   const wsVars = Object.fromEntries(Object.keys(launches).map((name) => [name, browserWsVar(name)]));
   return [
     `config.globalSetup = ${JSON.stringify(BROWSER_SERVERS)};`,
-    `process.env.${BROWSER_SERVERS_ENV} = ${JSON.stringify(JSON.stringify(launches))};`,
-    `process.env.${BROWSER_SERVERS_RECORD_ENV} = ${JSON.stringify(paths.browserServers)};`,
+    // An engine the attempt's browser host serves (shared-browsers.ts) is named in the environment already: not launched here.
+    `const launches = ${JSON.stringify(launches)};`,
     `const wsVars = ${JSON.stringify(wsVars)};`,
+    `process.env.${BROWSER_SERVERS_ENV} = JSON.stringify(Object.fromEntries(Object.entries(launches).filter(([name]) => !process.env[wsVars[name]])));`,
+    `process.env.${BROWSER_SERVERS_RECORD_ENV} = ${JSON.stringify(paths.browserServers)};`,
     // A cloud cell's project keeps its connection to the relay (decision 0106).
     `for (const project of config.projects.filter((x) => !x.use.connectOptions)) {`,
     `  const ws = process.env[wsVars[project.use.browserName ?? 'chromium']];`,
@@ -222,4 +218,25 @@ function sharedBrowsersSource(config: { projects: { use: ProjectUse }[] }, proxy
     `}`,
     '',
   ].join('\n');
+}
+
+/**
+ * Each engine's launch options for a shared browser: those its projects gave their workers, and the unshaped proxy
+ * as the browser's own for any request outside a context. Cloud projects (already connected) launch nothing.
+ */
+function launchesOf(projects: { use: ProjectUse }[], proxyUrl: string): Record<string, Record<string, unknown>> {
+  const launches: Record<string, Record<string, unknown>> = {};
+  for (const { use } of projects) {
+    if (use.connectOptions) continue;
+    const browserName = use.browserName ?? 'chromium';
+    const proxy = browserName === 'chromium' ? { server: proxyUrl, bypass: '<-loopback>' } : { server: proxyUrl };
+    launches[browserName] ??= { ...use.launchOptions, ...(use.channel ? { channel: use.channel } : {}), proxy };
+  }
+  return launches;
+}
+
+/** The shared browsers' launch options of a test's spec cells, as its config's setup would launch them: for the browser host. */
+export function sharedLaunchesFor(cells: readonly Cell[], p: { chromiumPath: string; firefoxPath: string; proxyUrl: string; classic: boolean }, options: BrowserOptions): Record<string, Record<string, unknown>> {
+  const projects = p.classic ? [{ use: chromiumUse(p.chromiumPath) as ProjectUse }] : cells.map((cell) => cellProject(cell, p, options));
+  return launchesOf(projects, p.proxyUrl);
 }

@@ -7,19 +7,19 @@ import { specWorkersWithin } from '../../lib/cell-weight.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
 import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
-import { type PolicyProxy, startPolicyProxy } from '../../policy/policy-proxy.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
-import { JAIL_PROXY_PORT, type JailForward, netJailOn } from '../../sandbox/net-jail.ts';
+import { JAIL_PROXY_PORT } from '../../sandbox/net-jail.ts';
 import type { RunTotals } from '@fullstop/contracts';
 import type { Artifact, CaseResult, RunContext } from '../../types.ts';
-import { totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
-import { type BrowserPaths, browserPaths, inJailProxyUrl, writeBrowserConfig } from './config.ts';
+import { errorMessage, totalsFromCases, writeJsonArtifact } from '../../lib/result.ts';
+import { type BrowserPaths, browserPaths, sharedLaunchesFor, writeBrowserConfig } from './config.ts';
+import { type BrowserHost, type CellProxies, startBrowserHost, startCellProxies } from './shared-browsers.ts';
 import { casesFromReport, evidenceArtifact, type PlaywrightJsonReport } from './json-report.ts';
 import type { RecordedSteps } from './steps-reporter.ts';
 import { type BrowserOptions, browserInput, specsOf } from './options.ts';
 import { facts } from './facts.ts';
 import type { BrowserServersRecord } from './browser-servers.ts';
-import { type Cell, cellsOf, isClassic, type Network, runsSpecs } from './matrix.ts';
+import { type Cell, cellsOf, isClassic, runsSpecs, type SpecEngine } from './matrix.ts';
 import { runPageChecks } from './page-checks.ts';
 import { cloudCellsOf, cloudHubOf, localDevicesOf, privateTargetRefusal } from './cloud-cells.ts';
 import { CloudCells, type CloudSpecCells } from './cloud-session.ts';
@@ -58,24 +58,32 @@ async function runSpecs(p: {
   firefox: boolean;
   /** Cloud cells whose provider runs Playwright (decision 0106), and how their connections reach it. */
   cloud?: CloudSpecCells;
+  /** The cell proxies the test's page checks use too (shared-browsers.ts), the caller's to close; unset: the specs' own. */
+  proxies?: CellProxies;
+  /** The attempt's browser host, serving the engines it launched to the specs' workers too. */
+  host?: BrowserHost | null;
 }): Promise<SpecsOutcome> {
   const { options, paths, ctx, guard } = p;
   const relay = p.cloud ? await p.cloud.startRelay(ctx.workers) : null;
-  const proxy = await startPolicyProxy(guard).catch(async (error: unknown) => {
-    await relay?.close();
-    throw error;
-  });
   // A proxy per shaped network: a cell's traffic is shaped by its own network only.
-  const shaped = new Map<Network, PolicyProxy>();
+  const cellProxies =
+    p.proxies ??
+    (await startCellProxies(guard, p.cells.map((c) => c.network)).catch(async (error: unknown) => {
+      await relay?.close();
+      throw error;
+    }));
+  const { unshaped: proxy, shaped } = cellProxies;
   let output = '';
   try {
-    for (const network of new Set(p.cells.map((c) => c.network))) if (network !== 'none') shaped.set(network, await startPolicyProxy(guard, { network }));
     // The client's specs (and the Playwright, Chromium and Firefox they drive) run in a network namespace whose only
     // ways out are these proxies, each at a port of its own inside (sandbox/net-jail.ts); a `fetch` of the API's,
     // the database's or the metadata address finds nothing there. Unjailed where the kernel refuses the namespace.
-    const proxies = [proxy, ...shaped.values()];
-    const forwards: JailForward[] | null = netJailOn() ? proxies.map((x, i) => ({ port: JAIL_PROXY_PORT + i, socket: x.socketPath })) : null;
-    const urlOf = (x: PolicyProxy) => (forwards ? inJailProxyUrl(JAIL_PROXY_PORT + proxies.indexOf(x)) : x.url);
+    const proxies = cellProxies.all;
+    const forwards = cellProxies.forwards();
+    const urlOf = cellProxies.urlOf;
+    // The browser host's servers, at the same port inside as outside (shared-browsers.ts).
+    const hosted = p.host?.specs() ?? { env: {}, forwards: [] };
+    if (forwards) forwards.push(...hosted.forwards);
     // The cloud relay is reached like the proxies: a port of its own inside the jail, its Unix socket outside.
     const relayPort = relay && forwards ? JAIL_PROXY_PORT + proxies.length : relay?.port;
     if (relay && forwards) forwards.push({ port: relayPort!, socket: relay.socketPath });
@@ -126,6 +134,7 @@ async function runSpecs(p: {
         FORCE_COLOR: '0',
         CI: '1',
         ...healingEnv,
+        ...hosted.env,
       },
       signal: ctx.signal,
       timeoutMs: options.maxDurationSeconds * 1000 + PLAYWRIGHT_EXIT_GRACE_MS,
@@ -142,7 +151,7 @@ async function runSpecs(p: {
       ctx.log('spec browsers launched in (ms)', shared.launchMs);
       if (Object.keys(shared.failed).length > 0) ctx.log('spec browsers not shared: their launch failed, each worker launched its own', shared.failed);
     }
-    const refused = new Set([proxy, ...shaped.values()].flatMap((x) => [...x.refused]));
+    const refused = new Set(proxies.flatMap((x) => [...x.refused]));
     if (refused.size > 0) ctx.log('browser requests refused by the target policy', { urls: [...refused].slice(0, 20) });
 
     let report: PlaywrightJsonReport;
@@ -195,7 +204,7 @@ async function runSpecs(p: {
     ];
     return { cases, totals, artifacts, runErrors, timedOut: child.timedOut, durationMs: stats.duration };
   } finally {
-    await Promise.all([proxy, ...shaped.values()].map((x) => x.close()));
+    if (!p.proxies) await cellProxies.close();
     if (relay) {
       await relay.close();
       await p.cloud!.ended(relay);
@@ -203,6 +212,24 @@ async function runSpecs(p: {
     // Compiled files are no evidence: they would only weigh on the run folder.
     await rm(paths.transformCache, { recursive: true, force: true });
   }
+}
+
+/**
+ * The test's cell proxies and its browser host (shared-browsers.ts), for its spec files and page checks alike; null
+ * when the host did not start (each part then starts its own, as before).
+ */
+async function startShared(p: { specCells: Cell[]; cells: Cell[]; classic: boolean; options: BrowserOptions; ctx: RunContext; guard: TargetGuard; paths: BrowserPaths }): Promise<{ proxies: CellProxies; host: BrowserHost } | null> {
+  const { ctx } = p;
+  const proxies = await startCellProxies(p.guard, p.cells.map((c) => c.network));
+  const launches = sharedLaunchesFor(p.specCells, { chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, proxyUrl: proxies.urlOf(proxies.unshaped), classic: p.classic }, p.options);
+  const engines = [...new Set(p.specCells.map((c) => c.engine).filter(runsSpecs))];
+  const host = await startBrowserHost({ engines, launches, proxies, guard: p.guard, ctx, home: p.paths.home, cwd: p.paths.dir }).catch((error: unknown) => {
+    ctx.log('the browser host did not start: each part launches its own', { error: errorMessage(error).split('\n')[0] });
+    return null;
+  });
+  if (host) return { proxies, host };
+  await proxies.close();
+  return null;
 }
 
 /** Both parts' outcomes once both have ended: the first error, if any, after the other part has ended too. */
@@ -245,19 +272,23 @@ export const browserRunner = defineRunner({
     const classic = isClassic(cells) && cloudCells.length === 0;
     const specCells = cells.filter((c) => runsSpecs(c.engine));
     const firefox = options.engines.includes('firefox') && cells.length > 0;
+    const withSpecs = specs !== null && specCells.length > 0;
+    // Spec files and page checks on one browser an engine (decision 0110); the bench's browser a cell shares none.
+    const share = withSpecs && options.pages !== undefined && !ctx.browserPerCell && ctx.browserHost !== false;
     // Firefox and WebKit write below HOME (caches, databases), which a runner user may not have: one of the run's own.
-    const home = firefox || (options.engines.includes('webkit') && cells.length > 0);
+    const home = firefox || share || (options.engines.includes('webkit') && cells.length > 0);
     const cloud = hub ? { cells: cloudCells, run: new CloudCells({ hub, cells: cloudCells, target, ctx, testName: test.name, testTimeoutMs: options.testTimeoutMs, deadline }) } : undefined;
     if (home) await mkdir(paths.home, { recursive: true });
     const cloudSpecs = cloud && specs !== null && specCells.length > 0 ? cloud.run.specCells() : undefined;
     const started = performance.now();
+    let shared: { proxies: CellProxies; host: BrowserHost } | null = null;
     try {
-      const withSpecs = specs !== null && specCells.length > 0;
+      if (share) shared = await startShared({ specCells, cells, classic, options, ctx, guard, paths });
       // The spec files keep their Playwright workers busy (a core each); the page checks run beside them when the
       // attempt holds a core more than that (issue 40: a matrix heavier than the machine holds all of it), else after.
       const cores = Math.max(1, ctx.cores ?? 1);
       const together = withSpecs && options.pages !== undefined && cores >= ctx.workers + 1;
-      const runSpecPart = () => (withSpecs ? runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox, ...(cloudSpecs ? { cloud: cloudSpecs } : {}) }) : Promise.resolve(null));
+      const runSpecPart = () => (withSpecs ? runSpecs({ specs, cells: specCells, classic, options, suiteDir: test.suiteDir!, baseUrl, paths, ctx, guard, firefox, ...(cloudSpecs ? { cloud: cloudSpecs } : {}), ...(shared ? { proxies: shared.proxies, host: shared.host } : {}) }) : Promise.resolve(null));
       const runPagePart = () =>
         options.pages
           ? runPageChecks(cells, options, {
@@ -270,6 +301,7 @@ export const browserRunner = defineRunner({
               cores: together ? cores - ctx.workers : cores,
               ...(ctx.browserPerCell ? { browserPerCell: true } : {}),
               ...(cloud ? { cloud } : {}),
+              ...(shared ? { shared: { proxies: shared.proxies, connect: (engine: SpecEngine) => shared!.host.connect(engine) } } : {}),
             })
           : Promise.resolve(null);
       const [specPart, pagePart] = together ? await bothSettled(runSpecPart(), runPagePart()) : [await runSpecPart(), await runPagePart()];
@@ -300,6 +332,8 @@ export const browserRunner = defineRunner({
         ...(runErrors.length > 0 ? { error: runErrors.join('\n').slice(0, 4000) } : {}),
       };
     } finally {
+      await shared?.host.close();
+      await shared?.proxies.close();
       // Firefox's and WebKit's caches are no evidence: they would only weigh on the run folder.
       if (home) await rm(paths.home, { recursive: true, force: true });
     }

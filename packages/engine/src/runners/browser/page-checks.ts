@@ -35,6 +35,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { caseInCell, pageCheckCase } from '@fullstop/contracts';
 import { RunAbortedError } from '../../errors.ts';
 import { type GuardedBrowser, launchGuardedBrowser } from '../../lib/guarded-browser.ts';
+import type { CellProxies } from './shared-browsers.ts';
 import { guardedRequest } from '../../lib/http.ts';
 import { loginOf } from '../../lib/login-session.ts';
 import { sameDocument } from '../../lib/page-path.ts';
@@ -306,6 +307,12 @@ export async function runPageChecks(
     cores?: number;
     /** The test's cloud cells (decision 0100), after the local ones: each a session on the client's device cloud. */
     cloud?: { cells: readonly CloudCell[]; run: CloudCells };
+    /**
+     * The browsers and proxies the test's spec files use too (shared-browsers.ts, decision 0110): a Chromium or
+     * Firefox cell is a context of the engine's shared browser where it is served, and every cell goes through the
+     * test's cell proxies (the caller's to close).
+     */
+    shared?: { proxies: CellProxies; connect(engine: SpecEngine): Promise<GuardedBrowser | null> };
   },
 ): Promise<PageChecksResult> {
   const { guard, ctx } = env;
@@ -320,6 +327,7 @@ export async function runPageChecks(
   // A network's proxy, started once however many cells running together ask for it.
   const starting = new Map<Network, Promise<PolicyProxy>>();
   const proxyOf = (network: Network) => {
+    if (env.shared) return Promise.resolve(env.shared.proxies.of(network));
     let proxy = starting.get(network);
     if (!proxy) {
       proxy = startPolicyProxy(guard, network === 'none' ? {} : { network });
@@ -476,6 +484,8 @@ export async function runPageChecks(
   /** Each cell's browser: one an engine (its cells are contexts of it), or one a cell with `browserPerCell`. */
   let browser: { engine: Cell['engine']; launching: Promise<GuardedBrowser> } | null = null;
   const started: Partial<Record<Cell['engine'] | 'cloud', number>> = {};
+  /** Connections to the test's shared browsers (none started here). */
+  const connected: Partial<Record<SpecEngine, number>> = {};
   const closeBrowser = async () => {
     const current = browser;
     browser = null;
@@ -499,6 +509,11 @@ export async function runPageChecks(
         await (await current?.launching.catch(() => null))?.close();
         const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
         const contextProxies = await Promise.all(networks.map(proxyOf));
+        const shared = await env.shared?.connect(cell.engine);
+        if (shared) {
+          connected[cell.engine] = (connected[cell.engine] ?? 0) + 1;
+          return shared;
+        }
         const launch = () => {
           started[cell.engine] = (started[cell.engine] ?? 0) + 1;
           return launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });
@@ -625,6 +640,7 @@ export async function runPageChecks(
     await webkit?.close();
     // Browsers started (WebKit: sessions, a MiniBrowser each): one an engine, unless one crashed.
     ctx.log('page check browsers started', started);
+    if (env.shared) ctx.log('page check browsers shared with the spec files', connected);
     // Every proxy that started (one that failed to start failed its cells already).
     const proxies = (await Promise.allSettled(starting.values())).flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
     const refused = proxies.flatMap((p) => [...p.refused]);
