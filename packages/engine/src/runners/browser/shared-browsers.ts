@@ -65,7 +65,12 @@ export async function startCellProxies(guard: TargetGuard, networks: Iterable<Ne
     all: list,
     forwards: () => (jailed ? list.map((x, i) => ({ port: JAIL_PROXY_PORT + i, socket: x.socketPath })) : null),
     urlOf: (x) => (jailed ? inJailProxyUrl(JAIL_PROXY_PORT + list.indexOf(x)) : x.url),
-    of: (network) => shaped.get(network) ?? unshaped,
+    of: (network) => {
+      const proxy = network === 'none' ? unshaped : shaped.get(network);
+      // Never a cell unshaped by mistake: every network of the test's cells has its proxy.
+      if (!proxy) throw new Error(`no policy proxy for the network ${network}`);
+      return proxy;
+    },
     close: () => Promise.all(list.map((x) => x.close())).then(() => undefined),
   };
 }
