@@ -40,7 +40,8 @@ export const SHARED_LAUNCH_TIMEOUT_MS = 30_000;
 /** Launches of one engine's shared browser an attempt, the first included: a browser that keeps dying is not chased. */
 export const SHARED_LAUNCHES_MAX = 3;
 
-function launchers(): Record<string, BrowserType> {
+/** Playwright's browser types by `browserName`, for a shared browser's launch or a connection to one. */
+export function launchers(): Record<string, BrowserType> {
   // Firefox over WebDriver BiDi is not among the ESM entry's names; the CommonJS module has every engine.
   const core = createRequire(import.meta.url)('playwright-core') as Record<string, BrowserType>;
   return { chromium: core.chromium!, _bidiFirefox: core._bidiFirefox! };

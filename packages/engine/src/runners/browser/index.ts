@@ -61,7 +61,7 @@ async function runSpecs(p: {
   /** The cell proxies the test's page checks use too (shared-browsers.ts), the caller's to close; unset: the specs' own. */
   proxies?: CellProxies;
   /** The attempt's browser host, serving the engines it launched to the specs' workers too. */
-  host?: BrowserHost | null;
+  host?: BrowserHost;
 }): Promise<SpecsOutcome> {
   const { options, paths, ctx, guard } = p;
   const relay = p.cloud ? await p.cloud.startRelay(ctx.workers) : null;
@@ -222,8 +222,7 @@ async function startShared(p: { specCells: Cell[]; cells: Cell[]; classic: boole
   const { ctx } = p;
   const proxies = await startCellProxies(p.guard, p.cells.map((c) => c.network));
   const launches = sharedLaunchesFor(p.specCells, { chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, proxyUrl: proxies.urlOf(proxies.unshaped), classic: p.classic }, p.options);
-  const engines = [...new Set(p.specCells.map((c) => c.engine).filter(runsSpecs))];
-  const host = await startBrowserHost({ engines, launches, proxies, guard: p.guard, ctx, home: p.paths.home, cwd: p.paths.dir }).catch((error: unknown) => {
+  const host = await startBrowserHost({ launches, proxies, guard: p.guard, ctx, home: p.paths.home, cwd: p.paths.dir }).catch((error: unknown) => {
     ctx.log('the browser host did not start: each part launches its own', { error: errorMessage(error).split('\n')[0] });
     return null;
   });

@@ -507,13 +507,13 @@ export async function runPageChecks(
       }
       const launching = (async () => {
         await (await current?.launching.catch(() => null))?.close();
-        const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
-        const contextProxies = await Promise.all(networks.map(proxyOf));
         const shared = await env.shared?.connect(cell.engine);
         if (shared) {
           connected[cell.engine] = (connected[cell.engine] ?? 0) + 1;
           return shared;
         }
+        const networks = env.browserPerCell ? [cell.network] : [...new Set(cells.filter((c) => c.engine === cell.engine).map((c) => c.network))];
+        const contextProxies = await Promise.all(networks.map(proxyOf));
         const launch = () => {
           started[cell.engine] = (started[cell.engine] ?? 0) + 1;
           return launchGuardedBrowser(guard, ctx, { engine: cell.engine, contextProxies, ...(cell.engine === 'firefox' ? { home: env.home } : {}) });

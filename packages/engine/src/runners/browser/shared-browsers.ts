@@ -14,10 +14,9 @@
  * What fails leaves each part to launch its own browsers, as before.
  */
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserType } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { z } from 'zod';
 import { contextProxyOf, type GuardedBrowser, holdForAttempt } from '../../lib/guarded-browser.ts';
 import { runChild } from '../../lib/child-process.ts';
@@ -28,7 +27,8 @@ import type { TargetGuard } from '../../policy/target-guard.ts';
 import { entryFile } from '../../sandbox/entry-file.ts';
 import { JAIL_PROXY_PORT, type JailForward, type JailInward, netJailOn, type PortForward, privateSocketDir, startPortForward } from '../../sandbox/net-jail.ts';
 import type { RunContext } from '../../types.ts';
-import { BROWSER_SERVERS_ENV, browserWsVar, HOST_LINE, SHARED_LAUNCH_TIMEOUT_MS } from './browser-servers.ts';
+import { FIREFOX_BIDI } from '../../lib/firefox.ts';
+import { BROWSER_SERVERS_ENV, browserWsVar, HOST_LINE, launchers, SHARED_LAUNCH_TIMEOUT_MS } from './browser-servers.ts';
 import { inJailProxyUrl } from './config.ts';
 import type { Network, SpecEngine } from './matrix.ts';
 
@@ -76,7 +76,7 @@ export async function startCellProxies(guard: TargetGuard, networks: Iterable<Ne
 }
 
 /** Playwright's `browserName` of an engine's shared browser. */
-const BROWSER_NAME: Readonly<Record<SpecEngine, string>> = { chromium: 'chromium', firefox: '_bidiFirefox' };
+const BROWSER_NAME: Readonly<Record<SpecEngine, string>> = { chromium: 'chromium', firefox: FIREFOX_BIDI.browserName };
 
 /** A served browser's WebSocket, and how a jail reaches it. */
 interface Served {
@@ -93,19 +93,12 @@ const hostRecord = z.object({ launchMs: z.record(z.string(), z.array(z.number())
 const hostLine = z.union([z.object({ browserName: z.string(), served: z.boolean(), record: hostRecord }), z.object({ started: z.literal(true), record: hostRecord })]);
 
 export interface BrowserHost {
-  /** The engines it serves now (its first launch done, none failed), by engine. */
-  served: ReadonlyMap<SpecEngine, Served>;
   /** The Playwright process's environment naming each served browser, and its jail's forwards to them. */
   specs(): { env: Record<string, string>; forwards: JailForward[] };
   /** The engine's shared browser for the page checks, held for the attempt; null when it is not served (launch one's own). */
   connect(engine: SpecEngine): Promise<GuardedBrowser | null>;
-  /** Browsers started: each engine's launches. */
-  started(): Record<string, number>;
   close(): Promise<void>;
 }
-
-// Firefox over WebDriver BiDi is not among the ESM entry's names; the CommonJS module has every engine.
-const browserTypes = () => createRequire(import.meta.url)('playwright-core') as Record<string, BrowserType>;
 
 /**
  * Starts the attempt's browser host for `launches` (each engine's `browserName` → launch options, config.ts
@@ -113,7 +106,6 @@ const browserTypes = () => createRequire(import.meta.url)('playwright-core') as 
  * launches its own then (logged).
  */
 export async function startBrowserHost(p: {
-  engines: readonly SpecEngine[];
   launches: Record<string, Record<string, unknown>>;
   proxies: CellProxies;
   guard: TargetGuard;
@@ -137,8 +129,7 @@ export async function startBrowserHost(p: {
   };
   try {
     const wanted: Record<string, Record<string, unknown>> = {};
-    for (const engine of p.engines) {
-      const browserName = BROWSER_NAME[engine];
+    for (const [engine, browserName] of Object.entries(BROWSER_NAME) as [SpecEngine, string][]) {
       if (!p.launches[browserName]) continue;
       // A path no other process of the machine can guess: the server answers no other.
       const wsPath = `/${randomBytes(16).toString('hex')}`;
@@ -223,7 +214,6 @@ export async function startBrowserHost(p: {
     }
     ctx.log('shared browsers started', launched);
     return {
-      served,
       specs() {
         const env: Record<string, string> = {};
         const forwards: JailForward[] = [];
@@ -238,7 +228,7 @@ export async function startBrowserHost(p: {
         if (!s || stopHost.signal.aborted) return null;
         let browser: Browser;
         try {
-          browser = await browserTypes()[BROWSER_NAME[engine]]!.connect(s.wsEndpoint, { timeout: SHARED_LAUNCH_TIMEOUT_MS });
+          browser = await launchers()[BROWSER_NAME[engine]]!.connect(s.wsEndpoint, { timeout: SHARED_LAUNCH_TIMEOUT_MS });
         } catch (error) {
           ctx.log('the shared browser did not answer: the page checks launch their own', { engine, error: errorMessage(error).split('\n')[0] });
           return null;
@@ -254,7 +244,6 @@ export async function startBrowserHost(p: {
           close: () => held.close(),
         };
       },
-      started: () => ({ ...launched }),
       async close() {
         await cleanUp();
         await ended;
