@@ -136,6 +136,11 @@ const envSchema = z.object({
    */
   ENGINE_WARM_RUNNERS: z.coerce.number().int().min(0).max(2).default(1),
   /**
+   * Firefox starts on a copy of a profile template the server makes when a test first asks for Firefox (decision
+   * 0111): about 1.5-2 CPU-s less a start. Only where attempts run as users of their own (a root server). 0: cold.
+   */
+  ENGINE_WARM_FIREFOX: bool.default(true),
+  /**
    * The OS users runner processes and their browsers run as (docs/decisions/0077, issue 37): not the server's, so a
    * page that takes a browser over cannot read DATA_DIR or the server's /proc. The server must be root to switch.
    * - Several names, comma-separated (`fullstop-runner-1,fullstop-runner-2,...`): a pool; each running test leases

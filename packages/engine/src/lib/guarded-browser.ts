@@ -8,7 +8,8 @@ import type { RunContext } from '../types.ts';
 import { RunAbortedError } from '../errors.ts';
 import { JAIL_PROXY_PORT, netJailOn, startPortForward, writeJailedExecutable } from '../sandbox/net-jail.ts';
 import { playwrightChromiumArgs, runnerChromium } from './chromium.ts';
-import { DEFAULT_FIREFOX_PATH, FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from './firefox.ts';
+import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from './firefox.ts';
+import { runnerFirefox } from './warm-firefox.ts';
 import { loginContextOptions, loginOf } from './login-session.ts';
 
 export const BROWSER_LAUNCH_TIMEOUT_MS = 30_000;
@@ -66,7 +67,7 @@ async function launch(ctx: RunContext, proxy: PolicyProxy, how: GuardedLaunch, a
     // wrapper replaces Playwright's --remote-debugging-port=0), and a forwarder inside joins the two through a Unix
     // socket of the proxy's folder. Firefox has no `<-loopback>` bypass over BiDi: its prefs send loopback through
     // the proxy too (lib/firefox.ts).
-    const firefox = ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH;
+    const firefox = runnerFirefox(ctx);
     const bidiSocket = path.join(dir, 'bidi.sock');
     const inward = jailed ? await startPortForward(bidiSocket) : null;
     try {

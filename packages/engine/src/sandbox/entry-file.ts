@@ -15,6 +15,7 @@ export const ENTRY_FILES = {
   'site-survey': 'survey/site-survey',
   'browser-servers': 'runners/browser/browser-servers',
   'browser-host': 'runners/browser/browser-host',
+  'warm-firefox': 'sandbox/warm-firefox-child',
 } as const;
 
 export type EntryName = keyof typeof ENTRY_FILES;

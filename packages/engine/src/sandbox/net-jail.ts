@@ -138,7 +138,8 @@ function jailTools(): Tools | string {
 }
 
 /** A word for sh, quoted. */
-const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+/** `s` as one word of a POSIX shell command line. */
+export const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** socat reads `:` `,` `!` and spaces in an address as syntax: a socket path is refused unless plain. */
 const PLAIN_PATH = /^\/[\w./+-]+$/;
@@ -163,12 +164,12 @@ const boundingSet = (uid: number) => (uid === 0 ? '-all,+setfcap' : '-all');
 function initScript(t: Tools, forwards: JailForward[], inward: JailInward[], uid: number, hidden: string[]): string {
   // Unix sockets are files, and the filesystem is shared: an empty tmpfs over /run hides the host's daemons' sockets
   // there (PostgreSQL's, MariaDB's, Redis's, D-Bus's, Docker's). Not fatal: a kernel that refuses it leaves them.
-  const hide = hidden.map((dir) => `${q(t.mount)} -t tmpfs -o mode=0755,nosuid,nodev,noexec,size=64k fullstop-net-jail ${q(dir)} 2>/dev/null`);
+  const hide = hidden.map((dir) => `${shellQuote(t.mount)} -t tmpfs -o mode=0755,nosuid,nodev,noexec,size=64k fullstop-net-jail ${shellQuote(dir)} 2>/dev/null`);
   // A /proc of the PID namespace's own (with the mount namespace, where the hidden folders made one): the processes
   // outside, the runner's and the attempt's browser host's, are not found there (their numbers, command lines). `-n`:
   // mount writes nothing under the empty /run. Not fatal either: a kernel that refuses it leaves the host's /proc.
-  if (hidden.length > 0) hide.push(`${q(t.mount)} -n -t proc -o nosuid,nodev,noexec fullstop-net-jail /proc 2>/dev/null`);
-  const up = [`${q(t.ip)} link set lo up || { echo 'net jail: loopback would not come up' >&2; exit 125; }`];
+  if (hidden.length > 0) hide.push(`${shellQuote(t.mount)} -n -t proc -o nosuid,nodev,noexec fullstop-net-jail /proc 2>/dev/null`);
+  const up = [`${shellQuote(t.ip)} link set lo up || { echo 'net jail: loopback would not come up' >&2; exit 125; }`];
   // Forwarders on loopback start first: they bind while lo is still down, so their start overlaps ip's.
   const early: string[] = [];
   const late: string[] = [];
@@ -182,29 +183,29 @@ function initScript(t: Tools, forwards: JailForward[], inward: JailInward[], uid
     if (!PLAIN_PATH.test(f.socket)) throw new Error(`net jail: the socket path ${JSON.stringify(f.socket)} has characters socat would misread`);
     const loopback = family === 4 ? address.startsWith('127.') : address === '::1';
     // A pinned address of an Appium endpoint, say: the namespace's lo answers for it, and only there.
-    if (!loopback) up.push(`${q(t.ip)} ${family === 6 ? '-6 ' : ''}addr add ${address}/${family === 6 ? '128 dev lo nodad' : '32 dev lo'} || exit 125`);
+    if (!loopback) up.push(`${shellQuote(t.ip)} ${family === 6 ? '-6 ' : ''}addr add ${address}/${family === 6 ? '128 dev lo nodad' : '32 dev lo'} || exit 125`);
     const listen = family === 6 ? `TCP6-LISTEN:${f.port},bind=[${address}]` : `TCP4-LISTEN:${f.port},bind=${address}`;
-    (loopback ? early : late).push(`${q(t.socat)} ${q(`${listen},fork,reuseaddr`)} ${q(`UNIX-CONNECT:${f.socket}`)} </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &`);
+    (loopback ? early : late).push(`${shellQuote(t.socat)} ${shellQuote(`${listen},fork,reuseaddr`)} ${shellQuote(`UNIX-CONNECT:${f.socket}`)} </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &`);
     const key = `/proc/net/tcp${family === 6 ? '6' : ''} ${hexPort(f.port)}`;
     awaited.set(key, (awaited.get(key) ?? 0) + 1);
   }
   for (const w of inward) {
     if (!Number.isInteger(w.port) || w.port < 1 || w.port > 65535) throw new Error(`net jail: ${w.port} is not a port`);
     if (!PLAIN_PATH.test(w.socket)) throw new Error(`net jail: the socket path ${JSON.stringify(w.socket)} has characters socat would misread`);
-    early.push(`${q(t.socat)} ${q(`UNIX-LISTEN:${w.socket},fork,unlink-early`)} ${q(`TCP4:127.0.0.1:${w.port}`)} </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &`);
+    early.push(`${shellQuote(t.socat)} ${shellQuote(`UNIX-LISTEN:${w.socket},fork,unlink-early`)} ${shellQuote(`TCP4:127.0.0.1:${w.port}`)} </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &`);
   }
   const lines = [...hide, ...early, ...up, ...late];
-  const sockets = inward.map((w) => `[ -S ${q(w.socket)} ]`);
+  const sockets = inward.map((w) => `[ -S ${shellQuote(w.socket)} ]`);
   if (awaited.size || sockets.length) {
     // Listening: as many lines of the namespace's own table (/proc/net is the reader's network namespace's) with the
     // port in their local address and the state 0A (LISTEN) as forwarders on it. One that failed never listens: the
     // count of tries ends the wait.
     lines.push('listening() { c=0; while read -r _ addr _ st _; do case "$addr $st" in *":$2 0A") c=$((c+1));; esac; done < "$1"; [ "$c" -ge "$3" ]; }');
     const waits = [...[...awaited].map(([key, count]) => `listening ${key} ${count}`), ...sockets].join(' && ');
-    lines.push(`n=0; until ${waits}; do n=$((n+1)); [ "$n" -lt 1000 ] || { echo 'net jail: the forwarders did not listen' >&2; exit 125; }; ${q(t.sleep)} 0.01; done`);
+    lines.push(`n=0; until ${waits}; do n=$((n+1)); [ "$n" -lt 1000 ] || { echo 'net jail: the forwarders did not listen' >&2; exit 125; }; ${shellQuote(t.sleep)} 0.01; done`);
   }
   // In the foreground, not the last command (sh would exec it and make it PID 1): see the comment at the top.
-  lines.push(`${q(t.setpriv)} --inh-caps=-all --ambient-caps=-all --bounding-set=${boundingSet(uid)} -- "$@"`, 'exit "$?"');
+  lines.push(`${shellQuote(t.setpriv)} --inh-caps=-all --ambient-caps=-all --bounding-set=${boundingSet(uid)} -- "$@"`, 'exit "$?"');
   return lines.join('\n');
 }
 
@@ -252,8 +253,8 @@ function wrap(command: string, args: string[], jail: NetJail, uid: number, hidde
 export async function writeJailedExecutable(dir: string, name: string, command: string, jail: NetJail, replaceArg?: [string, string]): Promise<string> {
   const wrapped = jailedCommand(command, [], jail);
   const file = path.join(dir, name);
-  const replace = replaceArg ? `for a do shift; [ "$a" = ${q(replaceArg[0])} ] && a=${q(replaceArg[1])}; set -- "$@" "$a"; done\n` : '';
-  await writeFile(file, `#!/bin/sh\n${replace}exec ${[wrapped.command, ...wrapped.args].map(q).join(' ')} "$@"\n`, { mode: 0o700 });
+  const replace = replaceArg ? `for a do shift; [ "$a" = ${shellQuote(replaceArg[0])} ] && a=${shellQuote(replaceArg[1])}; set -- "$@" "$a"; done\n` : '';
+  await writeFile(file, `#!/bin/sh\n${replace}exec ${[wrapped.command, ...wrapped.args].map(shellQuote).join(' ')} "$@"\n`, { mode: 0o700 });
   await chmod(file, 0o700);
   return file;
 }

@@ -11,6 +11,8 @@ import { killAttemptOffThread, watchMemory } from './memory-monitor.ts';
 import { attemptTag } from './process-table.ts';
 import { CHROMIUM_SANDBOX_VAR } from '../lib/chromium.ts';
 import { NET_JAIL_VAR, netJailSupport } from './net-jail.ts';
+import { WARM_FIREFOX_VAR } from '../lib/warm-firefox.ts';
+import { startsFirefox, warmFirefoxFolder } from './warm-firefox.ts';
 import { factsOf } from '../runners/kinds.ts';
 import { stageInputs } from './runner-inputs.ts';
 import { isRunnerPool, type RunnerLease, type RunnerPool } from './runner-pool.ts';
@@ -63,6 +65,11 @@ export interface SandboxRun {
   ctx: Pick<RunContext, 'runDir' | 'chromiumPath' | 'wapitiPath' | 'workers' | 'cores' | 'signal' | 'log' | 'progress' | 'loadGenerator' | 'baselineDir' | 'healingFingerprints' | 'openDevice' | 'closeDevice'> & {
     /** Runner processes to keep forked ahead (the warm pool, at most WARM_POOL_MAX); 0 or unset: a fresh fork each time. */
     warmRunners?: number;
+    /**
+     * Firefox starts on a copy of a profile template this process made (lib/warm-firefox.ts), for attempts that run
+     * as a user of their own (`runAs`): a runner of this process's own user could write the template. Unset: cold.
+     */
+    warmFirefox?: boolean;
     /**
      * The OS user the runner process and all it starts run as: a pool (runner-pool.ts), from which the attempt leases
      * a user of its own, or one user shared by every attempt (resolveRunnerUser, ENGINE_RUNNER_USER). The attempt's
@@ -139,15 +146,18 @@ function forkRunner(shape: RunnerShape, tag: string, cwd: string, user: RunnerUs
 /**
  * What the attempt's runner process is forked with: memory limit, runners module, who it runs as (a pool, one user
  * or this process's), and the allow-listed environment (child-env.ts) with whether its Chromium may use its own
- * sandbox (lib/chromium.ts reads it; the same for every user of a pool). The user's own variables are added at the
- * fork: a pool's shape is the same whichever user a process leases.
+ * sandbox (lib/chromium.ts reads it; the same for every user of a pool) and the warm Firefox template's folder once
+ * made (lib/warm-firefox.ts). The user's own variables are added at the fork: a pool's shape is the same whichever
+ * user a process leases.
  */
 function runnerShape(run: SandboxRun): RunnerShape {
   const runAs = run.ctx.runAs ?? null;
   const user = isRunnerPool(runAs) ? runAs.representative() : runAs;
   const sandbox = chromiumSandboxSupport(user);
+  // Made when a test first starts Firefox, then named to every runner: one shape for the warm pool either way.
+  const warm = run.ctx.warmFirefox && user ? warmFirefoxFolder({ make: startsFirefox(run.test) }) : null;
   // The network jail's probe, once per process and user here rather than once in every runner process (~100 ms).
-  const env = childEnv(run.env ?? process.env, { ...(sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {}), [NET_JAIL_VAR]: netJailSupport(user).ok ? '1' : '0' });
+  const env = childEnv(run.env ?? process.env, { ...(sandbox.ok ? { [CHROMIUM_SANDBOX_VAR]: '1' } : {}), [NET_JAIL_VAR]: netJailSupport(user).ok ? '1' : '0', ...(warm ? { [WARM_FIREFOX_VAR]: warm } : {}) });
   return { memoryMb: run.limits.memoryMb, env, runnersModule: run.runnersModule, runAs };
 }
 

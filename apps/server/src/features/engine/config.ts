@@ -28,6 +28,8 @@ export interface EngineConfig {
   runMemoryMb: number;
   /** Runner processes kept forked ahead of their attempts (ENGINE_WARM_RUNNERS); never more are asked for than `workers`. */
   warmRunners: number;
+  /** Firefox starts on a copy of a profile template (ENGINE_WARM_FIREFOX, decision 0111). */
+  warmFirefox: boolean;
   /** How long the generators of a load test wait for each other before the test ends as an error (issue 12). */
   loadGatherSeconds: number;
   runnersModule: string | undefined;
@@ -138,6 +140,7 @@ export function engineConfig(env: Env, options: { workers?: number } = {}): Engi
     wapitiPath: env.WAPITI_PATH,
     runMemoryMb: env.ENGINE_RUN_MEMORY_MB,
     warmRunners: env.ENGINE_WARM_RUNNERS,
+    warmFirefox: env.ENGINE_WARM_FIREFOX,
     loadGatherSeconds: env.ENGINE_LOAD_GATHER_SECONDS,
     runnersModule: env.ENGINE_RUNNERS_MODULE,
     // The lane's workers run attempts too: each needs a runner user of its own.

@@ -34,7 +34,7 @@ export class RetryableAttemptError extends Error {}
  */
 /** The engines a runner process is given, from this process's config (runs and load generators alike). */
 export function sandboxTools(deps: Pick<EngineDeps, 'config'>) {
-  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers), runAs: deps.config.runAs };
+  return { chromiumPath: deps.config.chromiumPath, wapitiPath: deps.config.wapitiPath, workers: deps.config.browserWorkers, warmRunners: Math.min(deps.config.warmRunners, deps.config.workers), warmFirefox: deps.config.warmFirefox, runAs: deps.config.runAs };
 }
 
 /** `handOff`: a test another feature runs instead, true when it took it (a load test with several generators). */

@@ -5,7 +5,7 @@ import { ValidationError } from '../../errors.ts';
 import { runChild } from '../../lib/child-process.ts';
 import { specWorkersWithin } from '../../lib/cell-weight.ts';
 import { defineRunner } from '../../lib/define-runner.ts';
-import { DEFAULT_FIREFOX_PATH } from '../../lib/firefox.ts';
+import { runnerFirefox } from '../../lib/warm-firefox.ts';
 import { listFiles } from '../../lib/list-files.ts';
 import type { TargetGuard } from '../../policy/target-guard.ts';
 import { JAIL_PROXY_PORT } from '../../sandbox/net-jail.ts';
@@ -107,7 +107,7 @@ async function runSpecs(p: {
       classic: p.classic,
       baseUrl: p.baseUrl,
       chromiumPath: ctx.chromiumPath,
-      firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH,
+      firefoxPath: runnerFirefox(ctx),
       workers,
       ...(raised ? { workersPerCell: ctx.workers } : {}),
       proxyUrl: urlOf(proxy),
@@ -221,7 +221,7 @@ async function runSpecs(p: {
 async function startShared(p: { specCells: Cell[]; cells: Cell[]; classic: boolean; options: BrowserOptions; ctx: RunContext; guard: TargetGuard; paths: BrowserPaths }): Promise<{ proxies: CellProxies; host: BrowserHost } | null> {
   const { ctx } = p;
   const proxies = await startCellProxies(p.guard, p.cells.map((c) => c.network));
-  const launches = sharedLaunchesFor(p.specCells, { chromiumPath: ctx.chromiumPath, firefoxPath: ctx.firefoxPath ?? DEFAULT_FIREFOX_PATH, proxyUrl: proxies.urlOf(proxies.unshaped), classic: p.classic }, p.options);
+  const launches = sharedLaunchesFor(p.specCells, { chromiumPath: ctx.chromiumPath, firefoxPath: runnerFirefox(ctx), proxyUrl: proxies.urlOf(proxies.unshaped), classic: p.classic }, p.options);
   const host = await startBrowserHost({ launches, proxies, guard: p.guard, ctx, home: p.paths.home, cwd: p.paths.dir }).catch((error: unknown) => {
     ctx.log('the browser host did not start: each part launches its own', { error: errorMessage(error).split('\n')[0] });
     return null;

@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_FIREFOX_PATH } from '../lib/firefox.ts';
+import type { TestDefinition } from '../types.ts';
+import { entryFile } from './entry-file.ts';
+import { launch } from './launcher-client.ts';
+import { RUNNER_NICENESS } from './protocol.ts';
+
+/** The making of the template, at most: then it is given up and Firefox starts cold, as before. */
+const MAKE_TIMEOUT_MS = 120_000;
+
+interface Template {
+  dir: string;
+  ready: boolean;
+}
+
+/** This process's warm Firefox template (one per server process, lib/warm-firefox.ts); null until first asked for. */
+let template: Template | null = null;
+
+/** Whether `test` starts Firefox: a browser test whose engines name it. */
+export function startsFirefox(test: Pick<TestDefinition, 'kind' | 'options'>): boolean {
+  const engines = (test.options as { engines?: unknown } | undefined)?.engines;
+  return test.kind === 'browser' && Array.isArray(engines) && engines.includes('firefox');
+}
+
+/** Folders 0755 and files 0644 (the wrapper 0755), owned by this process's user: runners read them, never write. */
+function readOnlyForOthers(at: string): void {
+  const stat = statSync(at);
+  chmodSync(at, stat.isDirectory() || (stat.mode & 0o100) !== 0 ? 0o755 : 0o644);
+  if (stat.isDirectory()) for (const name of readdirSync(at)) readOnlyForOthers(path.join(at, name));
+}
+
+/**
+ * The warm template's folder for runners' environment (WARM_FIREFOX_VAR), once it is made; the first call with
+ * `make` starts its making in the background (a process of its own, at the runners' niceness), so the attempt that asks first
+ * starts Firefox cold. The template is the server's: made by its own Firefox that opened nothing but about:blank,
+ * read-only to the runners' users, and removed when this process exits. Null while it is made, when Firefox is not
+ * installed, or when it could not be made (a warning says why, once).
+ */
+export function warmFirefoxFolder(p: { make: boolean }, firefoxPath = DEFAULT_FIREFOX_PATH): string | null {
+  if (template) return template.ready ? template.dir : null;
+  if (!p.make || !existsSync(firefoxPath)) return null;
+  const made: Template = { dir: mkdtempSync(path.join(tmpdir(), 'fullstop-warm-firefox-')), ready: false };
+  template = made;
+  const remove = () => rmSync(made.dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  const child = launch({ entry: entryFile('warm-firefox'), args: [made.dir, firefoxPath], cwd: made.dir, env: { PATH: process.env.PATH }, execArgv: [], niceness: RUNNER_NICENESS });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer | string) => (output = (output + String(chunk)).slice(-2_000)));
+  const timer = setTimeout(() => child.kill('SIGTERM'), MAKE_TIMEOUT_MS);
+  timer.unref();
+  child.once('exit', (code: number | null) => {
+    clearTimeout(timer);
+    if (code === 0) {
+      readOnlyForOthers(made.dir);
+      made.ready = true;
+    } else {
+      remove();
+      process.emitWarning(`Firefox starts cold: ${output.trim().split('\n').at(-1) || `its warm template was not made (exit ${code})`}`, 'FullstopEngineWarning');
+    }
+  });
+  return null;
+}
