@@ -13,6 +13,8 @@ const MAKE_TIMEOUT_MS = 120_000;
 interface Template {
   dir: string;
   ready: boolean;
+  /** Settles when the making ended, true when the template is whole. */
+  made: Promise<boolean>;
 }
 
 /** This process's warm Firefox template (one per server process, lib/warm-firefox.ts); null until first asked for. */
@@ -33,32 +35,42 @@ function readOnlyForOthers(at: string): void {
 
 /**
  * The warm template's folder for runners' environment (WARM_FIREFOX_VAR), once it is made; the first call with
- * `make` starts its making in the background (a process of its own, at the runners' niceness), so the attempt that asks first
- * starts Firefox cold. The template is the server's: made by its own Firefox that opened nothing but about:blank,
+ * `make` starts its making in the background (a process of its own, at the runners' niceness), so the attempt that
+ * asks first starts Firefox cold. The template is the server's: made by its own Firefox that opened nothing but about:blank,
  * read-only to the runners' users, and removed when this process exits. Null while it is made, when Firefox is not
  * installed, or when it could not be made (a warning says why, once).
  */
 export function warmFirefoxFolder(p: { make: boolean }, firefoxPath = DEFAULT_FIREFOX_PATH): string | null {
   if (template) return template.ready ? template.dir : null;
   if (!p.make || !existsSync(firefoxPath)) return null;
-  const made: Template = { dir: mkdtempSync(path.join(tmpdir(), 'fullstop-warm-firefox-')), ready: false };
-  template = made;
-  const remove = () => rmSync(made.dir, { recursive: true, force: true });
+  const dir = mkdtempSync(path.join(tmpdir(), 'fullstop-warm-firefox-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
-  const child = launch({ entry: entryFile('warm-firefox'), args: [made.dir, firefoxPath], cwd: made.dir, env: { PATH: process.env.PATH }, execArgv: [], niceness: RUNNER_NICENESS });
+  const child = launch({ entry: entryFile('warm-firefox'), args: [dir, firefoxPath], cwd: dir, env: { PATH: process.env.PATH }, execArgv: [], niceness: RUNNER_NICENESS });
   let output = '';
   child.stdout.on('data', (chunk: Buffer | string) => (output = (output + String(chunk)).slice(-2_000)));
   const timer = setTimeout(() => child.kill('SIGTERM'), MAKE_TIMEOUT_MS);
   timer.unref();
-  child.once('exit', (code: number | null) => {
-    clearTimeout(timer);
-    if (code === 0) {
-      readOnlyForOthers(made.dir);
-      made.ready = true;
-    } else {
-      remove();
-      process.emitWarning(`Firefox starts cold: ${output.trim().split('\n').at(-1) || `its warm template was not made (exit ${code})`}`, 'FullstopEngineWarning');
-    }
-  });
+  const entry: Template = { dir, ready: false, made: Promise.resolve(false) };
+  template = entry;
+  entry.made = new Promise<boolean>((resolve) =>
+    child.once('exit', (code: number | null) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        readOnlyForOthers(dir);
+        entry.ready = true;
+      } else {
+        remove();
+        process.emitWarning(`Firefox starts cold: ${output.trim().split('\n').at(-1) || `its warm template was not made (exit ${code})`}`, 'FullstopEngineWarning');
+      }
+      resolve(code === 0);
+    }),
+  );
   return null;
+}
+
+/** The template's folder once made (its making started if it was not), for benches and tests; null if it was not. */
+export async function warmFirefoxMade(firefoxPath = DEFAULT_FIREFOX_PATH): Promise<string | null> {
+  warmFirefoxFolder({ make: true }, firefoxPath);
+  return (await template?.made) ? template!.dir : null;
 }

@@ -7,7 +7,7 @@ import { DEFAULT_FIREFOX_PATH } from '../../src/lib/firefox.ts';
 import { launchGuardedBrowser } from '../../src/lib/guarded-browser.ts';
 import { firefoxExecutable, WARM_FIREFOX_VAR, WARM_PROFILE, WARM_WRAPPER, WARM_WRAPS, warmWrapperScript } from '../../src/lib/warm-firefox.ts';
 import { createTargetGuard } from '../../src/policy/target-guard.ts';
-import { startsFirefox, warmFirefoxFolder } from '../../src/sandbox/warm-firefox.ts';
+import { startsFirefox, warmFirefoxFolder, warmFirefoxMade } from '../../src/sandbox/warm-firefox.ts';
 import { html, startFixtureServer } from '../fixtures/fixture-server.ts';
 import { localTarget, makeContext } from '../helpers.ts';
 
@@ -76,9 +76,9 @@ describe.skipIf(!existsSync(DEFAULT_FIREFOX_PATH))('warm Firefox: the template t
   it('is made in the background by a Firefox of the server that opened nothing: no session, no lock, read-only to others', async () => {
     expect(warmFirefoxFolder({ make: false })).toBeNull();
     expect(warmFirefoxFolder({ make: true })).toBeNull();
-    for (let i = 0; i < 600 && !warmFirefoxFolder({ make: false }); i++) await new Promise((r) => setTimeout(r, 200));
-    dir = warmFirefoxFolder({ make: false })!;
+    dir = (await warmFirefoxMade())!;
     expect(dir).toBeTruthy();
+    expect(warmFirefoxFolder({ make: false })).toBe(dir);
     expect(readFileSync(path.join(dir, WARM_WRAPS), 'utf8')).toBe(DEFAULT_FIREFOX_PATH);
     const profile = readdirSync(path.join(dir, WARM_PROFILE));
     expect(profile).toEqual(expect.arrayContaining(['startupCache', 'prefs.js', 'extensions.json']));
