@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { browserRunner } from '../../packages/engine/src/runners/browser/index.ts';
 import { DEFAULT_FIREFOX_PATH } from '../../packages/engine/src/lib/firefox.ts';
+import { WARM_FIREFOX_VAR } from '../../packages/engine/src/lib/warm-firefox.ts';
+import { warmFirefoxMade } from '../../packages/engine/src/sandbox/warm-firefox.ts';
 import { startCellSite } from '../../packages/engine/test/fixtures/cell-site.ts';
 import { meterCpu } from './cpu.ts';
 import { DEFAULT_CHROMIUM_PATH } from '@fullstop/engine/chromium';
@@ -29,7 +31,14 @@ const ENGINES = (process.env.BENCH_MATRIX_ENGINES ?? 'chromium,firefox,webkit').
 const SPECS = process.env.BENCH_MATRIX_SPECS !== '0';
 const PAGES = process.env.BENCH_MATRIX_PAGES !== '0';
 const PAUSE_MS = 500;
-const ALL_MODES = ['browser a cell', 'browser an engine', 'browser an engine with the module loader', 'browser an engine with spec cells one at a time', 'browser an engine a part'] as const;
+const ALL_MODES = [
+  'browser a cell',
+  'browser an engine',
+  'browser an engine with the module loader',
+  'browser an engine with spec cells one at a time',
+  'browser an engine a part',
+  'browser an engine with Firefox cold',
+] as const;
 type Mode = (typeof ALL_MODES)[number];
 /**
  * The modes compared (`BENCH_MATRIX_MODES`, comma-separated; default the first two). "With the module loader" is the test as
@@ -38,7 +47,8 @@ type Mode = (typeof ALL_MODES)[number];
  * decision 0109: one Playwright worker for the spec cells whatever their networks (the runner's bench-only
  * `specWorkers`), where the 4G and slow-3G cells now run two at once. "A part" is the test as it ran before decision
  * 0110: the spec files and the page checks a browser an engine each (the runner's bench-only `browserHost: false`),
- * where the attempt's browser host now serves both.
+ * where the attempt's browser host now serves both. "Firefox cold" is the test as it ran before decision 0111: Firefox on a
+ * fresh profile, where every other mode starts it on a copy of the warm template (made once, as the server makes it).
  */
 const MODES = (process.env.BENCH_MATRIX_MODES?.split(',') ?? ALL_MODES.slice(0, 2)).map((m) => {
   if (!(ALL_MODES as readonly string[]).includes(m)) throw new Error(`BENCH_MATRIX_MODES: no mode "${m}" (${ALL_MODES.join(', ')})`);
@@ -77,6 +87,8 @@ interface Sample {
 const meter = meterCpu(process.pid);
 const root = mkdtempSync(path.join(tmpdir(), 'fullstop-bench-matrix-'));
 const site = await startCellSite();
+// The warm Firefox template (decision 0111), made before the first round as the supervisor makes it for a server.
+const warmFirefox = ENGINES.includes('firefox') ? await warmFirefoxMade(FIREFOX_PATH) : null;
 // The suite outside the repository, as a stored suite version is (@playwright/test resolves through NODE_PATH).
 const suiteDir = path.join(root, 'suite');
 cpSync(path.join(import.meta.dirname, '../../packages/engine/test/fixtures/cell-suite'), suiteDir, { recursive: true });
@@ -86,6 +98,8 @@ writeFileSync(path.join(loaderSuiteDir, 'unused.mjs'), 'export {};\n');
 let counter = 0;
 
 async function once(mode: Mode): Promise<Sample> {
+  if (warmFirefox && mode === 'browser an engine with Firefox cold') delete process.env[WARM_FIREFOX_VAR];
+  else if (warmFirefox) process.env[WARM_FIREFOX_VAR] = warmFirefox;
   const logs: string[] = [];
   const runDir = path.join(root, `attempt-${++counter}`);
   const cpu0 = meter.seconds();

@@ -31,6 +31,8 @@ const RUN_ALLS = Number(process.env.BENCH_RUN_ALLS ?? 3);
 const AFTER_WORK_SECONDS = Number(process.env.BENCH_AFTER_WORK_SECONDS ?? 30);
 const AFTER_WORK_SAMPLE_SECONDS = 5;
 const AFTER_WORK_ROUNDS = Number(process.env.BENCH_AFTER_WORK_ROUNDS ?? 1);
+/** After work's fresh measure: the tree's CPU over this many seconds more at rest (what its idle loops cost). */
+const IDLE_CPU_SECONDS = Number(process.env.BENCH_IDLE_CPU_SECONDS ?? 30);
 /** The test run alone after the measurements: an API test, whose time is mostly its runner process's start. */
 const NEXT_TEST = process.env.BENCH_NEXT_TEST ?? 'Health check';
 /**
@@ -157,6 +159,20 @@ function measureTree(apiPid: number): Pick<Sample, 'processes' | 'totalRssMb' | 
   return { processes, totalRssMb: total('rssMb'), totalPssMb: total('pssMb') };
 }
 
+/** CPU-seconds the tree's processes have used (user + system, /proc/<pid>/stat), now. */
+function treeCpuSeconds(apiPid: number): number {
+  const ticks = processTree(apiPid).reduce((sum, pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return sum + Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return sum;
+    }
+  }, 0);
+  return ticks / 100;
+}
+
 interface StartedServer {
   child: ChildProcess;
   port: number;
@@ -260,6 +276,8 @@ async function runTests(server: StartedServer, testName?: string): Promise<{ sta
 interface AfterWork {
   build: string;
   fresh: ReturnType<typeof measureTree>;
+  /** CPU-seconds the fresh tree used over IDLE_CPU_SECONDS at rest. */
+  idleCpu: number;
   /** Seconds after the last run-all ended → the tree then. */
   after: { seconds: number; tree: ReturnType<typeof measureTree> }[];
   runAlls: { status: string; seconds: number }[];
@@ -277,6 +295,10 @@ async function afterWork(build: { name: string; dir: string }, round: number): P
     await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
     const fresh = measureTree(server.child.pid!);
     console.log(`${build.name}: ready in ${server.readyMs} ms; fresh, ${SETTLE_SECONDS} s after /readyz, tree RSS/PSS MB ${describeTree(fresh)}`);
+    const cpu0 = treeCpuSeconds(server.child.pid!);
+    await new Promise((r) => setTimeout(r, IDLE_CPU_SECONDS * 1000));
+    const idleCpu = treeCpuSeconds(server.child.pid!) - cpu0;
+    console.log(`${build.name}: at rest ${IDLE_CPU_SECONDS} s more, tree CPU ${idleCpu.toFixed(2)} CPU-s`);
     const runAlls: AfterWork['runAlls'] = [];
     for (let i = 1; i <= RUN_ALLS; i++) {
       const run = await runTests(server);
@@ -293,7 +315,7 @@ async function afterWork(build: { name: string; dir: string }, round: number): P
     }
     const next = await runTests(server, NEXT_TEST);
     console.log(`${build.name}: then "${NEXT_TEST}" alone ${next.status} in ${next.seconds} s`);
-    return { build: build.name, fresh, after, runAlls, nextTestSeconds: next.seconds };
+    return { build: build.name, fresh, idleCpu, after, runAlls, nextTestSeconds: next.seconds };
   } finally {
     await server.stop();
   }
@@ -305,12 +327,12 @@ async function afterWorkPart(): Promise<void> {
   for (let round = 1; round <= AFTER_WORK_ROUNDS; round++) for (const build of AFTER_WORK_BUILDS) results.push(await afterWork(build, round));
   const columns = results[0]!.after.map((a) => `${a.seconds} s`);
   console.log(`\ntree RSS MB (PSS in the last column), fresh ${SETTLE_SECONDS} s after /readyz, then after the last of ${RUN_ALLS} run-alls:\n`);
-  console.log(`| build | run-alls (s) | fresh | ${columns.join(' | ')} | at ${AFTER_WORK_SECONDS} s: processes (RSS/PSS) | tree PSS at ${AFTER_WORK_SECONDS} s | "${NEXT_TEST}" next (s) |`);
-  console.log(`| --- | --- | ---: | ${columns.map(() => '---:').join(' | ')} | --- | ---: | ---: |`);
+  console.log(`| build | run-alls (s) | fresh | CPU at rest ${IDLE_CPU_SECONDS} s | ${columns.join(' | ')} | at ${AFTER_WORK_SECONDS} s: processes (RSS/PSS) | tree PSS at ${AFTER_WORK_SECONDS} s | "${NEXT_TEST}" next (s) |`);
+  console.log(`| --- | --- | ---: | ---: | ${columns.map(() => '---:').join(' | ')} | --- | ---: | ---: |`);
   for (const r of results) {
     const last = r.after.at(-1)!.tree;
     console.log(
-      `| ${r.build} | ${r.runAlls.map((a) => `${a.seconds}${a.status === 'passed' ? '' : ` ${a.status}`}`).join(', ')} | ${r.fresh.totalRssMb} | ${r.after.map((a) => a.tree.totalRssMb).join(' | ')} | ` +
+      `| ${r.build} | ${r.runAlls.map((a) => `${a.seconds}${a.status === 'passed' ? '' : ` ${a.status}`}`).join(', ')} | ${r.fresh.totalRssMb} | ${r.idleCpu.toFixed(2)} | ${r.after.map((a) => a.tree.totalRssMb).join(' | ')} | ` +
         `${last.processes.map((p) => `${p.role} ${p.rssMb}/${p.pssMb}`).join(', ')} | ${last.totalPssMb} | ${r.nextTestSeconds} |`,
     );
   }

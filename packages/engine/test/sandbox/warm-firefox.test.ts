@@ -78,6 +78,8 @@ describe.skipIf(!existsSync(DEFAULT_FIREFOX_PATH))('warm Firefox: the template t
     expect(warmFirefoxFolder({ make: true })).toBeNull();
     dir = (await warmFirefoxMade())!;
     expect(dir).toBeTruthy();
+    // The server removes it as it exits; a test worker may end otherwise.
+    made.push(dir);
     expect(warmFirefoxFolder({ make: false })).toBe(dir);
     expect(readFileSync(path.join(dir, WARM_WRAPS), 'utf8')).toBe(DEFAULT_FIREFOX_PATH);
     const profile = readdirSync(path.join(dir, WARM_PROFILE));
