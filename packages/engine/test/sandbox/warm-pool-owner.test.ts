@@ -63,8 +63,11 @@ describe('a warm pool whose supervising process dies', () => {
     // of the whole tree): the detached tool has nobody left to end it.
     for (const pid of [child.pid!, seen.launcher, seen.runner]) process.kill(pid, 'SIGKILL');
     await until('the waiting runner process to exit', () => !alive(seen.waiting));
-    expect(alive(seen.grandchild)).toBe(true);
-    expect(await sweepOrphanedAttempts()).toBeGreaterThanOrEqual(1);
+    // Every process's sweep ends every dead owner's attempts: a server test's beside this file (CI runs files at
+    // once) may have ended the tool already. Either way a sweep, not its dead supervisor, ends it.
+    const survived = alive(seen.grandchild);
+    const swept = await sweepOrphanedAttempts();
+    if (survived) expect(swept).toBeGreaterThanOrEqual(1);
     expect(alive(seen.grandchild)).toBe(false);
     expect(ofOwner(child.pid!)).toEqual([]);
   });
