@@ -63,6 +63,9 @@ export interface BuildOptions extends EngineOptions {
   database?: Database;
 }
 
+/** How long one plugin may take to start before the server gives up starting. */
+const PLUGIN_TIMEOUT_MS = 120_000;
+
 /**
  * Builds the whole application: external plugins first (plugins/external), then the application's own
  * (plugins/app), then the features, then the SPA. Tests call this and talk to the result through `inject`.
@@ -75,6 +78,9 @@ export async function build(options: BuildOptions = {}): Promise<FastifyInstance
     disableRequestLogging: env.NODE_ENV === 'test',
     // JSON messages are small; a route that takes more says so (the suite import: 8 MiB; uploads stream).
     bodyLimit: JSON_BODY_LIMIT,
+    // A plugin opens the database, migrates it and starts the queue: Fastify's 10 s were not enough on a slow 2-core
+    // machine with CI's test files starting servers at once (two suites on PostgreSQL failed to start).
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
     ...serverTimeouts(env),
     // A URL that cannot be decoded (`%ED%A0%80`, a lone `%`) is answered in the API's own error shape.
     frameworkErrors: (error, _request, reply) => {
