@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../../apps/server/scripts/build.ts';
 import { operatorApi } from '../server-process.ts';
+import { treeCpuSeconds } from '../engine/cpu.ts';
 
 /**
  * The server at rest: started on a fresh data directory (embedded database, demo client imported), asked for
@@ -157,20 +158,6 @@ function measureTree(apiPid: number): Pick<Sample, 'processes' | 'totalRssMb' | 
     .filter((p): p is ProcessFigures => p !== null);
   const total = (key: 'rssMb' | 'pssMb') => processes.reduce((sum, p) => sum + p[key], 0);
   return { processes, totalRssMb: total('rssMb'), totalPssMb: total('pssMb') };
-}
-
-/** CPU-seconds the tree's processes have used (user + system, /proc/<pid>/stat), now. */
-function treeCpuSeconds(apiPid: number): number {
-  const ticks = processTree(apiPid).reduce((sum, pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return sum + Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return sum;
-    }
-  }, 0);
-  return ticks / 100;
 }
 
 interface StartedServer {

@@ -5,10 +5,9 @@
  * wrapper that seeds each launch's profile from it. Exits 0 when the template is whole, 1 with a line why not.
  */
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { BrowserType } from 'playwright-core';
 import { FIREFOX_BIDI, GUARDED_FIREFOX_PREFS } from '../lib/firefox.ts';
+import { launchers } from '../runners/browser/browser-servers.ts';
 import { shellQuote } from './net-jail.ts';
 import { NOT_TEMPLATED, PROFILE_OF_ARGS, WARM_PROFILE, WARM_WRAPPER, WARM_WRAPS, warmWrapperScript } from '../lib/warm-firefox.ts';
 
@@ -27,8 +26,7 @@ async function makeTemplate(dir: string, firefox: string): Promise<void> {
     ['#!/bin/sh', ...PROFILE_OF_ARGS, `${shellQuote(firefox)} "$@"`, 'status=$?', `[ -n "$profile" ] && cp -R "$profile"/. ${shellQuote(used)}/`, 'exit $status', ''].join('\n'),
     { mode: 0o700 },
   );
-  const bidiFirefox = (createRequire(import.meta.url)('playwright-core') as { _bidiFirefox: BrowserType })._bidiFirefox;
-  const browser = await bidiFirefox.launch({
+  const browser = await launchers()[FIREFOX_BIDI.browserName]!.launch({
     channel: FIREFOX_BIDI.channel,
     executablePath: capture,
     firefoxUserPrefs: GUARDED_FIREFOX_PREFS,
