@@ -254,8 +254,9 @@ export function attemptTag(attemptKey: string): string {
 /** Whether `tag` is an attempt's tag (`<owner pid>.<owner start time>.<key>`), not another cgroup's name. */
 const isAttemptTag = (tag: string): boolean => /^\d+\.\d+\.[A-Za-z0-9-]*$/.test(tag);
 
-function ownerAlive(tag: string): boolean {
-  const [pid, startTime] = tag.split('.');
+/** Whether the process named by `identity` (a selfIdentity(), or a tag that starts with one) still runs. */
+export function ownerAlive(identity: string): boolean {
+  const [pid, startTime] = identity.split('.');
   const stat = readStat(Number(pid));
   return stat !== null && stat.startTime === startTime;
 }

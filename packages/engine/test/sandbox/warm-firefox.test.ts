@@ -7,7 +7,8 @@ import { DEFAULT_FIREFOX_PATH } from '../../src/lib/firefox.ts';
 import { launchGuardedBrowser } from '../../src/lib/guarded-browser.ts';
 import { firefoxExecutable, WARM_FIREFOX_VAR, WARM_PROFILE, WARM_WRAPPER, WARM_WRAPS, warmWrapperScript } from '../../src/lib/warm-firefox.ts';
 import { createTargetGuard } from '../../src/policy/target-guard.ts';
-import { startsFirefox, warmFirefoxFolder, warmFirefoxMade } from '../../src/sandbox/warm-firefox.ts';
+import { selfIdentity } from '../../src/sandbox/process-table.ts';
+import { startsFirefox, sweepDeadOwnersTemplates, warmFirefoxFolder, warmFirefoxMade } from '../../src/sandbox/warm-firefox.ts';
 import { html, startFixtureServer } from '../fixtures/fixture-server.ts';
 import { localTarget, makeContext } from '../helpers.ts';
 
@@ -66,6 +67,21 @@ describe('warm Firefox: the wrapper', () => {
     expect(startsFirefox({ kind: 'browser', options: { engines: ['chromium'] } })).toBe(false);
     expect(startsFirefox({ kind: 'browser', options: {} })).toBe(false);
     expect(startsFirefox({ kind: 'accessibility', options: { engines: ['firefox'] } })).toBe(false);
+  });
+
+  it('is swept when its server was killed, and never while its server runs', () => {
+    const under = tempDir('fullstop-warm-sweep-');
+    // A process that has ended: its pid and start time, as its template's folder names them.
+    const stat = execFileSync('sh', ['-c', 'cat /proc/$$/stat'], { encoding: 'utf8' });
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const dead = `${stat.split(' ')[0]}.${fields[19]}`;
+    const folders = { dead: `fullstop-warm-firefox-${dead}-a1B2c3`, live: `fullstop-warm-firefox-${selfIdentity()}-d4E5f6`, other: 'fullstop-warm-test-x1' };
+    for (const name of Object.values(folders)) {
+      mkdirSync(path.join(under, name, WARM_PROFILE), { recursive: true });
+      writeFileSync(path.join(under, name, WARM_PROFILE, 'prefs.js'), '');
+    }
+    expect(sweepDeadOwnersTemplates(under)).toBe(1);
+    expect(readdirSync(under).sort()).toEqual([folders.live, folders.other].sort());
   });
 });
 
