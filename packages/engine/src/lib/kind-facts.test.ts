@@ -14,7 +14,13 @@ describe('what a run of each kind weighs (docs/decisions/0069)', () => {
     for (const heavier of ['browser', 'accessibility'] as const) expect(w(heavier)).toBeGreaterThanOrEqual(w('load'));
     // Only a browser test grows with its Playwright workers.
     expect(TEST_KINDS.filter((k) => kinds[k].weightPerWorker > 0)).toEqual(['browser']);
-    expect(w('security-scan')).toBeGreaterThanOrEqual(Math.max(w('browser'), w('accessibility')));
+  });
+
+  it('lets the three longest, mostly waiting kinds start together on 2 cores: Lighthouse, a security scan and a browser test (docs/decisions/0112)', () => {
+    const w = (kind: keyof typeof kinds) => kinds[kind].weight + kinds[kind].weightPerWorker;
+    expect(w('lighthouse') + w('security-scan') + w('browser')).toBeLessThanOrEqual(2);
+    // Neither is light: each keeps a browser or an attack tool busy, never in the light lane (decision 0091).
+    expect(Math.min(w('lighthouse'), w('security-scan'))).toBeGreaterThan(w('api'));
   });
 
   it('runs Lighthouse one at a time on a machine, and every other kind side by side', () => {

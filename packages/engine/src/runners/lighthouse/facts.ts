@@ -1,14 +1,14 @@
 import { defineKind } from '../../lib/kind-facts.ts';
 
-// Typically ~20 s: one Chromium per page on 2 cores. Alone it keeps under a core busy (0.80-0.86 on the demo's home
-// page): it weighs that, rounded to a quarter. One at a time on a machine, and first for the CPU (`measuresCpuTime`:
-// its attempt's CPU cgroup weighs more than other attempts', decision 0087), because its figures measure the page on
-// this machine's CPU: that share, not a larger weight, keeps its figures when a browser test and a light test run
-// beside it on 2 cores (it weighed 1.5 before the shares, when a browser test beside it lost it its trace in 3 of 21
-// demo run-alls; then 1; decision 0088).
+// Typically ~20 s: one Chromium per page on 2 cores. Alone it keeps half a core busy (0.46-0.49 on the demo's home
+// page, 14-15 s): it weighs that, rounded to a quarter (decision 0112; 0.75 when it kept 0.80-0.86 busy, 0088). One at
+// a time on a machine, and first for the CPU (`measuresCpuTime`: its attempt's CPU cgroup weighs more than other
+// attempts', decision 0087), because its figures measure the page on this machine's CPU: that share, not a larger
+// weight, keeps its figures when a browser test and a light test run beside it on 2 cores (it weighed 1.5 before the
+// shares, when a browser test beside it lost it its trace in 3 of 21 demo run-alls; then 1).
 export const facts = defineKind(
   'lighthouse',
-  { title: 'Lighthouse test', label: 'Lighthouse audit', timeLimitSeconds: 300, typicalSeconds: 20, weight: 0.75, onePerMachine: true, measuresCpuTime: true, engines: ['chromium', 'lighthouse'] },
+  { title: 'Lighthouse test', label: 'Lighthouse audit', timeLimitSeconds: 300, typicalSeconds: 20, weight: 0.5, onePerMachine: true, measuresCpuTime: true, engines: ['chromium', 'lighthouse'] },
   () => ({ kind: 'lighthouse', pages: [] }),
 );
 
