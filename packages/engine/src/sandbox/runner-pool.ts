@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import { killUserOffThread } from './memory-monitor.ts';
-import { resolveRunnerUser, type RunnerUser, runnerUserBlocker } from './runner-user.ts';
+import { removeFilesOf, resolveRunnerUser, type RunnerUser, runnerUserBlocker } from './runner-user.ts';
 
 const run = promisify(execFile);
 
@@ -195,8 +195,10 @@ export class RunnerPool {
     }
   }
 
+  /** Back to the pool once it has no process left: with nothing of its last attempt in the shared temporary folders. */
   private giveBack(user: RunnerUser): void {
     if (this.closed) return;
+    removeFilesOf(user.uid);
     const waiter = this.waiters.shift();
     if (!waiter) {
       this.free.push(user);
@@ -242,8 +244,10 @@ export class RunnerPool {
       this.users.push(user);
       // A previous owner killed with its attempts running may have left processes of this user.
       const { left } = await killUserOffThread(user.uid).catch(() => ({ left: -1 }));
-      if (left === 0) this.free.push(user);
-      else void this.cleanThenGiveBack(user);
+      if (left === 0) {
+        removeFilesOf(user.uid);
+        this.free.push(user);
+      } else void this.cleanThenGiveBack(user);
     }
     const inUse = held > 0 ? `${held} in use by other Fullstop processes on this machine` : '';
     const why = [inUse, ...problems].filter(Boolean).join('; ');

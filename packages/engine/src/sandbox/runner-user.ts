@@ -5,7 +5,8 @@
  * forks a runner; only root can, and root's capabilities are all dropped by the kernel in that switch.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, fchmodSync, fchownSync, fstatSync, lchownSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, fchmodSync, fchownSync, fstatSync, lchownSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { OPEN_UNFOLLOWED } from '../lib/attempt-file.ts';
 
@@ -63,6 +64,69 @@ export function resolveRunnerUser(name: string, setting = 'ENGINE_RUNNER_USER'):
 /** The variables that say who a process is: the runner user's, not the server's. */
 export function runnerUserEnv(user: RunnerUser): NodeJS.ProcessEnv {
   return { HOME: user.home, USER: user.name, LOGNAME: user.name };
+}
+
+/**
+ * The folders every user may write in: what a runner user leaves there (a tool's temporary files, a browser profile
+ * of a killed Chromium with the client's cookies) would be readable by the next attempt that runs as that user.
+ */
+export const SHARED_TEMP_DIRS: readonly string[] = ['/tmp', '/var/tmp', '/dev/shm', '/run/lock'];
+
+/**
+ * Removes what `uid` owns at the top of the shared temporary folders (a runner user can create nothing deeper
+ * there but in folders of its own). Called once the user has no process left: nothing can write as it meanwhile.
+ * Links are removed themselves, never followed. Answers how many entries went.
+ */
+export function removeFilesOf(uid: number, dirs: readonly string[] = SHARED_TEMP_DIRS): number {
+  let removed = 0;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const at = path.join(dir, name);
+      try {
+        if (lstatSync(at).uid !== uid) continue;
+        rmSync(at, { recursive: true, force: true });
+        removed++;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  }
+  return removed;
+}
+
+/** Runner processes' temporary folders not removed yet: this process removes them as it exits. */
+const liveTempFolders = new Set<string>();
+let removeAtExit = false;
+
+/**
+ * A temporary folder of one runner process and what it starts (its TMPDIR): the user's own, 0700, removed when the
+ * process ends (or this one exits). The tools' temporary files (sqlmap's, Playwright's artifacts, browser profiles)
+ * go there rather than among every user's in /tmp.
+ */
+export function privateTempFolder(user: RunnerUser): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fullstop-runner-tmp-'));
+  chownSync(dir, user.uid, user.gid);
+  chmodSync(dir, 0o700);
+  liveTempFolders.add(dir);
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.once('exit', () => {
+      for (const left of liveTempFolders) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  return {
+    dir,
+    remove: () => {
+      liveTempFolders.delete(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

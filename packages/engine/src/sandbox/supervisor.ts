@@ -16,7 +16,7 @@ import { startsFirefox, warmFirefoxFolder } from './warm-firefox.ts';
 import { factsOf } from '../runners/kinds.ts';
 import { stageInputs } from './runner-inputs.ts';
 import { isRunnerPool, type RunnerLease, type RunnerPool } from './runner-pool.ts';
-import { chromiumSandboxSupport, type RunnerUser, runnerUserEnv, takeBackTree } from './runner-user.ts';
+import { chromiumSandboxSupport, privateTempFolder, type RunnerUser, runnerUserEnv, takeBackTree } from './runner-user.ts';
 import { ENGINE_RUNNERS_PRELOAD, type HostMessage, type HostRequest, RUNNER_NICENESS, SUBREAPER_VAR } from './protocol.ts';
 import { type RunnerShape, WARM_POOL_MAX, WARM_REFILL_AFTER_MS, WarmPool, type WarmRunner } from './warm-pool.ts';
 
@@ -126,21 +126,30 @@ export function emptyWarmPool(): void {
 
 /**
  * Forked by the launcher, a small process: a fork from this one would block its event loop (launcher.ts). As `user`
- * (null: this process's), with its HOME, USER and LOGNAME; where no cgroup will hold the attempt, started as a child
- * subreaper (containment.ts).
+ * (null: this process's), with its HOME, USER and LOGNAME, and a temporary folder of its own (TMPDIR, removed when it
+ * exits); where no cgroup will hold the attempt, started as a child subreaper (containment.ts).
  */
 function forkRunner(shape: RunnerShape, tag: string, cwd: string, user: RunnerUser | null, preload?: string): RemoteChild {
   const subreaper = cgroupsInUse() ? null : subreaperPython();
-  return launch({
+  const temp = user ? privateTempFolder(user) : null;
+  const child = launch({
     entry: HOST_ENTRY,
     args: preload ? [preload] : [],
     cwd,
-    env: { ...shape.env, ...(user ? runnerUserEnv(user) : {}), [ATTEMPT_TAG_VAR]: tag, ...(subreaper ? { [SUBREAPER_VAR]: '1' } : {}) },
+    env: {
+      ...shape.env,
+      ...(user ? runnerUserEnv(user) : {}),
+      ...(temp ? { TMPDIR: temp.dir, TMP: temp.dir, TEMP: temp.dir } : {}),
+      [ATTEMPT_TAG_VAR]: tag,
+      ...(subreaper ? { [SUBREAPER_VAR]: '1' } : {}),
+    },
     execArgv: [`--max-old-space-size=${shape.memoryMb}`, `--max-semi-space-size=${RUNNER_SEMI_SPACE_MB}`],
     niceness: RUNNER_NICENESS,
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
     ...(subreaper ? { subreaper } : {}),
   });
+  if (temp) child.once('exit', temp.remove);
+  return child;
 }
 
 /**

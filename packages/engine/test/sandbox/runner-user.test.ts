@@ -378,6 +378,19 @@ describe.skipIf(!isRoot)('a pool of runner users (root only)', () => {
     for (const name of pool.state().names) expect(userProcesses(resolveRunnerUser(name).uid)).toEqual([]);
   }, 90_000);
 
+  it('hands a user to its next attempt with nothing of the last one in the shared temporary folders', async () => {
+    const a = attempt('stash', pool);
+    await a.promise;
+    const stash = JSON.parse(readFileSync(path.join(a.runDir, 'stash.json'), 'utf8')) as { tmpdir: string; owner: number; mode: number; files: string[] };
+    const uid = resolveRunnerUser(a.stats().user!).uid;
+    // Its tools' temporary files went to a folder of its own, which no other user may list.
+    expect(stash.tmpdir).not.toBe('/tmp');
+    expect(stash).toMatchObject({ owner: uid, mode: 0o700 });
+    await until('the user to be back', () => pool.freeCount === 3, 5_000);
+    for (const file of [stash.tmpdir, ...stash.files]) expect(existsSync(file), file).toBe(false);
+    for (const dir of ['/tmp', '/var/tmp', '/dev/shm']) expect(readdirSync(dir).filter((name) => lstatSync(path.join(dir, name)).uid === uid), dir).toEqual([]);
+  }, 60_000);
+
   it('leases from the pool at the fork of a pre-forked runner, which the next attempt takes with its user', async () => {
     const first = attempt('spy', pool, 1);
     await first.promise;
