@@ -244,10 +244,8 @@ export class RunnerPool {
       this.users.push(user);
       // A previous owner killed with its attempts running may have left processes of this user.
       const { left } = await killUserOffThread(user.uid).catch(() => ({ left: -1 }));
-      if (left === 0) {
-        removeFilesOf(user.uid);
-        this.free.push(user);
-      } else void this.cleanThenGiveBack(user);
+      if (left === 0) this.giveBack(user);
+      else void this.cleanThenGiveBack(user);
     }
     const inUse = held > 0 ? `${held} in use by other Fullstop processes on this machine` : '';
     const why = [inUse, ...problems].filter(Boolean).join('; ');
